@@ -1,0 +1,259 @@
+"""The event store: one Redis stream per deal, conditional appends, a hash chain, live reads.
+
+Works with any redis-py asyncio client (a real server, Redis Cluster, or fakeredis with Lua),
+which is what lets one contract test base run against every backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable, Sequence
+from datetime import UTC, datetime
+from importlib.resources import files
+from typing import Any
+
+import msgspec
+
+from domain.envelope import GENESIS, StoredEvent, decode_record, encode_record, record_hash
+
+MAX_BATCH = 512
+_APPEND_LUA = files("service").joinpath("append.lua").read_text()
+
+
+class VersionConflict(Exception):
+    """The log moved on since the caller read it: re-fold and decide again, or answer 409."""
+
+    def __init__(self, deal_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"deal {deal_id}: expected version {expected}, log is at {actual}")
+        self.deal_id = deal_id
+        self.expected = expected
+        self.actual = actual
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """Versions written (or, for a repeated command id, written the first time)."""
+
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+def event_type_name(event: msgspec.Struct) -> str:
+    tag = type(event).__struct_config__.tag
+    return tag if isinstance(tag, str) else type(event).__name__
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _version_of(entry_id: bytes | str) -> int:
+    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return int(text.split("-", 1)[1])
+
+
+def _field(fields: dict, name: bytes) -> bytes:
+    value = fields.get(name)
+    if value is None:
+        value = fields[name.decode()]
+    return value if isinstance(value, bytes) else value.encode()
+
+
+class EventStore:
+    """Deal logs in Redis. Keys: ``<prefix>:{<deal>}:events|meta|cmds`` and ``<prefix>:deals``."""
+
+    def __init__(self, redis: Any, prefix: str = "ds", head_cache_size: int = 4096) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._append = redis.register_script(_APPEND_LUA)
+        # deal -> (version, raw record at that version): saves a read before most appends
+        self._heads: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self._head_cache_size = head_cache_size
+
+    # keys ------------------------------------------------------------------
+    def events_key(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:events"
+
+    def meta_key(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:meta"
+
+    def commands_key(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:cmds"
+
+    @property
+    def index_key(self) -> str:
+        return f"{self.prefix}:deals"
+
+    # writing ---------------------------------------------------------------
+    async def append(
+        self,
+        deal_id: str,
+        expected_version: int,
+        events: Sequence[msgspec.Struct],
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Append ``events`` as versions expected+1.. iff the log is at ``expected_version``.
+
+        Raises ``VersionConflict`` (nothing written). A ``command_id`` seen before returns the
+        versions of its first append and writes nothing.
+        """
+        payloads = [(event_type_name(e), msgspec.json.encode(e)) for e in events]
+        return await self.append_encoded(deal_id, expected_version, payloads, command_id)
+
+    async def append_encoded(
+        self,
+        deal_id: str,
+        expected_version: int,
+        payloads: Sequence[tuple[str, bytes]],
+        command_id: str | None = None,
+    ) -> AppendResult:
+        if not payloads:
+            raise ValueError("an append needs at least one event")
+        if len(payloads) > MAX_BATCH:
+            raise ValueError(f"a batch holds at most {MAX_BATCH} events")
+        head = await self._head(deal_id, expected_version)
+        prev = record_hash(head) if head is not None else GENESIS
+        at = _now()
+        records = []
+        for offset, (type_name, data) in enumerate(payloads, start=1):
+            raw = encode_record(
+                StoredEvent(
+                    version=expected_version + offset,
+                    type=type_name,
+                    data=msgspec.Raw(data),
+                    prev=prev,
+                    recorded_at=at,
+                    command_id=command_id,
+                )
+            )
+            records.append(raw)
+            prev = record_hash(raw)
+        result = await self._run_append(deal_id, expected_version, head, records, command_id)
+        if not result.duplicate:
+            self._remember(deal_id, result.last_version, records[-1])
+        return result
+
+    async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
+        """Store already-encoded records verbatim (``dealstream import``); the log must be empty."""
+        return await self._run_append(deal_id, 0, None, list(raws), None)
+
+    async def _run_append(
+        self,
+        deal_id: str,
+        expected_version: int,
+        head: bytes | None,
+        records: list[bytes],
+        command_id: str | None,
+    ) -> AppendResult:
+        head_sha1 = hashlib.sha1(head).hexdigest() if head is not None else ""
+        reply = await self._append(
+            keys=[self.events_key(deal_id), self.commands_key(deal_id)],
+            args=[expected_version, command_id or "", head_sha1, *records],
+        )
+        status = int(reply[0])
+        if status == 0:
+            return AppendResult(int(reply[1]), int(reply[2]))
+        if status == 1:
+            return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
+        if status == 2:
+            actual = int(reply[1])
+            self._forget(deal_id)
+            if actual and reply[2]:
+                self._remember(deal_id, actual, bytes(reply[2]))
+            raise VersionConflict(deal_id, expected_version, actual)
+        message = reply[1].decode() if isinstance(reply[1], bytes) else str(reply[1])
+        raise ValueError(f"append refused: {message}")
+
+    async def _head(self, deal_id: str, version: int) -> bytes | None:
+        if version == 0:
+            return None
+        cached = self._heads.get(deal_id)
+        if cached is not None and cached[0] == version:
+            self._heads.move_to_end(deal_id)
+            return cached[1]
+        entries = await self.redis.xrange(self.events_key(deal_id), f"0-{version}", f"0-{version}")
+        if not entries:
+            actual = await self.version(deal_id)
+            raise VersionConflict(deal_id, version, actual)
+        raw = _field(entries[0][1], b"e")
+        self._remember(deal_id, version, raw)
+        return raw
+
+    def _remember(self, deal_id: str, version: int, raw: bytes) -> None:
+        self._heads[deal_id] = (version, raw)
+        self._heads.move_to_end(deal_id)
+        while len(self._heads) > self._head_cache_size:
+            self._heads.popitem(last=False)
+
+    def _forget(self, deal_id: str) -> None:
+        self._heads.pop(deal_id, None)
+
+    # reading ---------------------------------------------------------------
+    async def version(self, deal_id: str) -> int:
+        last = await self.redis.xrevrange(self.events_key(deal_id), "+", "-", count=1)
+        return _version_of(last[0][0]) if last else 0
+
+    async def read_raw(
+        self, deal_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[bytes]:
+        """Stored records exactly as written, versions ``from_version``..``to_version``."""
+        start = f"0-{max(from_version, 1)}"
+        end = "+" if to_version is None else f"0-{to_version}"
+        entries = await self.redis.xrange(self.events_key(deal_id), start, end)
+        return [_field(fields, b"e") for _id, fields in entries]
+
+    async def read(
+        self, deal_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
+        return [decode_record(raw) for raw in await self.read_raw(deal_id, from_version, to_version)]
+
+    async def subscribe(
+        self, deal_id: str, after_version: int = 0, block_ms: int = 5000
+    ) -> AsyncIterator[StoredEvent]:
+        """Yield every event after ``after_version`` as it is appended (``XREAD BLOCK``).
+
+        The client's socket timeout must exceed ``block_ms``. Runs until the caller stops iterating.
+        """
+        last = after_version
+        key = self.events_key(deal_id)
+        while True:
+            reply = await self.redis.xread({key: f"0-{last}"}, block=block_ms, count=256)
+            for _stream, entries in reply or ():
+                for entry_id, fields in entries:
+                    record = decode_record(_field(fields, b"e"))
+                    last = _version_of(entry_id)
+                    yield record
+
+    # deal meta and index -----------------------------------------------------
+    async def put_meta(self, deal_id: str, fields: dict[str, str], created_ms: int | None = None) -> None:
+        """Write meta fields; with ``created_ms`` also list the deal in the index."""
+        await self.redis.hset(self.meta_key(deal_id), mapping=fields)
+        if created_ms is not None:
+            await self.redis.zadd(self.index_key, {deal_id: created_ms})
+
+    async def get_meta(self, deal_id: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(self.meta_key(deal_id))
+        return {
+            (k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+            for k, v in raw.items()
+        }
+
+    async def list_deals(self, offset: int = 0, count: int = 100, newest_first: bool = True) -> list[str]:
+        fetch = self.redis.zrevrange if newest_first else self.redis.zrange
+        ids = await fetch(self.index_key, offset, offset + count - 1)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+    async def delete_deal(self, deal_id: str) -> None:
+        await self.redis.delete(self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id))
+        await self.redis.zrem(self.index_key, deal_id)
+        self._forget(deal_id)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def encode_events(events: Iterable[msgspec.Struct]) -> list[tuple[str, bytes]]:
+    return [(event_type_name(e), msgspec.json.encode(e)) for e in events]
