@@ -1,0 +1,164 @@
+"""The one adapter between the domain and PyMahjongGB (MC-4.2): fans, the 8-point minimum, shanten.
+
+The domain hands over facts (packs with offers, concealed hand, winning tile, flower count and
+the winning-event flags); this module turns them into tile codes, calls the reference
+calculator once, translates its ``TypeError`` codes into ``RuleViolation`` and applies MC-4.3
+(8 points before flowers). Shanten and waits are cached by the sorted kinds of a hand.
+"""
+
+from __future__ import annotations
+
+import MahjongGB
+import msgspec
+
+from domain.errors import RuleViolation
+from domain.mcr.tiles import KIND_CODES, KIND_INDEX
+
+MIN_POINTS = 8  # MC-4.3
+FLOWER_FAN = "花牌"
+
+_calc = MahjongGB.MahjongFanCalculator
+_shanten = MahjongGB.MahjongShanten
+_FORMS_13 = (
+    MahjongGB.RegularShanten,
+    MahjongGB.SevenPairsShanten,
+    MahjongGB.ThirteenOrphansShanten,
+    MahjongGB.HonorsAndKnittedTilesShanten,
+    MahjongGB.KnittedStraightShanten,
+)
+_FORMS_10 = (MahjongGB.RegularShanten, MahjongGB.KnittedStraightShanten)
+_FORMS_REG = (MahjongGB.RegularShanten,)
+
+_NOT_A_TILE = "not a tile the fan calculator accepts (flowers go in the count)"
+# PyMahjongGB error codes (sic, including its spelling) -> what the user is told.
+_ERRORS = {
+    "ERROR_NOT_WIN": ("MC-4.1", "the tiles do not form a winning hand"),
+    "ERROR_WRONG_TILES_COUNT": ("MC-4.1", "wrong number of tiles for a winning hand"),
+    "ERROR_TILE_COUNT_GREATER_THAN_4": ("MC-1.1", "more than four copies of a tile"),
+    "ERROE_WRONG_TILE_CODE": ("MC-1.1", _NOT_A_TILE),
+    "ERROR_WRONG_TILE_CODE": ("MC-1.1", _NOT_A_TILE),
+    "ERROR_INVALID_HAND_OR_PACK": ("MC-4.1", "invalid hand or sets for the fan calculator"),
+}
+
+
+class Fan(msgspec.Struct, frozen=True):
+    """One scored fan: ``points`` each, ``count`` times (MC-4.2)."""
+
+    points: int
+    count: int
+    name_zh: str
+    name_en: str
+
+
+class WinScore(msgspec.Struct, frozen=True):
+    fans: list[Fan]
+    fan_points: int  # before flowers (MC-4.3)
+    flower_points: int  # MC-2.5
+    total: int  # fan_points + flower_points (MC-4.4 pays on this)
+
+    @property
+    def meets_minimum(self) -> bool:
+        return self.fan_points >= MIN_POINTS
+
+
+def translate(exc: TypeError) -> RuleViolation:
+    """A calculator ``TypeError`` as a rule violation (never a 500)."""
+    code = str(exc.args[0]) if exc.args else "UNKNOWN"
+    rule, message = _ERRORS.get(code, ("MC-4.2", "the fan calculator rejected the hand"))
+    return RuleViolation(rule, f"{message} ({code})")
+
+
+def raw_fans(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last, seat_wind,
+             prevailing):
+    """The bare calculator call (bench baseline)."""
+    return _calc(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last,
+                 seat_wind, prevailing, True)
+
+
+def score(
+    packs: tuple,
+    hand: tuple[str, ...],
+    win: str,
+    flowers: int,
+    self_drawn: bool,
+    fourth: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: int,
+    prevailing: int,
+) -> WinScore:
+    """Fans of a complete hand; raises RuleViolation (MC-4.1 ...) when it is not one."""
+    try:
+        raw = _calc(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last,
+                    seat_wind, prevailing, True)
+    except TypeError as exc:
+        raise translate(exc) from None
+    fans = []
+    base = 0
+    flower_points = 0
+    for pts, cnt, zh, en in raw:
+        if zh == FLOWER_FAN:
+            flower_points = pts * cnt
+        else:
+            base += pts * cnt
+        fans.append(Fan(pts, cnt, zh, en))
+    return WinScore(fans, base, flower_points, base + flower_points)
+
+
+def hand_codes(kinds) -> tuple[str, ...]:
+    return tuple([KIND_CODES[k] for k in kinds])
+
+
+_shanten_cache: dict[tuple[int, ...], int] = {}
+_waits_cache: dict[tuple[int, ...], frozenset[int]] = {}
+_useful_cache: dict[tuple[int, ...], tuple[int, frozenset[int]]] = {}
+_EMPTY: frozenset[int] = frozenset()
+_CACHE_LIMIT = 400_000
+
+
+def _trim(cache: dict) -> None:
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+
+
+def shanten(kinds: tuple[int, ...]) -> int:
+    """Shanten of a concealed hand of 13 - 3n tiles (sorted kinds), over all forms."""
+    s = _shanten_cache.get(kinds)
+    if s is None:
+        _trim(_shanten_cache)
+        s = _shanten((), hand_codes(kinds))
+        _shanten_cache[kinds] = s
+    return s
+
+
+def useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
+    """(shanten, kinds that lower it) over the forms that reach the minimum shanten."""
+    r = _useful_cache.get(kinds)
+    if r is not None:
+        return r
+    _trim(_useful_cache)
+    codes = hand_codes(kinds)
+    n = len(kinds)
+    forms = _FORMS_13 if n == 13 else _FORMS_10 if n == 10 else _FORMS_REG
+    best = 99
+    tiles: set[str] = set()
+    for form in forms:
+        s, use = form(codes)
+        if s < best:
+            best = s
+            tiles = set(use)
+        elif s == best:
+            tiles.update(use)
+    r = (best, frozenset(KIND_INDEX[c] for c in tiles))
+    _useful_cache[kinds] = r
+    return r
+
+
+def waits(kinds: tuple[int, ...]) -> frozenset[int]:
+    """Kinds that complete a concealed hand of 13 - 3n tiles (sorted kinds); empty if not ready."""
+    w = _waits_cache.get(kinds)
+    if w is None:
+        _trim(_waits_cache)
+        w = useful(kinds)[1] if shanten(kinds) == 0 else _EMPTY
+        _waits_cache[kinds] = w
+    return w
