@@ -1,0 +1,140 @@
+"""Win evaluation (PH-4, PH-8): the best split of a concealed hand into chi groups and a pair.
+
+The search works on per-kind counts (20 small integers) and is memoised, because the same
+hands are evaluated again and again during a deal and across bot look-ahead.
+"""
+
+from __future__ import annotations
+
+from .cards import CHI_BY_LOW, N_KINDS, chi_huxi
+
+Split = tuple[tuple[str, tuple[int, ...]], ...]
+
+_MEMO: dict[tuple[bytes, bool], tuple[int, Split] | None] = {}
+_MEMO_MAX = 400_000
+
+
+def best_split(counts: list[int], need_pair: bool) -> tuple[int, Split] | None:
+    """Best split of ``counts`` into chi groups (and exactly one pair when ``need_pair``).
+
+    Returns ``(huxi, groups)`` with groups ``("chi", kinds)`` / ``("pair", kinds)``, or ``None``
+    when no split uses every card (PH-4.2). Among valid splits the most huxi wins (PH-4.5).
+    """
+    n = sum(counts)
+    if n % 3 != (2 if need_pair else 0):
+        return None
+    key = (bytes(counts), need_pair)
+    hit = _MEMO.get(key, _MISS)
+    if hit is not _MISS:
+        return hit
+    if len(_MEMO) > _MEMO_MAX:
+        _MEMO.clear()
+    res = _search(list(counts), need_pair)
+    _MEMO[key] = res
+    return res
+
+
+_MISS = object()
+
+
+def _search(c: list[int], need_pair: bool) -> tuple[int, Split] | None:
+    i = 0
+    while i < N_KINDS and c[i] == 0:
+        i += 1
+    if i == N_KINDS:
+        return None if need_pair else (0, ())
+    best: tuple[int, Split] | None = None
+    if need_pair and c[i] >= 2:
+        c[i] -= 2
+        sub = best_split(c, False)
+        c[i] += 2
+        if sub is not None:
+            best = (sub[0], (("pair", (i, i)),) + sub[1])
+    for pat in CHI_BY_LOW[i]:
+        a, b, d = pat
+        c[a] -= 1
+        c[b] -= 1
+        c[d] -= 1
+        if c[a] >= 0 and c[b] >= 0 and c[d] >= 0:
+            sub = best_split(c, need_pair)
+            if sub is not None:
+                h = sub[0] + chi_huxi(pat)
+                if best is None or h > best[0]:
+                    best = (h, (("chi", pat),) + sub[1])
+        c[a] += 1
+        c[b] += 1
+        c[d] += 1
+    return best
+
+
+def tun_for(huxi: int) -> int:
+    """PH-8.3: 15-17 huxi = 1 tun, then one more per 3 huxi."""
+    return 1 + (huxi - 15) // 3
+
+
+# ---- partial-split value, used by the greedy bot -------------------------------------------
+
+_PMEMO: dict[bytes, int] = {}
+
+
+def partial_value(counts: list[int]) -> int:
+    """How close a concealed hand is to a split: complete chi 6 (+huxi), pair 4, two-card
+    start of a chi 2, lone card 0. The best arrangement counts (memoised)."""
+    key = bytes(counts)
+    v = _PMEMO.get(key)
+    if v is None:
+        if len(_PMEMO) > _MEMO_MAX:
+            _PMEMO.clear()
+        v = _pvalue(list(counts))
+        _PMEMO[key] = v
+    return v
+
+
+def _partners(i: int) -> list[int]:
+    out = []
+    base = 10 if i >= 10 else 0
+    r = i - base
+    for d in (1, 2):
+        if r + d <= 9:
+            out.append(i + d)
+    if i < 10:
+        out.append(i + 10)
+    if r == 1:
+        out += [base + 6, base + 9]
+    elif r == 6:
+        out.append(base + 9)
+    return out
+
+
+_PARTNERS = [_partners(i) for i in range(N_KINDS)]
+
+
+def _pvalue(c: list[int]) -> int:
+    i = 0
+    while i < N_KINDS and c[i] == 0:
+        i += 1
+    if i == N_KINDS:
+        return 0
+    c[i] -= 1
+    best = partial_value(c)  # lone card
+    if c[i] >= 1:
+        c[i] -= 1
+        best = max(best, 4 + partial_value(c))
+        c[i] += 1
+    for j in _PARTNERS[i]:
+        if c[j] > 0:
+            c[j] -= 1
+            best = max(best, 2 + partial_value(c))
+            c[j] += 1
+    c[i] += 1
+    for pat in CHI_BY_LOW[i]:
+        a, b, d = pat
+        c[a] -= 1
+        c[b] -= 1
+        c[d] -= 1
+        if c[a] >= 0 and c[b] >= 0 and c[d] >= 0:
+            best = max(best, 6 + chi_huxi(pat) + partial_value(c))
+        c[a] += 1
+        c[b] += 1
+        c[d] += 1
+    return best
