@@ -266,8 +266,15 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
     n_free = len(s.hands[seat])
     best: tuple[int, str, int, Any] | None = None  # huxi, variant, index, split
 
-    def consider(variant: str, idx: int, extra_huxi: int, groups_left: int, cnts: list[int],
-                 need_pair: bool, n: int) -> None:
+    def consider(
+        variant: str,
+        idx: int,
+        extra_huxi: int,
+        groups_left: int,
+        cnts: list[int],
+        need_pair: bool,
+        n: int,
+    ) -> None:
         nonlocal best
         if groups_left < 0:
             return
@@ -313,7 +320,9 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
             groups.append(WinGroup(m[0], list(m[1]), group_huxi(m[0], [m[1][0] >> 2]), True))
     for i, kan in enumerate(kans):
         if variant == "pao_kan" and i == idx:
-            groups.append(WinGroup("pao", list(kan) + [card], group_huxi("pao", [card >> 2]), False))
+            groups.append(
+                WinGroup("pao", list(kan) + [card], group_huxi("pao", [card >> 2]), False)
+            )
         else:
             groups.append(WinGroup("kan", list(kan), group_huxi("kan", [kan[0] >> 2]), False))
     pool: dict[int, list[int]] = {}
@@ -348,7 +357,9 @@ class Options:
         return self.level > 0
 
 
-def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+def chi_choices(
+    counts: list[int], k: int
+) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
     """Every chi on claimed kind ``k`` with its bi groups (PH-3.1, PH-6.5), canonical order."""
     found: set = set()
     c = counts[:]
@@ -469,8 +480,9 @@ def _end(ctx: _Ctx, e: Any) -> None:
     s = ctx.s
     ctx.emit(e)
     seed = combine_seeds(bytes.fromhex(s.created.server_seed), s.client_seed)
-    ctx.emit(SeedRevealed(server_seed=s.created.server_seed, client_seed=s.client_seed,
-                          seed=seed.hex()))
+    ctx.emit(
+        SeedRevealed(server_seed=s.created.server_seed, client_seed=s.client_seed, seed=seed.hex())
+    )
 
 
 def _payments(seat: int, tun: int) -> list[int]:
@@ -487,14 +499,30 @@ def _next_reveal(ctx: _Ctx, seat: int) -> None:
     k = card >> 2
     for kan in s.kans[seat]:
         if kan[0] >> 2 == k:  # PH-6.1: own card onto a kan in hand -> ti
-            ctx.emit(MeldMade(seat=seat, meld="ti", cards=list(kan) + [card], rule_id="PH-6.1",
-                              claimed=card, from_seat=seat))
+            ctx.emit(
+                MeldMade(
+                    seat=seat,
+                    meld="ti",
+                    cards=list(kan) + [card],
+                    rule_id="PH-6.1",
+                    claimed=card,
+                    from_seat=seat,
+                )
+            )
             _after_mandatory(ctx, seat)
             return
     if not s.dead[seat] and s.counts[seat][k] == 2:  # PH-6.1: onto a pair -> wei
         pair = [c for c in s.hands[seat] if c >> 2 == k]
-        ctx.emit(MeldMade(seat=seat, meld="wei", cards=sorted(pair) + [card], rule_id="PH-6.1",
-                          claimed=card, from_seat=seat))
+        ctx.emit(
+            MeldMade(
+                seat=seat,
+                meld="wei",
+                cards=sorted(pair) + [card],
+                rule_id="PH-6.1",
+                claimed=card,
+                from_seat=seat,
+            )
+        )
         _after_mandatory(ctx, seat)
         return
     _open_window(ctx)
@@ -503,8 +531,15 @@ def _next_reveal(ctx: _Ctx, seat: int) -> None:
 def _after_mandatory(ctx: _Ctx, seat: int) -> None:
     s = ctx.s
     if not s.dead[seat] and evaluate_win(s, seat, None) is not None:
-        ctx.emit(ClaimWindowOpened(window=s.window + 1, card=s.melds[seat][-1][1][-1],
-                                   source_seat=seat, source="reveal", eligible=[seat]))
+        ctx.emit(
+            ClaimWindowOpened(
+                window=s.window + 1,
+                card=s.melds[seat][-1][1][-1],
+                source_seat=seat,
+                source="reveal",
+                eligible=[seat],
+            )
+        )
         return
     _after_meld(ctx, seat, mandatory=True)
 
@@ -528,12 +563,16 @@ def _open_window(ctx: _Ctx) -> None:
     order = [(start + i) % SEATS for i in range(SEATS)]
     eligible = [seat for seat in order if compute_options(s, seat).any()]
     if not eligible:
-        ctx.emit(CardUnclaimed(seat=who, card=s.table,
-                               rule_id="PH-5.1" if src == "reveal" else "PH-5.4"))
+        ctx.emit(
+            CardUnclaimed(seat=who, card=s.table, rule_id="PH-5.1" if src == "reveal" else "PH-5.4")
+        )
         _next_reveal(ctx, (who + 1) % SEATS)
         return
-    ctx.emit(ClaimWindowOpened(window=s.window + 1, card=s.table, source_seat=who, source=src,
-                               eligible=eligible))
+    ctx.emit(
+        ClaimWindowOpened(
+            window=s.window + 1, card=s.table, source_seat=who, source=src, eligible=eligible
+        )
+    )
 
 
 def _try_resolve(ctx: _Ctx) -> None:
@@ -563,7 +602,9 @@ def _try_resolve(ctx: _Ctx) -> None:
                 return
     mandatory_window = s.table is None
     if best_seat is None:
-        rule = "PH-6.1" if mandatory_window else ("PH-5.1" if s.table_source == "reveal" else "PH-5.4")
+        rule = (
+            "PH-6.1" if mandatory_window else ("PH-5.1" if s.table_source == "reveal" else "PH-5.4")
+        )
     elif claims > 1 or pending:
         rule = "PH-6.4"
     elif mandatory_window:
@@ -577,8 +618,13 @@ def _try_resolve(ctx: _Ctx) -> None:
             _after_meld(ctx, s.turn, mandatory=True)
         else:
             who = s.table_seat
-            ctx.emit(CardUnclaimed(seat=who, card=s.table,
-                                   rule_id="PH-5.1" if s.table_source == "reveal" else "PH-5.4"))
+            ctx.emit(
+                CardUnclaimed(
+                    seat=who,
+                    card=s.table,
+                    rule_id="PH-5.1" if s.table_source == "reveal" else "PH-5.4",
+                )
+            )
             _next_reveal(ctx, (who + 1) % SEATS)
         return
     _apply_claim(ctx, best_seat, claim, s.answers[best_seat][1], opts[best_seat])
@@ -593,9 +639,20 @@ def _apply_claim(ctx: _Ctx, seat: int, claim: str, groups: Any, o: Options) -> N
         tun = tun_for(w.huxi)
         if card is None:  # PH-6.1: the revealed card already sits in the new ti/wei
             card = s.melds[seat][-1][1][-1]
-        _end(ctx, DealWon(seat=seat, card=card, from_seat=who,
-                          groups=w.groups, huxi=w.huxi, tun=tun, payments=_payments(seat, tun),
-                          heavenly=False, rule_id="PH-4.1"))
+        _end(
+            ctx,
+            DealWon(
+                seat=seat,
+                card=card,
+                from_seat=who,
+                groups=w.groups,
+                huxi=w.huxi,
+                tun=tun,
+                payments=_payments(seat, tun),
+                heavenly=False,
+                rule_id="PH-4.1",
+            ),
+        )
         return
     rule = "PH-6.2" if s.table_source == "reveal" else "PH-6.3"
     k = card >> 2
@@ -603,21 +660,49 @@ def _apply_claim(ctx: _Ctx, seat: int, claim: str, groups: Any, o: Options) -> N
         where, idx = o.pao
         if where == "kan":
             cards = list(s.kans[seat][idx]) + [card]
-            ctx.emit(MeldMade(seat=seat, meld="pao", cards=cards, rule_id=rule, claimed=card,
-                              from_seat=who))
+            ctx.emit(
+                MeldMade(
+                    seat=seat, meld="pao", cards=cards, rule_id=rule, claimed=card, from_seat=who
+                )
+            )
         else:
             cards = list(s.melds[seat][idx][1]) + [card]
-            ctx.emit(MeldMade(seat=seat, meld="pao", cards=cards, rule_id=rule, claimed=card,
-                              from_seat=who, upgrades=idx))
+            ctx.emit(
+                MeldMade(
+                    seat=seat,
+                    meld="pao",
+                    cards=cards,
+                    rule_id=rule,
+                    claimed=card,
+                    from_seat=who,
+                    upgrades=idx,
+                )
+            )
     elif claim == "peng":
         pair = sorted(c for c in s.hands[seat] if c >> 2 == k)
-        ctx.emit(MeldMade(seat=seat, meld="peng", cards=pair + [card], rule_id=rule, claimed=card,
-                          from_seat=who))
+        ctx.emit(
+            MeldMade(
+                seat=seat,
+                meld="peng",
+                cards=pair + [card],
+                rule_id=rule,
+                claimed=card,
+                from_seat=who,
+            )
+        )
     else:  # chi
         first = True
         for g in groups:
-            ctx.emit(MeldMade(seat=seat, meld="chi", cards=list(g), rule_id=rule if first else "PH-6.5",
-                              claimed=card if first else None, from_seat=who if first else None))
+            ctx.emit(
+                MeldMade(
+                    seat=seat,
+                    meld="chi",
+                    cards=list(g),
+                    rule_id=rule if first else "PH-6.5",
+                    claimed=card if first else None,
+                    from_seat=who if first else None,
+                )
+            )
             first = False
     _after_meld(ctx, seat)
 
@@ -652,8 +737,15 @@ def _start(s: State, cmd: StartDeal) -> list[Any]:
     hands[dealer] = deck[0:21]
     hands[(dealer + 1) % SEATS] = deck[21:41]
     hands[(dealer + 2) % SEATS] = deck[41:61]
-    ctx.emit(DealStarted(client_seed=cmd.client_seed, dealer=dealer, hands=hands,
-                         stock=deck[61:80], face_up=deck[20]))
+    ctx.emit(
+        DealStarted(
+            client_seed=cmd.client_seed,
+            dealer=dealer,
+            hands=hands,
+            stock=deck[61:80],
+            face_up=deck[20],
+        )
+    )
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     for seat in order:  # PH-2.5
         byk: dict[int, list[int]] = {}
@@ -668,13 +760,28 @@ def _start(s: State, cmd: StartDeal) -> list[Any]:
         ti = [m for m in s.melds[seat] if m[0] == "ti"]
         kans = s.kans[seat]
         if len(ti) >= 3 or len(kans) >= 5:
-            groups = [WinGroup("ti", list(m[1]), group_huxi("ti", [m[1][0] >> 2]), True) for m in ti]
-            groups += [WinGroup("kan", list(kn), group_huxi("kan", [kn[0] >> 2]), False) for kn in kans]
+            groups = [
+                WinGroup("ti", list(m[1]), group_huxi("ti", [m[1][0] >> 2]), True) for m in ti
+            ]
+            groups += [
+                WinGroup("kan", list(kn), group_huxi("kan", [kn[0] >> 2]), False) for kn in kans
+            ]
             huxi = sum(g.huxi for g in groups)
             tun = tun_for(huxi)
-            _end(ctx, DealWon(seat=seat, card=None, from_seat=None, groups=groups, huxi=huxi,
-                              tun=tun, payments=_payments(seat, tun), heavenly=True,
-                              rule_id="PH-2.6"))
+            _end(
+                ctx,
+                DealWon(
+                    seat=seat,
+                    card=None,
+                    from_seat=None,
+                    groups=groups,
+                    huxi=huxi,
+                    tun=tun,
+                    payments=_payments(seat, tun),
+                    heavenly=True,
+                    rule_id="PH-2.6",
+                ),
+            )
             return ctx.out
     if s.holding(dealer) > s.target(dealer):  # PH-2.7
         ctx.emit(DiscardRequired(seat=dealer, rule_id="PH-2.7"))
@@ -697,8 +804,10 @@ def _reject_claim(s: State, seat: int, o: Options, claim: str) -> RuleViolation:
     if card is None:
         return RuleViolation("PH-6.1", "the card is already melded; only a win may be claimed")
     if claim == "pao":
-        return RuleViolation("PH-6.2" if src == "reveal" else "PH-6.3",
-                             f"no kan, exposed wei or peng of {name} to make a pao with")
+        return RuleViolation(
+            "PH-6.2" if src == "reveal" else "PH-6.3",
+            f"no kan, exposed wei or peng of {name} to make a pao with",
+        )
     if s.dead[seat]:
         return RuleViolation("PH-6.6", "a dead hand may not chi or peng")
     if k in s.chou[seat]:
@@ -707,14 +816,18 @@ def _reject_claim(s: State, seat: int, o: Options, claim: str) -> RuleViolation:
         if seat == s.table_seat:
             return RuleViolation("PH-6.2", "the revealer cannot peng its own card")
         if s.counts[seat][k] != 2:
-            return RuleViolation("PH-6.2" if src == "reveal" else "PH-6.3",
-                                 f"no pair of {name} in the concealed hand")
+            return RuleViolation(
+                "PH-6.2" if src == "reveal" else "PH-6.3",
+                f"no pair of {name} in the concealed hand",
+            )
         return RuleViolation("PH-6.6", "peng would leave no legal discard")
     # chi
     allowed = (seat == (s.table_seat + 1) % SEATS) or (src == "reveal" and seat == s.table_seat)
     if not allowed:
-        return RuleViolation("PH-6.2" if src == "reveal" else "PH-6.3",
-                             "only the revealer and the next seat (after a discard: the next seat) may chi")
+        return RuleViolation(
+            "PH-6.2" if src == "reveal" else "PH-6.3",
+            "only the revealer and the next seat (after a discard: the next seat) may chi",
+        )
     return RuleViolation("PH-6.5", "no such chi with its bi groups")
 
 
@@ -766,12 +879,17 @@ def _claim_command(s: State, cmd: Any) -> list[Any]:
                     need[x] += 1
             need[k] -= 1
             if any(need[x] > free[x] for x in range(20)):
-                raise RuleViolation("PH-6.5", "the groups use cards not in the concealed hand "
-                                    "(kan cards cannot be split)")
+                raise RuleViolation(
+                    "PH-6.5",
+                    "the groups use cards not in the concealed hand (kan cards cannot be split)",
+                )
             rest = s.counts[seat][k] - (need[k])
             if rest > 0:
-                raise RuleViolation("PH-6.5", f"bi: every copy of {kind_name(k)} in hand must go "
-                                    "into a chi exposed at the same time")
+                raise RuleViolation(
+                    "PH-6.5",
+                    f"bi: every copy of {kind_name(k)} in hand must go "
+                    "into a chi exposed at the same time",
+                )
             raise RuleViolation("PH-6.6", "this chi leaves no legal discard")
         groups = _chi_ids(s, seat, s.table, choice)
     ctx = _Ctx(s.copy())
@@ -837,8 +955,9 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         if o.peng:
             out.append(Peng(seat=seat, window=w))
         for main, bis in o.chi:
-            out.append(Chi(seat=seat, window=w,
-                           groups=[[kind_name(x) for x in g] for g in (main, *bis)]))
+            out.append(
+                Chi(seat=seat, window=w, groups=[[kind_name(x) for x in g] for g in (main, *bis)])
+            )
         out.append(Pass(seat=seat, window=w))
         return out
     return []

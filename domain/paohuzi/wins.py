@@ -72,22 +72,7 @@ def tun_for(huxi: int) -> int:
     return 1 + (huxi - 15) // 3
 
 
-# ---- partial-split value, used by the greedy bot -------------------------------------------
-
-_PMEMO: dict[bytes, int] = {}
-
-
-def partial_value(counts: list[int]) -> int:
-    """How close a concealed hand is to a split: complete chi 6 (+huxi), pair 4, two-card
-    start of a chi 2, lone card 0. The best arrangement counts (memoised)."""
-    key = bytes(counts)
-    v = _PMEMO.get(key)
-    if v is None:
-        if len(_PMEMO) > _MEMO_MAX:
-            _PMEMO.clear()
-        v = _pvalue(list(counts))
-        _PMEMO[key] = v
-    return v
+# ---- chi partners (two-card chi starts), used by the greedy bot ------------------------
 
 
 def _partners(i: int) -> list[int]:
@@ -106,35 +91,4 @@ def _partners(i: int) -> list[int]:
     return out
 
 
-_PARTNERS = [_partners(i) for i in range(N_KINDS)]
-
-
-def _pvalue(c: list[int]) -> int:
-    i = 0
-    while i < N_KINDS and c[i] == 0:
-        i += 1
-    if i == N_KINDS:
-        return 0
-    c[i] -= 1
-    best = partial_value(c)  # lone card
-    if c[i] >= 1:
-        c[i] -= 1
-        best = max(best, 4 + partial_value(c))
-        c[i] += 1
-    for j in _PARTNERS[i]:
-        if c[j] > 0:
-            c[j] -= 1
-            best = max(best, 2 + partial_value(c))
-            c[j] += 1
-    c[i] += 1
-    for pat in CHI_BY_LOW[i]:
-        a, b, d = pat
-        c[a] -= 1
-        c[b] -= 1
-        c[d] -= 1
-        if c[a] >= 0 and c[b] >= 0 and c[d] >= 0:
-            best = max(best, 6 + chi_huxi(pat) + partial_value(c))
-        c[a] += 1
-        c[b] += 1
-        c[d] += 1
-    return best
+PARTNERS = [_partners(i) for i in range(N_KINDS)]

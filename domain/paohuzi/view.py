@@ -1,0 +1,65 @@
+"""What one seat may know (PH-7): the seat view that projections build and bots read."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .messages import Command, WinGroup
+
+
+class MeldView(msgspec.Struct, frozen=True):
+    meld: str  # ti | pao | wei | peng | chi
+    kind: str  # kind of the first card (for chi: the lowest kind)
+    cards: list[int]
+
+
+class TableCard(msgspec.Struct, frozen=True):
+    card: int
+    source: str  # reveal | discard
+    seat: int
+
+
+class Resolution(msgspec.Struct, frozen=True):
+    window: int
+    seat: int | None
+    claim: str | None
+    rule_id: str
+
+
+class DealResult(msgspec.Struct, frozen=True):
+    outcome: str  # won | drawn
+    rule_id: str
+    winner: int | None = None
+    card: int | None = None
+    from_seat: int | None = None
+    huxi: int = 0
+    tun: int = 0
+    payments: list[int] = []
+    heavenly: bool = False
+    groups: list[WinGroup] = []
+    server_seed: str | None = None
+    client_seed: str | None = None
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    version: int
+    seat: int
+    phase: str  # new | discard | claim | over
+    dealer: int | None
+    face_up: int | None  # the dealer's public 21st card (PH-2.4)
+    hand: list[int]  # this seat's free concealed cards
+    kans: list[list[int]]  # this seat's own kan (PH-7.2)
+    chou: list[str]  # kinds this seat may no longer chi/peng (PH-6.7)
+    melds: list[list[MeldView]]  # exposed melds of every seat (PH-7.1)
+    rows: list[list[int]]  # discard rows of every seat
+    concealed: list[int]  # concealed card count of every seat
+    dead: list[bool]
+    stock_left: int
+    table: TableCard | None
+    turn: int | None  # the seat that must discard (None during a claim window)
+    window: int | None  # open claim window id
+    my_answer: str | None  # own secret answer in the open window
+    last_resolution: Resolution | None
+    legal_actions: list[Command]
+    prompt: str | None  # start | discard | claim | None
+    result: DealResult | None
