@@ -49,7 +49,9 @@ class ChainBreak(msgspec.Struct, frozen=True):
     reason: str
 
 
-def verify_chain(raws: Iterable[bytes], start_prev: str = GENESIS, start_version: int = 1) -> ChainBreak | None:
+def verify_chain(
+    raws: Iterable[bytes], start_prev: str = GENESIS, start_version: int = 1
+) -> ChainBreak | None:
     """Check versions run 1..N without gaps and each ``prev`` matches; ``None`` when intact."""
     prev = start_prev
     expected = start_version

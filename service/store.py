@@ -15,6 +15,7 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
+from redis.exceptions import NoScriptError
 
 from domain.envelope import GENESIS, StoredEvent, decode_record, encode_record, record_hash
 
@@ -67,9 +68,9 @@ class EventStore:
     def __init__(self, redis: Any, prefix: str = "ds", head_cache_size: int = 4096) -> None:
         self.redis = redis
         self.prefix = prefix
-        self._append = redis.register_script(_APPEND_LUA)
-        # deal -> (version, raw record at that version): saves a read before most appends
-        self._heads: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self._append_sha = hashlib.sha1(_APPEND_LUA.encode()).hexdigest()
+        # deal -> (version, hash of the record at that version): saves a read before most appends
+        self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self._head_cache_size = head_cache_size
 
     # keys ------------------------------------------------------------------
@@ -113,8 +114,8 @@ class EventStore:
             raise ValueError("an append needs at least one event")
         if len(payloads) > MAX_BATCH:
             raise ValueError(f"a batch holds at most {MAX_BATCH} events")
-        head = await self._head(deal_id, expected_version)
-        prev = record_hash(head) if head is not None else GENESIS
+        head = await self._head_hash(deal_id, expected_version)
+        prev = head
         at = _now()
         records = []
         for offset, (type_name, data) in enumerate(payloads, start=1):
@@ -130,28 +131,39 @@ class EventStore:
             )
             records.append(raw)
             prev = record_hash(raw)
-        result = await self._run_append(deal_id, expected_version, head, records, command_id)
+        result = await self._run_append(deal_id, expected_version, head, prev, records, command_id)
         if not result.duplicate:
-            self._remember(deal_id, result.last_version, records[-1])
+            self._remember(deal_id, result.last_version, prev)
         return result
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
         """Store already-encoded records verbatim (``dealstream import``); the log must be empty."""
-        return await self._run_append(deal_id, 0, None, list(raws), None)
+        if not raws:
+            raise ValueError("an import needs at least one record")
+        return await self._run_append(deal_id, 0, GENESIS, record_hash(raws[-1]), list(raws), None)
 
     async def _run_append(
         self,
         deal_id: str,
         expected_version: int,
-        head: bytes | None,
+        head: str,
+        new_head: str,
         records: list[bytes],
         command_id: str | None,
     ) -> AppendResult:
-        head_sha1 = hashlib.sha1(head).hexdigest() if head is not None else ""
-        reply = await self._append(
-            keys=[self.events_key(deal_id), self.commands_key(deal_id)],
-            args=[expected_version, command_id or "", head_sha1, *records],
+        keys_and_args = (
+            self.events_key(deal_id),
+            self.commands_key(deal_id),
+            expected_version,
+            command_id or "",
+            head,
+            new_head,
+            *records,
         )
+        try:
+            reply = await self.redis.evalsha(self._append_sha, 2, *keys_and_args)
+        except NoScriptError:  # first call on this server, or after SCRIPT FLUSH / a restart
+            reply = await self.redis.eval(_APPEND_LUA, 2, *keys_and_args)
         status = int(reply[0])
         if status == 0:
             return AppendResult(int(reply[1]), int(reply[2]))
@@ -159,30 +171,30 @@ class EventStore:
             return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
         if status == 2:
             actual = int(reply[1])
-            self._forget(deal_id)
-            if actual and reply[2]:
-                self._remember(deal_id, actual, bytes(reply[2]))
+            actual_head = reply[2].decode() if isinstance(reply[2], bytes) else str(reply[2])
+            self._remember(deal_id, actual, actual_head)
             raise VersionConflict(deal_id, expected_version, actual)
         message = reply[1].decode() if isinstance(reply[1], bytes) else str(reply[1])
         raise ValueError(f"append refused: {message}")
 
-    async def _head(self, deal_id: str, version: int) -> bytes | None:
+    async def _head_hash(self, deal_id: str, version: int) -> str:
+        """The hash a batch appended at ``version`` chains onto ('' if the log is not there)."""
         if version == 0:
-            return None
+            return GENESIS
         cached = self._heads.get(deal_id)
         if cached is not None and cached[0] == version:
             self._heads.move_to_end(deal_id)
             return cached[1]
-        entries = await self.redis.xrange(self.events_key(deal_id), f"0-{version}", f"0-{version}")
-        if not entries:
-            actual = await self.version(deal_id)
-            raise VersionConflict(deal_id, version, actual)
-        raw = _field(entries[0][1], b"e")
-        self._remember(deal_id, version, raw)
-        return raw
+        stored_version, stored_head = await self.redis.hmget(self.commands_key(deal_id), "v", "h")
+        if stored_version is not None and int(stored_version) == version and stored_head:
+            head = stored_head.decode() if isinstance(stored_head, bytes) else stored_head
+            self._remember(deal_id, version, head)
+            return head
+        # not at that version: the script answers with the command's first result or a conflict
+        return ""
 
-    def _remember(self, deal_id: str, version: int, raw: bytes) -> None:
-        self._heads[deal_id] = (version, raw)
+    def _remember(self, deal_id: str, version: int, head_hash: str) -> None:
+        self._heads[deal_id] = (version, head_hash)
         self._heads.move_to_end(deal_id)
         while len(self._heads) > self._head_cache_size:
             self._heads.popitem(last=False)

@@ -1,0 +1,30 @@
+"""Helpers shared by the bench modules: argument parsing, printing, Redis choice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from typing import Any
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    return p
+
+
+def emit(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        json.dump(figures, sys.stdout)
+        sys.stdout.write("\n")
+        return
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        shown = f"{value:,.3f}" if isinstance(value, float) else str(value)
+        print(f"{key:<{width}}  {shown}")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)

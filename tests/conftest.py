@@ -1,0 +1,28 @@
+"""Shared fixtures: a real Redis server (never skipped: if it does not answer, tests fail)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+import redis.asyncio as aioredis
+
+REAL_REDIS_URL = os.environ.get("DEALSTREAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def real_redis_url() -> str:
+    return REAL_REDIS_URL
+
+
+@pytest.fixture
+def key_prefix() -> str:
+    """A prefix no other test and no real data uses."""
+    return f"dstest-{uuid.uuid4().hex[:12]}"
+
+
+async def drop_prefix(client: aioredis.Redis, prefix: str) -> None:
+    keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=500)]
+    if keys:
+        await client.delete(*keys)

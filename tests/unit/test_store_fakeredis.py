@@ -1,0 +1,41 @@
+"""The store contract on fakeredis (Lua through lupa); the race uses its TCP server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import fakeredis
+import pytest
+
+from tests.contracts.store_contract import EventStoreContract
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def fake_tcp_server():
+    port = _free_port()
+    server = fakeredis.TcpFakeServer(("127.0.0.1", port), server_type="redis")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server, f"redis://127.0.0.1:{port}/0"
+    server.shutdown()
+    server.server_close()
+
+
+class TestFakeRedisEventStore(EventStoreContract):
+    @pytest.fixture
+    async def redis_client(self, fake_tcp_server):
+        server, _url = fake_tcp_server
+        client = fakeredis.FakeAsyncRedis(server=server.fake_server)
+        yield client
+        await client.aclose()
+
+    @pytest.fixture
+    def backend_url(self, fake_tcp_server):
+        return fake_tcp_server[1]
