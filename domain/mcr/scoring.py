@@ -19,15 +19,18 @@ FLOWER_FAN = "花牌"
 
 _calc = MahjongGB.MahjongFanCalculator
 _shanten = MahjongGB.MahjongShanten
-_FORMS_13 = (
-    MahjongGB.RegularShanten,
+_CHEAP_13 = (
     MahjongGB.SevenPairsShanten,
     MahjongGB.ThirteenOrphansShanten,
     MahjongGB.HonorsAndKnittedTilesShanten,
-    MahjongGB.KnittedStraightShanten,
 )
-_FORMS_10 = (MahjongGB.RegularShanten, MahjongGB.KnittedStraightShanten)
-_FORMS_REG = (MahjongGB.RegularShanten,)
+_REGULAR = MahjongGB.RegularShanten
+_KNITTED = MahjongGB.KnittedStraightShanten
+# the six knitted straights (1-4-7 / 2-5-8 / 3-6-9 spread over the three suits), as kind sets
+_KNITS = [
+    frozenset(9 * suit + start + 3 * i for suit, start in zip(perm, (0, 1, 2), strict=True) for i in range(3))
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+]
 
 _NOT_A_TILE = "not a tile the fan calculator accepts (flowers go in the count)"
 # PyMahjongGB error codes (sic, including its spelling) -> what the user is told.
@@ -139,9 +142,9 @@ def useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
     _trim(_useful_cache)
     codes = hand_codes(kinds)
     n = len(kinds)
-    forms = _FORMS_13 if n == 13 else _FORMS_10 if n == 10 else _FORMS_REG
-    best = 99
-    tiles: set[str] = set()
+    best, use = _REGULAR(codes)
+    tiles: set[str] = set(use)
+    forms = _CHEAP_13 if n == 13 else ()
     for form in forms:
         s, use = form(codes)
         if s < best:
@@ -149,6 +152,17 @@ def useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
             tiles = set(use)
         elif s == best:
             tiles.update(use)
+    if n >= 10:
+        # a knitted straight needs its nine tiles: skip the (slow) form when it cannot compete
+        present = set(kinds)
+        have = max(len(present & knit) for knit in _KNITS)
+        if 8 - have <= best:
+            s, use = _KNITTED(codes)
+            if s < best:
+                best = s
+                tiles = set(use)
+            elif s == best:
+                tiles.update(use)
     r = (best, frozenset(KIND_INDEX[c] for c in tiles))
     _useful_cache[kinds] = r
     return r
