@@ -320,9 +320,7 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
             groups.append(WinGroup(m[0], list(m[1]), group_huxi(m[0], [m[1][0] >> 2]), True))
     for i, kan in enumerate(kans):
         if variant == "pao_kan" and i == idx:
-            groups.append(
-                WinGroup("pao", list(kan) + [card], group_huxi("pao", [card >> 2]), False)
-            )
+            groups.append(WinGroup("pao", list(kan) + [card], group_huxi("pao", [card >> 2]), False))
         else:
             groups.append(WinGroup("kan", list(kan), group_huxi("kan", [kan[0] >> 2]), False))
     pool: dict[int, list[int]] = {}
@@ -357,9 +355,7 @@ class Options:
         return self.level > 0
 
 
-def chi_choices(
-    counts: list[int], k: int
-) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
     """Every chi on claimed kind ``k`` with its bi groups (PH-3.1, PH-6.5), canonical order."""
     found: set = set()
     c = counts[:]
@@ -480,9 +476,7 @@ def _end(ctx: _Ctx, e: Any) -> None:
     s = ctx.s
     ctx.emit(e)
     seed = combine_seeds(bytes.fromhex(s.created.server_seed), s.client_seed)
-    ctx.emit(
-        SeedRevealed(server_seed=s.created.server_seed, client_seed=s.client_seed, seed=seed.hex())
-    )
+    ctx.emit(SeedRevealed(server_seed=s.created.server_seed, client_seed=s.client_seed, seed=seed.hex()))
 
 
 def _payments(seat: int, tun: int) -> list[int]:
@@ -563,15 +557,11 @@ def _open_window(ctx: _Ctx) -> None:
     order = [(start + i) % SEATS for i in range(SEATS)]
     eligible = [seat for seat in order if compute_options(s, seat).any()]
     if not eligible:
-        ctx.emit(
-            CardUnclaimed(seat=who, card=s.table, rule_id="PH-5.1" if src == "reveal" else "PH-5.4")
-        )
+        ctx.emit(CardUnclaimed(seat=who, card=s.table, rule_id="PH-5.1" if src == "reveal" else "PH-5.4"))
         _next_reveal(ctx, (who + 1) % SEATS)
         return
     ctx.emit(
-        ClaimWindowOpened(
-            window=s.window + 1, card=s.table, source_seat=who, source=src, eligible=eligible
-        )
+        ClaimWindowOpened(window=s.window + 1, card=s.table, source_seat=who, source=src, eligible=eligible)
     )
 
 
@@ -602,9 +592,7 @@ def _try_resolve(ctx: _Ctx) -> None:
                 return
     mandatory_window = s.table is None
     if best_seat is None:
-        rule = (
-            "PH-6.1" if mandatory_window else ("PH-5.1" if s.table_source == "reveal" else "PH-5.4")
-        )
+        rule = "PH-6.1" if mandatory_window else ("PH-5.1" if s.table_source == "reveal" else "PH-5.4")
     elif claims > 1 or pending:
         rule = "PH-6.4"
     elif mandatory_window:
@@ -660,11 +648,7 @@ def _apply_claim(ctx: _Ctx, seat: int, claim: str, groups: Any, o: Options) -> N
         where, idx = o.pao
         if where == "kan":
             cards = list(s.kans[seat][idx]) + [card]
-            ctx.emit(
-                MeldMade(
-                    seat=seat, meld="pao", cards=cards, rule_id=rule, claimed=card, from_seat=who
-                )
-            )
+            ctx.emit(MeldMade(seat=seat, meld="pao", cards=cards, rule_id=rule, claimed=card, from_seat=who))
         else:
             cards = list(s.melds[seat][idx][1]) + [card]
             ctx.emit(
@@ -760,12 +744,8 @@ def _start(s: State, cmd: StartDeal) -> list[Any]:
         ti = [m for m in s.melds[seat] if m[0] == "ti"]
         kans = s.kans[seat]
         if len(ti) >= 3 or len(kans) >= 5:
-            groups = [
-                WinGroup("ti", list(m[1]), group_huxi("ti", [m[1][0] >> 2]), True) for m in ti
-            ]
-            groups += [
-                WinGroup("kan", list(kn), group_huxi("kan", [kn[0] >> 2]), False) for kn in kans
-            ]
+            groups = [WinGroup("ti", list(m[1]), group_huxi("ti", [m[1][0] >> 2]), True) for m in ti]
+            groups += [WinGroup("kan", list(kn), group_huxi("kan", [kn[0] >> 2]), False) for kn in kans]
             huxi = sum(g.huxi for g in groups)
             tun = tun_for(huxi)
             _end(
@@ -887,8 +867,7 @@ def _claim_command(s: State, cmd: Any) -> list[Any]:
             if rest > 0:
                 raise RuleViolation(
                     "PH-6.5",
-                    f"bi: every copy of {kind_name(k)} in hand must go "
-                    "into a chi exposed at the same time",
+                    f"bi: every copy of {kind_name(k)} in hand must go into a chi exposed at the same time",
                 )
             raise RuleViolation("PH-6.6", "this chi leaves no legal discard")
         groups = _chi_ids(s, seat, s.table, choice)
@@ -955,9 +934,7 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         if o.peng:
             out.append(Peng(seat=seat, window=w))
         for main, bis in o.chi:
-            out.append(
-                Chi(seat=seat, window=w, groups=[[kind_name(x) for x in g] for g in (main, *bis)])
-            )
+            out.append(Chi(seat=seat, window=w, groups=[[kind_name(x) for x in g] for g in (main, *bis)]))
         out.append(Pass(seat=seat, window=w))
         return out
     return []

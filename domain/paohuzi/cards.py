@@ -85,6 +85,4 @@ CHI_BY_LOW: list[list[tuple[int, int, int]]] = [[] for _ in range(N_KINDS)]
 for _p in CHI_PATTERNS:
     CHI_BY_LOW[_p[0]].append(_p)
 # patterns containing a given kind
-CHI_WITH: list[list[tuple[int, int, int]]] = [
-    [p for p in CHI_PATTERNS if k in p] for k in range(N_KINDS)
-]
+CHI_WITH: list[list[tuple[int, int, int]]] = [[p for p in CHI_PATTERNS if k in p] for k in range(N_KINDS)]

@@ -102,11 +102,7 @@ class State:
     # ---- derived figures -------------------------------------------------------------------
     def holding(self, seat: int) -> int:
         """Cards a seat holds: concealed hand, kan and exposed melds (PH-4.3, PH-5.2)."""
-        return (
-            len(self.hands[seat])
-            + 3 * len(self.kans[seat])
-            + sum(len(m[1]) for m in self.melds[seat])
-        )
+        return len(self.hands[seat]) + 3 * len(self.kans[seat]) + sum(len(m[1]) for m in self.melds[seat])
 
     def fours(self, seat: int) -> int:
         return sum(1 for m in self.melds[seat] if m[0] in FOUR_CARD)

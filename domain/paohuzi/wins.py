@@ -76,18 +76,14 @@ def tun_for(huxi: int) -> int:
 
 
 def _partners(i: int) -> list[int]:
-    out = []
+    """Kinds that form a two-card start of some chi with kind ``i`` (symmetric)."""
     base = 10 if i >= 10 else 0
     r = i - base
-    for d in (1, 2):
-        if r + d <= 9:
-            out.append(i + d)
-    if i < 10:
-        out.append(i + 10)
-    if r == 1:
-        out += [base + 6, base + 9]
-    elif r == 6:
-        out.append(base + 9)
+    out = [base + r + d for d in (-2, -1, 1, 2) if 0 <= r + d <= 9]
+    out.append(i + 10 if i < 10 else i - 10)
+    trio = (1, 6, 9)  # 2-7-10
+    if r in trio:
+        out += [base + x for x in trio if x != r and base + x not in out]
     return out
 
 
