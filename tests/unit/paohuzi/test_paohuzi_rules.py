@@ -23,6 +23,7 @@ from domain.paohuzi.messages import (
     ChouMarked,
     ClaimWindowOpened,
     ClaimWindowResolved,
+    DealDrawn,
     DealStarted,
     DealWon,
     Discard,
@@ -910,3 +911,119 @@ def test_PH_6_7_chou_after_passing_or_discarding_a_kind(table, crafted):
         hands={2: ["b1"]}, melds={2: [("wei", ["s4"] * 3)]}, table="s4", table_seat=1, chou={2: ["s4"]}
     )
     assert compute_options(s, 2).pao == ("meld", 0)
+
+
+# ---- PH-7 information ---------------------------------------------------------------------
+
+
+def view_card_ids(view) -> set[int]:
+    """Every card id a seat view shows (hand, kan, melds, rows, table, actions, result)."""
+    ids = set(view.hand)
+    for k in view.kans:
+        ids |= set(k)
+    for ms in view.melds:
+        for m in ms:
+            ids |= set(m.cards)
+    for r in view.rows:
+        ids |= set(r)
+    if view.table is not None:
+        ids.add(view.table.card)
+    if view.face_up is not None:
+        ids.add(view.face_up)
+    for a in view.legal_actions:
+        if isinstance(a, Discard):
+            ids.add(a.card)
+    if view.result is not None:
+        for g in view.result.groups:
+            ids |= set(g.cards)
+    return ids
+
+
+def test_PH_7_1_public_table_in_every_seat_view(table):
+    from projections.paohuzi import seat_view
+
+    t = table(0, {0: ["s1"] * 4, 2: ["b3"] * 3})
+    v = seat_view(t.events, 1)
+    assert [m.meld for m in v.melds[0]] == ["ti"] and v.melds[0][0].kind == "s1"
+    assert v.concealed == [17, 20, 20]
+    assert v.stock_left == 19 and v.face_up == t.deck[20] and v.turn == 0
+    assert v.prompt is None and v.legal_actions == []
+    v0 = seat_view(t.events, 0)
+    assert v0.prompt == "discard" and len(v0.legal_actions) == len(v0.hand)
+
+
+def test_PH_7_2_own_hand_and_kan_are_private(table):
+    from projections.paohuzi import redact_event, seat_view
+
+    t = table(0, {2: ["b3"] * 3})
+    kan_ev = of(t.events, KanFormed)[0]
+    assert redact_event(kan_ev, 2) is not None
+    assert redact_event(kan_ev, 0) is None and redact_event(kan_ev, None) is None
+    v2 = seat_view(t.events, 2)
+    assert len(v2.kans) == 1 and sorted(v2.kans[0]) == sorted(kan_ev.cards)
+    v1 = seat_view(t.events, 1)
+    assert not (set(kan_ev.cards) & view_card_ids(v1))
+    dealt = redact_event(t.events[1], 1)
+    assert dealt["hands"][1] == t.started[0].hands[1]
+    assert dealt["hands"][0] == 21 and dealt["hands"][2] == 20 and dealt["stock"] == 19
+
+
+def test_PH_7_3_stock_other_hands_and_seed_hidden_until_the_end(table):
+    import msgspec
+
+    from projections.paohuzi import redact_event, seat_view
+
+    t = table(0, {})
+    seed_hex = bytes(range(32)).hex()
+    assert "server_seed" not in redact_event(t.events[0], 0)
+    for seat in range(3):
+        v = seat_view(t.events, seat)
+        hidden = set(t.state.stock[t.state.stock_pos :])
+        for other in range(3):
+            if other != seat:
+                hidden |= set(t.state.hands[other])
+        hidden.discard(t.deck[20])
+        assert not (view_card_ids(v) & hidden)
+        assert seed_hex.encode() not in msgspec.json.encode(v)
+    _run_passive(t)
+    end = seat_view(t.events, 1)
+    assert end.result is not None and end.result.server_seed == seed_hex
+
+
+# ---- PH-8 scoring -------------------------------------------------------------------------
+
+
+def test_PH_8_1_huxi_per_group_in_the_win_event(crafted):
+    s = crafted(
+        hands={0: ["s1", "s2", "s3", "b2", "b7", "b10", "s6", "s7", "b7", "b8", "b9"]},
+        kans={0: ["s4"]},
+        melds={0: [("wei", ["b5"] * 3), ("peng", ["s9"] * 3)]},
+        table="s8",
+        table_seat=1,
+    )
+    w = evaluate_win(s, 0, s.table)
+    by = sorted((g.group, g.huxi) for g in w.groups)
+    assert by == [("chi", 0), ("chi", 0), ("chi", 3), ("chi", 6), ("kan", 3), ("peng", 1), ("wei", 6)]
+
+
+def test_PH_8_2_below_15_huxi_is_not_a_win():
+    assert best_split(kinds("s4", "s5", "s6"), False) == (0, (("chi", (3, 4, 5)),))
+    # seven valid groups worth 14: see test_PH_4_1_worked_check_14_huxi_is_no_win
+    assert tun_for(15) == 1
+
+
+def test_PH_8_3_tun_from_huxi():
+    assert [tun_for(h) for h in (15, 16, 17, 18, 20, 21, 24, 30)] == [1, 1, 1, 2, 2, 3, 4, 6]
+
+
+def test_PH_8_4_each_opponent_pays_the_winner_and_a_draw_pays_nothing(table):
+    from projections.paohuzi import seat_view
+
+    t = table(0, {0: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})
+    won = of(t.events, DealWon)[0]
+    assert sum(won.payments) == 0 and won.payments[0] == 2 * won.tun
+    assert all(p == -won.tun for i, p in enumerate(won.payments) if i != 0)
+    d = table(0, {})
+    _run_passive(d)
+    assert isinstance(d.events[-2], DealDrawn)
+    assert seat_view(d.events, 0).result.payments == [0, 0, 0]
