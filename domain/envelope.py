@@ -12,10 +12,15 @@ from collections.abc import Iterable
 import msgspec
 
 GENESIS = "0" * 64
+NO_COMMAND = msgspec.Raw(b"")  # the default of StoredEvent.command; encoded as absent
 
 
-class StoredEvent(msgspec.Struct, frozen=True):
-    """One record of a deal's log. ``data`` is the event's own JSON (with its ``type`` tag)."""
+class StoredEvent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One record of a deal's log. ``data`` is the event's own JSON (with its ``type`` tag).
+
+    The first record of each appended batch also carries the ``command`` that produced the batch,
+    so an audit can decide the log again from its commands and compare.
+    """
 
     version: int
     type: str
@@ -23,6 +28,7 @@ class StoredEvent(msgspec.Struct, frozen=True):
     prev: str
     recorded_at: str
     command_id: str | None = None
+    command: msgspec.Raw = NO_COMMAND  # empty: not the first record of a batch
 
 
 _encoder = msgspec.json.Encoder()

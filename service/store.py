@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 from redis.exceptions import NoScriptError
 
-from domain.envelope import GENESIS, StoredEvent, decode_record, encode_record, record_hash
+from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
 
 MAX_BATCH = 512
 _APPEND_LUA = files("service").joinpath("append.lua").read_text()
@@ -94,14 +94,17 @@ class EventStore:
         expected_version: int,
         events: Sequence[msgspec.Struct],
         command_id: str | None = None,
+        command: msgspec.Struct | None = None,
     ) -> AppendResult:
         """Append ``events`` as versions expected+1.. iff the log is at ``expected_version``.
 
         Raises ``VersionConflict`` (nothing written). A ``command_id`` seen before returns the
-        versions of its first append and writes nothing.
+        versions of its first append and writes nothing. ``command`` (what produced the batch)
+        is kept on the batch's first record.
         """
         payloads = [(event_type_name(e), msgspec.json.encode(e)) for e in events]
-        return await self.append_encoded(deal_id, expected_version, payloads, command_id)
+        encoded_command = msgspec.json.encode(command) if command is not None else None
+        return await self.append_encoded(deal_id, expected_version, payloads, command_id, encoded_command)
 
     async def append_encoded(
         self,
@@ -109,6 +112,7 @@ class EventStore:
         expected_version: int,
         payloads: Sequence[tuple[str, bytes]],
         command_id: str | None = None,
+        command: bytes | None = None,
     ) -> AppendResult:
         if not payloads:
             raise ValueError("an append needs at least one event")
@@ -127,6 +131,7 @@ class EventStore:
                     prev=prev,
                     recorded_at=at,
                     command_id=command_id,
+                    command=msgspec.Raw(command) if command is not None and offset == 1 else NO_COMMAND,
                 )
             )
             records.append(raw)
@@ -202,6 +207,19 @@ class EventStore:
     def _forget(self, deal_id: str) -> None:
         self._heads.pop(deal_id, None)
 
+    async def command_result(self, deal_id: str, command_id: str) -> tuple[int, int] | None:
+        """The versions a command id produced, if it was appended before."""
+        seen = await self.redis.hget(self.commands_key(deal_id), f"c:{command_id}")
+        if seen is None:
+            return None
+        first, last = (seen.decode() if isinstance(seen, bytes) else seen).split(":")
+        return int(first), int(last)
+
+    async def head_hash(self, deal_id: str) -> str | None:
+        """The hash of the last record as the append script recorded it (the audit's anchor)."""
+        value = await self.redis.hget(self.commands_key(deal_id), "h")
+        return value.decode() if isinstance(value, bytes) else value
+
     # reading ---------------------------------------------------------------
     async def version(self, deal_id: str) -> int:
         last = await self.redis.xrevrange(self.events_key(deal_id), "+", "-", count=1)
@@ -241,7 +259,8 @@ class EventStore:
     # deal meta and index -----------------------------------------------------
     async def put_meta(self, deal_id: str, fields: dict[str, str], created_ms: int | None = None) -> None:
         """Write meta fields; with ``created_ms`` also list the deal in the index."""
-        await self.redis.hset(self.meta_key(deal_id), mapping=fields)
+        if fields:
+            await self.redis.hset(self.meta_key(deal_id), mapping=fields)
         if created_ms is not None:
             await self.redis.zadd(self.index_key, {deal_id: created_ms})
 

@@ -1,0 +1,312 @@
+"""The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+from aiohttp import web
+from aiohttp_sse import sse_response
+
+from domain.errors import RuleViolation
+from service.audit import audit_log
+from service.deals import DealService
+from service.openapi import openapi_document
+from service.store import EventStore
+
+MAX_BODY = 64 * 1024
+WEB_ROOT = Path(__file__).with_name("web")
+
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")]
+SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
+
+
+class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
+    """``seats``: one entry per seat, ``human`` or ``bot:<level>``."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
+    client_seed: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+    deck: Annotated[list[int], msgspec.Meta(max_length=256)] | None = None
+    dealer: int | None = None
+
+
+class CreatedDeal(msgspec.Struct):
+    deal_id: str
+    game: str
+    ruleset: str
+    seats: list[str]
+    commitment: str
+    tokens: dict[str, str]
+    version: int
+
+
+class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
+    command_id: CommandId
+    command: dict[str, Any]
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
+class CommandResult(msgspec.Struct):
+    version: int
+    first_version: int
+    duplicate: bool
+    events: list[dict[str, Any]]
+
+
+class DealSummary(msgspec.Struct):
+    deal_id: str
+    game: str
+    seats: list[str]
+    version: int
+    over: bool
+    commitment: str
+    seats_to_act: list[int]
+
+
+class ReplayFrame(msgspec.Struct):
+    step: int
+    total: int
+    perspective: str
+    event: dict[str, Any] | None
+    view: Any
+
+
+def _decode(body: bytes, type_: Any) -> Any:
+    try:
+        return msgspec.json.decode(body, type=type_)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation("DS-5", f"invalid request: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise RuleViolation("DS-5", f"malformed JSON: {exc}") from None
+
+
+def _json(obj: Any, status: int = 200) -> web.Response:
+    return web.Response(body=msgspec.json.encode(obj), status=status, content_type="application/json")
+
+
+def _bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip() or None
+    return request.query.get("token") or None  # EventSource cannot set headers
+
+
+class RateLimiter:
+    """At most ``limit`` deal creations per client address per ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        hits = self._hits[client]
+        while hits and now - hits[0] > self.window:
+            hits.popleft()
+        if len(hits) >= self.limit:
+            return False
+        hits.append(now)
+        return True
+
+
+class Api:
+    def __init__(self, deals: DealService, create_limit: int = 120, create_window: float = 60.0) -> None:
+        self.deals = deals
+        self.store: EventStore = deals.store
+        self.limiter = RateLimiter(create_limit, create_window)
+
+    # helpers -------------------------------------------------------------------
+    async def _perspective(self, request: web.Request, deal_id: str) -> int | None:
+        token = _bearer(request)
+        return await self.deals.authenticate(deal_id, token) if token else None
+
+    @staticmethod
+    def _redact(folded: Any, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
+        redact = folded.kit.projections.redact_event
+        return [r for r in (redact(e, seat) for e in events) if r is not None]
+
+    # handlers ------------------------------------------------------------------
+    async def health(self, request: web.Request) -> web.Response:
+        return _json({"ok": True})
+
+    async def create_deal(self, request: web.Request) -> web.Response:
+        if not self.limiter.allow(request.remote or "?"):
+            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
+        body = _decode(await request.read(), CreateDeal)
+        created = await self.deals.create(body.game, body.seats, body.client_seed, body.deck, body.dealer)
+        return _json(created, status=201)
+
+    async def list_deals(self, request: web.Request) -> web.Response:
+        try:
+            offset = max(0, int(request.query.get("offset", 0)))
+            count = min(200, max(1, int(request.query.get("count", 50))))
+        except ValueError:
+            raise RuleViolation("DS-5", "offset and count are whole numbers") from None
+        return _json({"deals": await self.store.list_deals(offset, count)})
+
+    async def summary(self, request: web.Request) -> web.Response:
+        deal_id = request.match_info["deal_id"]
+        folded = await self.deals.load(deal_id)
+        self.deals.kick_bots(deal_id)
+        return _json(
+            DealSummary(
+                deal_id=deal_id,
+                game=folded.kit.name,
+                seats=folded.seats,
+                version=folded.version,
+                over=folded.over,
+                commitment=folded.events[0].commitment,
+                seats_to_act=folded.kit.game.seats_to_act(folded.state),
+            )
+        )
+
+    async def view(self, request: web.Request) -> web.Response:
+        deal_id = request.match_info["deal_id"]
+        seat = await self.deals.authenticate(deal_id, _bearer(request))
+        folded = await self.deals.load(deal_id)
+        self.deals.kick_bots(deal_id)
+        return _json(folded.kit.projections.view_from_state(folded.state, seat))
+
+    async def command(self, request: web.Request) -> web.Response:
+        deal_id = request.match_info["deal_id"]
+        seat = await self.deals.authenticate(deal_id, _bearer(request))
+        body = _decode(await request.read(), CommandRequest)
+        outcome = await self.deals.execute(
+            deal_id,
+            seat,
+            body.command,
+            command_id=f"seat{seat}:{body.command_id}",
+            expected_version=body.expected_version,
+        )
+        folded = await self.deals.load(deal_id)
+        return _json(
+            CommandResult(
+                version=outcome.last_version,
+                first_version=outcome.first_version,
+                duplicate=outcome.duplicate,
+                events=self._redact(folded, outcome.events, seat),
+            )
+        )
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        deal_id = request.match_info["deal_id"]
+        seat = await self._perspective(request, deal_id)
+        folded = await self.deals.load(deal_id)
+        try:
+            after = int(request.headers.get("Last-Event-ID") or request.query.get("after", 0))
+        except ValueError:
+            raise RuleViolation("DS-5", "after is a version number") from None
+        redact = folded.kit.projections.redact_event
+        kit_ = folded.kit
+        async with sse_response(request) as resp:
+            resp.ping_interval = 10
+            async for record in self.store.subscribe(deal_id, after, block_ms=10_000):
+                event = kit_.decode_event(record.data)
+                shown = redact(event, seat)
+                payload = {"version": record.version, "event": shown}
+                await resp.send(json.dumps(payload), id=str(record.version), event="deal-event")
+                if type(event).__name__ == "SeedRevealed":
+                    await resp.send(json.dumps({"version": record.version}), event="deal-over")
+                    break
+        return resp
+
+    async def replay(self, request: web.Request) -> web.Response:
+        deal_id = request.match_info["deal_id"]
+        folded = await self.deals.load(deal_id)
+        total = folded.version
+        try:
+            step = int(request.query.get("step", total))
+        except ValueError:
+            raise RuleViolation("DS-5", "step is a whole number") from None
+        if not 0 <= step <= total:
+            raise RuleViolation("DS-5", f"step must be between 0 and {total}")
+        wanted = request.query.get("perspective")
+        token = _bearer(request)
+        own = await self.deals.authenticate(deal_id, token) if token else None
+        if not folded.over:
+            if own is None:
+                raise RuleViolation("DS-8", "during the deal, replay is for seats only (own perspective)")
+            if wanted not in (None, str(own)):
+                raise RuleViolation("DS-2", "other perspectives and 'all' open when the deal is over")
+            wanted = str(own)
+        wanted = wanted or "all"
+        events = folded.events[:step]
+        projections = folded.kit.projections
+        if wanted == "all":
+            view = projections.full_view(events)
+            event = msgspec.to_builtins(events[-1]) if events else None
+        else:
+            try:
+                seat = int(wanted)
+            except ValueError:
+                raise RuleViolation("DS-5", "perspective is a seat number or 'all'") from None
+            if not 0 <= seat < len(folded.seats):
+                raise RuleViolation("DS-3", f"no seat {seat}")
+            view = projections.seat_view(events, seat)
+            event = projections.redact_event(events[-1], seat) if events else None
+        return _json(ReplayFrame(step=step, total=total, perspective=wanted, event=event, view=view))
+
+    async def log(self, request: web.Request) -> web.StreamResponse:
+        deal_id = request.match_info["deal_id"]
+        folded = await self.deals.load(deal_id)
+        if not folded.over:
+            raise RuleViolation("DS-2", "the whole log opens when the deal is over")
+        raws = await self.store.read_raw(deal_id)
+        body = b"\n".join(raws) + b"\n"
+        return web.Response(
+            body=body,
+            content_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{deal_id}.jsonl"'},
+        )
+
+    async def audit(self, request: web.Request) -> web.Response:
+        deal_id = request.match_info["deal_id"]
+        await self.deals.load(deal_id)  # 404 for an unknown deal
+        raws = await self.store.read_raw(deal_id)
+        head = await self.store.head_hash(deal_id)
+        report = await asyncio.get_running_loop().run_in_executor(None, audit_log, raws, head)
+        return _json(report)
+
+    async def openapi(self, request: web.Request) -> web.Response:
+        return _json(openapi_document())
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        index = WEB_ROOT / "index.html"
+        if index.exists():
+            return web.FileResponse(index)
+        return web.Response(text="dealstream API: see /openapi.json\n")
+
+
+def build_app(deals: DealService, *, create_limit: int = 120) -> web.Application:
+    api = Api(deals, create_limit=create_limit)
+    from service.problems import problem_middleware
+
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
+    r = app.router
+    r.add_get("/", api.index)
+    r.add_get("/health", api.health)
+    r.add_get("/openapi.json", api.openapi)
+    r.add_post("/deals", api.create_deal)
+    r.add_get("/deals", api.list_deals)
+    r.add_get("/deals/{deal_id}", api.summary)
+    r.add_get("/deals/{deal_id}/view", api.view)
+    r.add_post("/deals/{deal_id}/commands", api.command)
+    r.add_get("/deals/{deal_id}/events/stream", api.stream)
+    r.add_get("/deals/{deal_id}/replay", api.replay)
+    r.add_get("/deals/{deal_id}/log", api.log)
+    r.add_get("/deals/{deal_id}/audit", api.audit)
+    if WEB_ROOT.is_dir():
+        r.add_static("/web/", WEB_ROOT)
+
+    async def on_cleanup(app: web.Application) -> None:
+        await deals.close()
+
+    app.on_cleanup.append(on_cleanup)
+    return app

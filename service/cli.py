@@ -1,0 +1,322 @@
+"""``dealstream``: serve, simulate, replay, audit, export, import."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from domain.game import DealCreated, StartDeal
+from service.games import kit
+
+
+# --- serve -------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
+    from service.api import build_app
+    from service.deals import DealService
+    from service.redis_conn import connect, resolve_redis_url
+    from service.store import EventStore
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    url, embedded = resolve_redis_url(args.redis, args.data_dir)
+    try:
+
+        async def make_app() -> web.Application:
+            client = connect(url)
+            await client.ping()
+            deals = DealService(EventStore(client, args.prefix), dev=args.dev, bot_delay=args.bot_delay)
+            app = build_app(deals, create_limit=args.create_limit)
+
+            async def close_redis(_app: web.Application) -> None:
+                await client.aclose()
+
+            app.on_cleanup.append(close_redis)
+            return app
+
+        where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
+        print(f"dealstream on http://{args.host}:{args.port}/ (events in {where})", flush=True)
+        web.run_app(make_app(), host=args.host, port=args.port, print=None, access_log=None)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+# --- simulate ----------------------------------------------------------------
+def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: str = "") -> tuple[Any, list]:
+    """One whole deal in memory: bots choose from their seat views only."""
+    k = kit(game_name)
+    game = k.game
+    events = game.create(
+        deal_id=deal_seed.hex()[:16], seats=[f"bot:{lv}" for lv in levels], server_seed=deal_seed
+    )
+    state = game.fold(events)
+    new = game.decide(state, StartDeal(seat=0, client_seed=client_seed))
+    bots = [k.make_bot(level, int.from_bytes(deal_seed[:8], "big") + i) for i, level in enumerate(levels)]
+    steps = 0
+    while True:
+        for e in new:
+            state = game.evolve(state, e)
+        events.extend(new)
+        if game.is_over(state):
+            return state, events
+        seats = game.seats_to_act(state)
+        if not seats or steps > 5000:
+            raise RuntimeError(f"deal stalled after {len(events)} events")
+        seat = seats[0]
+        view = k.projections.view_from_state(state, seat)
+        new = game.decide(state, bots[seat].choose(view))
+        steps += 1
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    k = kit(args.game)
+    levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
+    if len(levels) != k.game.seat_count or any(lv not in k.bot_levels for lv in levels):
+        print(f"--bots needs {k.game.seat_count} of {', '.join(k.bot_levels)}", file=sys.stderr)
+        return 2
+    seats = k.game.seat_count
+    wins = [0] * seats
+    totals = [0] * seats
+    draws = 0
+    score_sum = 0
+    started = time.perf_counter()
+    console = Console(stderr=True)
+    with Progress(console=console, disable=args.json or not console.is_terminal) as progress:
+        task = progress.add_task(f"{args.game} deals", total=args.deals)
+        for i in range(args.deals):
+            seed = hashlib.sha256(f"{args.seed}:{i}".encode()).digest()
+            state, _events = play_one(args.game, levels, seed)
+            summary = k.deal_summary(state)
+            if summary["winner"] is None:
+                draws += 1
+            else:
+                wins[summary["winner"]] += 1
+                score_sum += summary["score"]
+            for s, p in enumerate(summary["payments"]):
+                totals[s] += p
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    decided = args.deals - draws
+    result = {
+        "game": args.game,
+        "deals": args.deals,
+        "bots": levels,
+        "wins_per_seat": wins,
+        "draws": draws,
+        "mean_score_of_wins": round(score_sum / decided, 3) if decided else 0.0,
+        "score_unit": k.summary.SCORE_UNIT,
+        "net_payments_per_seat": totals,
+        "deals_per_s": round(args.deals / elapsed, 2),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    table = Table(title=f"{args.deals} {args.game} deals, seed {args.seed!r}")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("net payments", justify="right")
+    for s in range(seats):
+        table.add_row(str(s), levels[s], str(wins[s]), str(totals[s]))
+    Console().print(table)
+    print(
+        f"draws {draws}   mean {result['score_unit']} per win {result['mean_score_of_wins']}"
+        f"   {result['deals_per_s']} deals/s"
+    )
+    return 0
+
+
+# --- logs from Redis or a file -------------------------------------------------
+def _with_store(args: argparse.Namespace, work: Any) -> Any:
+    from service.redis_conn import connect, resolve_redis_url
+    from service.store import EventStore
+
+    url, embedded = resolve_redis_url(args.redis, args.data_dir)
+
+    async def run() -> Any:
+        client = connect(url)
+        try:
+            return await work(EventStore(client, args.prefix))
+        finally:
+            await client.aclose()
+
+    try:
+        return asyncio.run(run())
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _load_raws(args: argparse.Namespace) -> tuple[list[bytes], str | None]:
+    path = Path(args.deal)
+    if path.is_file():
+        return [line for line in path.read_bytes().splitlines() if line.strip()], None
+
+    async def read(store: Any) -> tuple[list[bytes], str | None]:
+        return await store.read_raw(args.deal), await store.head_hash(args.deal)
+
+    return _with_store(args, read)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from service.audit import audit_log
+
+    raws, head = _load_raws(args)
+    report = audit_log(raws, head)
+    if args.json:
+        print(msgspec.json.encode(report).decode())
+    else:
+        mark = {True: "ok", False: "FAILED", None: "n/a"}
+        print(f"deal {report.deal_id} ({report.game}), {report.versions} events, finished: {report.finished}")
+        for name in ("chain_ok", "commitment_ok", "shuffle_ok", "redecided_ok", "claim_windows_ok"):
+            print(f"  {name[:-3]:<14} {mark[getattr(report, name)]}")
+        if report.fixed_deck:
+            print("  note: this deal used a fixed deck (--dev); the shuffle was not random")
+        for p in report.problems:
+            print(f"  problem at version {p.version}: [{p.check}] {p.detail}")
+        print("AUDIT OK" if report.ok else "AUDIT FAILED")
+    return 0 if report.ok else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    raws, _head = _load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    sys.stdout.buffer.write(b"\n".join(raws) + b"\n")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from domain.envelope import verify_chain
+    from service.store import now_ms
+
+    raws = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
+    broken = verify_chain(raws)
+    if not raws or broken is not None:
+        print(
+            f"refused: the file's hash chain breaks at version {broken.version if broken else 1}",
+            file=sys.stderr,
+        )
+        return 1
+    created = msgspec.json.decode(decode_record(raws[0]).data, type=DealCreated)
+    game = created.ruleset.split("/", 1)[0]
+
+    async def work(store: Any) -> int:
+        if await store.version(created.deal_id):
+            print(f"deal {created.deal_id} exists already", file=sys.stderr)
+            return 1
+        await store.put_meta(created.deal_id, {"game": game, "seats": json.dumps(created.seats)})
+        await store.append_records(created.deal_id, raws)
+        await store.put_meta(created.deal_id, {"status": "imported"}, created_ms=now_ms())
+        print(created.deal_id)
+        return 0
+
+    return _with_store(args, work)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    raws, _head = _load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    records = [decode_record(r) for r in raws]
+    created = msgspec.json.decode(records[0].data, type=DealCreated)
+    k = kit(created.ruleset.split("/", 1)[0])
+    events = [k.decode_event(r.data) for r in records]
+    over = type(events[-1]).__name__ == "SeedRevealed"
+    perspective = None if args.perspective == "all" else int(args.perspective)
+    if perspective is None and not over:
+        print("the 'all' perspective opens when the deal is over", file=sys.stderr)
+        return 1
+    interactive = sys.stdin.isatty() and not args.no_pause
+    for record, event in zip(records, events, strict=True):
+        shown = (
+            msgspec.to_builtins(event)
+            if perspective is None
+            else k.projections.redact_event(event, perspective)
+        )
+        if shown is None:
+            continue
+        if perspective is None and isinstance(event, DealCreated):
+            shown = {**shown, "server_seed": "(revealed at the end)"}
+        print(f"{record.version:>4}  {json.dumps(shown, ensure_ascii=False)}")
+        if interactive and input().strip().lower() == "q":
+            break
+    final = (
+        k.projections.full_view(events)
+        if perspective is None
+        else k.projections.seat_view(events, perspective)
+    )
+    print(json.dumps(msgspec.to_builtins(final).get("result"), ensure_ascii=False, indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="dealstream", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def redis_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--redis", help="Redis URL (default: DEALSTREAM_REDIS_URL, else embedded)")
+        sp.add_argument("--data-dir", help="embedded Redis data directory (default ./dealstream-data)")
+        sp.add_argument("--prefix", default="ds", help="key prefix (default ds)")
+
+    s = sub.add_parser("serve", help="run the HTTP API and web client")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8080)
+    s.add_argument("--dev", action="store_true", help="allow fixed decks and dealers (tests, tutorials)")
+    s.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot thinks (0 in tests)")
+    s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
+    redis_opts(s)
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
+    s.add_argument("--game", required=True, choices=["paohuzi", "mcr"])
+    s.add_argument("--deals", type=int, default=100)
+    s.add_argument("--bots", help="comma-separated bot level per seat (default all greedy)")
+    s.add_argument("--seed", default="dealstream", help="tournament seed")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_simulate)
+
+    for name, func, help_ in (
+        ("audit", cmd_audit, "audit a deal (id in Redis, or an exported .jsonl file)"),
+        ("export", cmd_export, "print a deal's stored log as JSON lines"),
+        ("replay", cmd_replay, "step through a deal in the terminal (Enter: next, q: quit)"),
+    ):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("deal", help="deal id or path to a .jsonl export")
+        redis_opts(s)
+        if name == "audit":
+            s.add_argument("--json", action="store_true")
+        if name == "replay":
+            s.add_argument("--perspective", default="all", help="a seat number, or all (after the end)")
+            s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
+        s.set_defaults(func=func)
+
+    s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
+    s.add_argument("file")
+    redis_opts(s)
+    s.set_defaults(func=cmd_import)
+
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

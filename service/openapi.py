@@ -1,0 +1,111 @@
+"""The OpenAPI 3.1 document, built from the msgspec types the handlers really decode and encode."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from domain.game import GAMES, get_game
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    from service import api
+    from service.audit import AuditReport
+    from service.problems import Problem
+
+    games = [get_game(name) for name in GAMES]
+    named: list[Any] = [
+        api.CreateDeal,
+        api.CreatedDeal,
+        api.CommandRequest,
+        api.CommandResult,
+        api.DealSummary,
+        api.ReplayFrame,
+        AuditReport,
+        Problem,
+    ]
+    commands = [g.command_type for g in games]
+    (schemas, components) = msgspec.json.schema_components(
+        named + commands, ref_template="#/components/schemas/{name}"
+    )
+    for game, schema in zip(games, schemas[len(named) :], strict=True):
+        components[f"{game.name}_command"] = schema
+
+    def body(ref: str) -> dict[str, Any]:
+        return {"required": True, "content": {"application/json": {"schema": {"$ref": ref}}}}
+
+    def ok(ref: str | None, status: str = "200", media: str = "application/json") -> dict[str, Any]:
+        content = {media: {"schema": {"$ref": ref}}} if ref else {media: {"schema": {"type": "object"}}}
+        return {status: {"description": "success", "content": content}, **errors}
+
+    errors = {
+        "default": {
+            "description": "problem details (RFC 9457) with the broken rule id in `rule`",
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+    }
+    deal_id = {"name": "deal_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    ref = "#/components/schemas/{}".format
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "dealstream", "version": "1", "description": "Paohuzi and MCR deals as event logs"},
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            "/deals": {
+                "post": {
+                    "summary": "create a deal (an all-bot deal starts at once)",
+                    "requestBody": body(ref("CreateDeal")),
+                    "responses": ok(ref("CreatedDeal"), "201"),
+                },
+                "get": {"summary": "list deals, newest first", "responses": ok(None)},
+            },
+            "/deals/{deal_id}": {
+                "get": {"parameters": [deal_id], "responses": ok(ref("DealSummary"))},
+            },
+            "/deals/{deal_id}/view": {
+                "get": {
+                    "summary": "the seat view of the token's seat",
+                    "security": [{"seat": []}],
+                    "parameters": [deal_id],
+                    "responses": ok(None),
+                }
+            },
+            "/deals/{deal_id}/commands": {
+                "post": {
+                    "summary": "one command for the token's seat; the command is one of the game's commands",
+                    "security": [{"seat": []}],
+                    "parameters": [deal_id],
+                    "requestBody": body(ref("CommandRequest")),
+                    "responses": ok(ref("CommandResult")),
+                }
+            },
+            "/deals/{deal_id}/events/stream": {
+                "get": {
+                    "summary": "server-sent events, filtered for the token's seat (or a spectator)",
+                    "parameters": [deal_id, {"name": "after", "in": "query", "schema": {"type": "integer"}}],
+                    "responses": ok(None, media="text/event-stream"),
+                }
+            },
+            "/deals/{deal_id}/replay": {
+                "get": {
+                    "parameters": [
+                        deal_id,
+                        {"name": "step", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {"name": "perspective", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": ok(ref("ReplayFrame")),
+                }
+            },
+            "/deals/{deal_id}/log": {
+                "get": {"parameters": [deal_id], "responses": ok(None, media="application/x-ndjson")}
+            },
+            "/deals/{deal_id}/audit": {"get": {"parameters": [deal_id], "responses": ok(ref("AuditReport"))}},
+            "/health": {"get": {"responses": ok(None)}},
+        },
+    }

@@ -1,0 +1,100 @@
+"""RFC 9457 problem details for every error, with the broken rule's id; never a bare 500."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+import redis.exceptions
+from aiohttp import web
+
+from domain.errors import RuleViolation
+from service.deals import DealNotFound, StaleVersion
+
+log = logging.getLogger("dealstream.http")
+
+PROBLEM_TYPE = "application/problem+json"
+
+# protocol rule -> HTTP status; every game rule (PH-…, MC-…) is a 422
+_DS_STATUS = {
+    "DS-1": 400,
+    "DS-2": 409,
+    "DS-3": 403,
+    "DS-4": 409,
+    "DS-5": 400,
+    "DS-6": 409,
+    "DS-7": 404,
+    "DS-8": 401,
+    "DS-9": 403,
+    "DS-10": 413,
+    "DS-11": 429,
+    "DS-12": 503,
+}
+_TITLES = {
+    400: "Bad request",
+    401: "Seat token required",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Request body too large",
+    422: "Illegal move",
+    429: "Too many requests",
+    500: "Internal error",
+    503: "Event store unavailable",
+}
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    type: str
+    title: str
+    status: int
+    detail: str
+    rule: str | None = None
+    expected_version: int | None = None
+    actual_version: int | None = None
+
+
+def problem(status: int, detail: str, rule: str | None = None, **extra: Any) -> web.Response:
+    body = Problem(
+        type=f"/problems/{rule or status}",
+        title=_TITLES.get(status, "Error"),
+        status=status,
+        detail=detail,
+        rule=rule,
+        **extra,
+    )
+    return web.Response(
+        body=msgspec.json.encode(body),
+        status=status,
+        content_type=PROBLEM_TYPE,
+    )
+
+
+def status_for(rule_id: str) -> int:
+    return _DS_STATUS.get(rule_id, 422)
+
+
+@web.middleware
+async def problem_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except RuleViolation as exc:
+        return problem(status_for(exc.rule_id), exc.message, exc.rule_id)
+    except DealNotFound as exc:
+        return problem(404, str(exc), "DS-7")
+    except StaleVersion as exc:
+        return problem(409, str(exc), "DS-4", expected_version=exc.expected, actual_version=exc.actual)
+    except web.HTTPRequestEntityTooLarge:
+        return problem(413, "the request body is larger than this server accepts", "DS-10")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return problem(exc.status, exc.reason or _TITLES.get(exc.status, "Error"))
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError) as exc:
+        log.warning("event store unreachable: %s", exc)
+        return problem(503, "the event store is unreachable; retry with the same command_id", "DS-12")
+    except Exception:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return problem(500, "unexpected error (logged on the server)")

@@ -1,0 +1,73 @@
+"""HTTP fixtures: the real app over a real Redis server, each test under its own key prefix."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from service.api import build_app
+from service.deals import DealService
+from service.redis_conn import connect
+from service.store import EventStore
+from tests.conftest import drop_prefix
+
+
+@pytest.fixture
+async def redis_client(real_redis_url):
+    client = connect(real_redis_url)
+    await client.ping()
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def store(redis_client, key_prefix):
+    yield EventStore(redis_client, key_prefix)
+    await drop_prefix(redis_client, key_prefix)
+
+
+@pytest.fixture
+async def http(aiohttp_client, store):
+    """A test client for a --dev server with no bot think time."""
+    app = build_app(DealService(store, dev=True, bot_delay=0.0), create_limit=10_000)
+    return await aiohttp_client(app)
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def wait_for(check: Any, timeout: float = 30.0, interval: float = 0.02) -> Any:
+    """Poll an async predicate until it returns something truthy."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(interval)
+
+
+async def play_as_human(http: Any, deal_id: str, token: str, choose: Any, max_moves: int = 2000) -> dict:
+    """Drive one human seat through HTTP until the deal is over; bots move in the server."""
+    moves = 0
+    while True:
+        view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(token))).json()
+        if view["result"] is not None:
+            return view
+        if view["legal_actions"]:
+            command = choose(view)
+            resp = await http.post(
+                f"/deals/{deal_id}/commands",
+                json={"command_id": f"m{moves}", "command": command, "expected_version": view["version"]},
+                headers=auth(token),
+            )
+            assert resp.status in (200, 409), await resp.text()
+            moves += 1
+            assert moves < max_moves
+        else:
+            await asyncio.sleep(0.01)

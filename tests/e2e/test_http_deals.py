@@ -1,0 +1,92 @@
+"""Whole deals of both games through HTTP, over a real Redis server."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import auth, play_as_human, wait_for
+
+pytestmark = pytest.mark.redis
+
+
+def first_action(view: dict) -> dict:
+    """A scripted player: wins when it can, else takes the first legal action."""
+    for action in view["legal_actions"]:
+        if action["type"] in ("Win", "DeclareWin"):
+            return action
+    return view["legal_actions"][0]
+
+
+@pytest.mark.parametrize(
+    "game,seats",
+    [
+        ("paohuzi", ["human", "bot:greedy", "bot:random"]),
+        ("mcr", ["human", "bot:greedy", "bot:greedy", "bot:random"]),
+    ],
+)
+async def test_whole_deal_played_by_a_scripted_client(http, game, seats):
+    resp = await http.post("/deals", json={"game": game, "seats": seats})
+    assert resp.status == 201
+    created = await resp.json()
+    assert set(created["tokens"]) == {"0"} and len(created["commitment"]) == 64
+    token = created["tokens"]["0"]
+    deal_id = created["deal_id"]
+
+    view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(token))).json()
+    assert view["prompt"] == "start"
+    start = await http.post(
+        f"/deals/{deal_id}/commands",
+        json={"command_id": "start", "command": {"type": "StartDeal", "client_seed": "my lucky seed"}},
+        headers=auth(token),
+    )
+    assert start.status == 200, await start.text()
+
+    final = await play_as_human(http, deal_id, token, first_action)
+    assert final["result"] is not None
+
+    summary = await (await http.get(f"/deals/{deal_id}")).json()
+    assert summary["over"] is True
+    audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert audit["ok"], audit["problems"]
+    assert audit["chain_ok"] and audit["commitment_ok"] and audit["shuffle_ok"] and audit["redecided_ok"]
+
+    log = await http.get(f"/deals/{deal_id}/log")
+    assert log.status == 200 and log.content_type == "application/x-ndjson"
+    lines = (await log.read()).splitlines()
+    assert len(lines) == summary["version"]
+
+    frame = await (
+        await http.get(f"/deals/{deal_id}/replay", params={"step": 5, "perspective": "all"})
+    ).json()
+    assert frame["step"] == 5 and frame["total"] == summary["version"]
+
+
+@pytest.mark.parametrize("game,seats", [("paohuzi", ["bot:greedy"] * 3), ("mcr", ["bot:greedy"] * 4)])
+async def test_all_bot_deal_starts_at_once_and_finishes(http, game, seats):
+    created = await (
+        await http.post("/deals", json={"game": game, "seats": seats, "client_seed": "x"})
+    ).json()
+    assert created["tokens"] == {}
+    deal_id = created["deal_id"]
+
+    async def over():
+        return (await (await http.get(f"/deals/{deal_id}")).json())["over"]
+
+    await wait_for(over, timeout=60)
+    audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert audit["ok"], audit["problems"]
+
+
+async def test_repeated_command_id_returns_the_first_answer_and_appends_nothing(http):
+    created = await (
+        await http.post("/deals", json={"game": "mcr", "seats": ["human", "human", "human", "human"]})
+    ).json()
+    deal_id, token = created["deal_id"], created["tokens"]["0"]
+    body = {"command_id": "s1", "command": {"type": "StartDeal", "client_seed": "a"}}
+    first = await (await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))).json()
+    again = await (await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))).json()
+    assert again["duplicate"] is True and first["duplicate"] is False
+    assert (again["first_version"], again["version"]) == (first["first_version"], first["version"])
+    assert again["events"] == first["events"]
+    summary = await (await http.get(f"/deals/{deal_id}")).json()
+    assert summary["version"] == first["version"]
