@@ -815,8 +815,11 @@ def _claim_command(s: State, cmd: Any) -> list[Any]:
     seat = cmd.seat
     if s.phase != "claim" or cmd.window != s.window:
         raise RuleViolation("DS-3", "no open claim window with that id")
-    if seat not in s.eligible or seat in s.answers:
+    if seat in s.answers or (seat not in s.eligible and isinstance(cmd, Pass)):
         raise RuleViolation("DS-3", "this seat has no open question in this window")
+    if seat not in s.eligible:  # name the rule that gives this seat no such claim
+        claim = {Win: "win", Pao: "pao", Peng: "peng", Chi: "chi"}[type(cmd)]
+        raise _reject_claim(s, seat, compute_options(s, seat), claim)
     opts = window_options(s)
     o = opts[seat]
     groups = None

@@ -172,3 +172,50 @@ def test_claim_audit_agrees_with_every_resolution(deal):
     events, _, _, _ = play(*deal)
     audit = claim_audit(events)
     assert all(w["consistent"] for w in audit), [w for w in audit if not w["consistent"]]
+
+
+def candidate_commands(s: State) -> list:
+    from domain.paohuzi.cards import CHI_PATTERNS, kind_name
+    from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
+
+    cmds: list = []
+    for seat in range(3):
+        cmds += [Discard(seat=seat, card=c) for c in range(0, 80, 3)]
+        cmds += [Discard(seat=seat, card=c) for c in s.hands[seat]]
+        for w in (s.window, s.window + 1):
+            cmds += [
+                Win(seat=seat, window=w),
+                Pao(seat=seat, window=w),
+                Peng(seat=seat, window=w),
+                Pass(seat=seat, window=w),
+            ]
+        if s.table is not None:
+            k = s.table >> 2
+            for p in CHI_PATTERNS:
+                if k in p:
+                    cmds.append(Chi(seat=seat, window=s.window, groups=[[kind_name(x) for x in p]]))
+    return cmds
+
+
+@settings(max_examples=12, deadline=None)
+@given(deals)
+def test_decide_accepts_exactly_the_legal_actions(deal):
+    from domain.errors import RuleViolation
+
+    events, _, _, batches = play(*deal)
+    for n, _snap in batches[:: max(1, len(batches) // 6)]:
+        s = fold(events[:n])
+        if s.phase == "over":
+            continue
+        legal = {_enc.encode(a) for seat in range(3) for a in GAME.legal_actions(s, seat)}
+        for cmd in candidate_commands(s):
+            try:
+                GAME.decide(s, cmd)
+                accepted = True
+            except RuleViolation as exc:
+                accepted = False
+                assert exc.rule_id.startswith(("PH-", "DS-"))
+            assert accepted == (_enc.encode(cmd) in legal), cmd
+        for seat in range(3):  # and every legal action is accepted
+            for a in GAME.legal_actions(s, seat):
+                assert GAME.decide(s, a)

@@ -1006,10 +1006,23 @@ def test_PH_8_1_huxi_per_group_in_the_win_event(crafted):
     assert by == [("chi", 0), ("chi", 0), ("chi", 3), ("chi", 6), ("kan", 3), ("peng", 1), ("wei", 6)]
 
 
-def test_PH_8_2_below_15_huxi_is_not_a_win():
-    assert best_split(kinds("s4", "s5", "s6"), False) == (0, (("chi", (3, 4, 5)),))
-    # seven valid groups worth 14: see test_PH_4_1_worked_check_14_huxi_is_no_win
-    assert tun_for(15) == 1
+def test_PH_8_2_below_15_huxi_is_not_a_win(crafted):
+    def seat_with(peng_kind: str):
+        return crafted(
+            hands={0: ["s1", "s2", "s3", "s6", "s7", "s8", "b6", "b7"]},
+            kans={0: ["b4"]},
+            melds={0: [("wei", ["s5"] * 3), (("peng"), [peng_kind] * 3), ("peng", ["s10"] * 3)]},
+            table="b8",
+            table_seat=1,
+        )
+
+    s = seat_with("s9")  # kan 6 + wei 3 + peng 1 + peng 1 + chi 3 + two zero chi = 14
+    assert s.holding(0) == 20
+    assert evaluate_win(s, 0, s.table) is None
+    assert not compute_options(s, 0).win
+    s = seat_with("b9")  # the big peng scores 3: 16 huxi
+    w = evaluate_win(s, 0, s.table)
+    assert w is not None and w.huxi == 16 and tun_for(w.huxi) == 1
 
 
 def test_PH_8_3_tun_from_huxi():
