@@ -61,8 +61,25 @@ def _unseen(view: SeatView) -> list[int]:
 _fan_cache: dict[tuple, float] = {}
 
 
+def _connectivity(k: int, kinds: list[int]) -> float:
+    """How much tile kind ``k`` works with the rest of the hand (lower: better discard)."""
+    score = 0.0
+    for j in kinds:
+        if j == k:
+            score += 2.0
+        elif k < 27 and j < 27 and j // 9 == k // 9:
+            d = abs(j - k)
+            if d == 1:
+                score += 1.5
+            elif d == 2:
+                score += 1.0
+    return score - 2.0  # the tile itself
+
+
 class GreedyBot:
     """Shanten + useful tiles, 8-point-aware waits, claims only when they help."""
+
+    max_candidates = 3
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -116,10 +133,15 @@ class GreedyBot:
             rest_t = tuple(rest)
             cands.append((scoring.shanten(rest_t), k, t, rest_t))
         low = min(c[0] for c in cands)
+        cands = [c for c in cands if c[0] == low]
+        if len(cands) == 1 and low > 0:
+            return (low, 0.0, 0), cands[0][2]
+        if len(cands) > self.max_candidates:
+            # exact useful-tile counts are costly: keep the least connected tiles only
+            cands.sort(key=lambda c: _connectivity(c[1], kinds_all))
+            cands = cands[: self.max_candidates]
         best = None
-        for s0, k, t, rest_t in cands:
-            if s0 > low:
-                continue
+        for _s0, k, t, rest_t in cands:
             s, v = self._evaluate(view, packs, rest_t, unseen)
             # honours and terminals go first on ties: they help others less
             key = (s, -v, 0 if k >= 27 else 1 if k % 9 in (0, 8) else 2)
