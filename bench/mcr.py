@@ -1,0 +1,147 @@
+"""MCR benchmark: ``python -m bench.mcr --json`` prints one JSON object.
+
+- greedy_deals_per_s: four greedy bots, whole deals through decide + seat views, one process.
+- adapter_ratio: the domain's scoring adapter (scoring.score) / the raw PyMahjongGB call with
+  the same arguments, on the winning hands of the measured deals (ratio of best-of-N times);
+  adapter_with_facts_ratio also counts building the facts from the state (win_facts).
+- tournament: seeded four-greedy deals (win share, draw share, mean points, self-drawn share),
+  and greedy (seats 0, 2) against random (seats 1, 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from domain.mcr import GAME, scoring
+from domain.mcr.engine import win_facts
+from domain.mcr.messages import HandWon
+from projections.mcr.selfplay import play_deal
+
+
+def _seed(i: int, salt: int = 0) -> bytes:
+    return (salt * 1_000_003 + i).to_bytes(32, "big")
+
+
+def speed(n: int) -> tuple[float, list]:
+    logs = []
+    t0 = time.perf_counter()
+    for i in range(n):
+        events, _ = play_deal(_seed(i, 7))
+        logs.append(events)
+    return n / (time.perf_counter() - t0), logs
+
+
+def winning_facts(logs) -> list[tuple]:
+    """(state-before-win, seat, tile, self_drawn, robbing) and calculator args per win."""
+    out = []
+    for events in logs:
+        won = events[-2]
+        if not isinstance(won, HandWon):
+            continue
+        state = GAME.fold(events[:-2])
+        out.append((state, won, win_facts(state, won.seat, won.tile, won.self_drawn,
+                                          won.robbing_kong)))
+    return out
+
+
+def _best(fn, reps: int = 5) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def adapter_ratio(wins) -> dict:
+    facts = [f for _, _, f in wins] * max(1, 2000 // max(1, len(wins)))
+    raw = scoring.raw_fans
+    score = scoring.score
+
+    def run_raw():
+        for f in facts:
+            raw(*f)
+
+    def run_adapter():
+        for f in facts:
+            score(*f)
+
+    items = [(s, w) for s, w, _ in wins] * max(1, 2000 // max(1, len(wins)))
+
+    def run_full():
+        for s, w in items:
+            score(*win_facts(s, w.seat, w.tile, w.self_drawn, w.robbing_kong))
+
+    t_raw = _best(run_raw)
+    t_ad = _best(run_adapter)
+    t_full = _best(run_full)
+    n = len(facts)
+    return {
+        "winning_hands": len(wins),
+        "calls": n,
+        "raw_us": round(t_raw / n * 1e6, 2),
+        "adapter_us": round(t_ad / n * 1e6, 2),
+        "adapter_ratio": round(t_ad / t_raw, 3),
+        "adapter_with_facts_us": round(t_full / n * 1e6, 2),
+        "adapter_with_facts_ratio": round(t_full / t_raw, 3),
+    }
+
+
+def tournament(n: int, levels=("greedy",) * 4, salt: int = 1) -> dict:
+    wins = draws = self_drawn = 0
+    points = 0
+    by_level: dict[str, int] = {}
+    t0 = time.perf_counter()
+    for i in range(n):
+        _, state = play_deal(_seed(i, salt), levels, bot_seed=i)
+        r = state.result
+        if r is None:
+            draws += 1
+            continue
+        wins += 1
+        points += r.total
+        self_drawn += r.self_drawn
+        by_level[levels[r.seat]] = by_level.get(levels[r.seat], 0) + 1
+    out = {
+        "deals": n,
+        "seats": list(levels),
+        "win_share": round(wins / n, 4),
+        "draw_share": round(draws / n, 4),
+        "mean_points": round(points / wins, 2) if wins else 0.0,
+        "self_drawn_share_of_wins": round(self_drawn / wins, 4) if wins else 0.0,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    if len(set(levels)) > 1:
+        out["win_share_by_bot"] = {k: round(by_level.get(k, 0) / n, 4) for k in sorted(set(levels))}
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--speed-deals", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=1000, help="tournament size")
+    ap.add_argument("--mixed-deals", type=int, default=200, help="greedy vs random deals")
+    args = ap.parse_args(argv)
+    dps, logs = speed(args.speed_deals)
+    result = {
+        "game": "mcr",
+        "greedy_deals_per_s": round(dps, 2),
+        "greedy_deals_per_s_target": 30,
+        "adapter": adapter_ratio(winning_facts(logs)),
+        "adapter_ratio_target": 1.5,
+        "tournament_greedy": tournament(args.deals),
+        "tournament_greedy_vs_random": tournament(args.mixed_deals,
+                                                  ("greedy", "random", "greedy", "random"), 2),
+        "win_share_target": 0.85,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
