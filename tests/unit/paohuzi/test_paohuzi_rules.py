@@ -85,19 +85,10 @@ def test_PH_2_1_three_seats_and_turn_order(table):
         GAME.create(deal_id="x", seats=["a", "b"], server_seed=b"1" * 32)
     assert exc.value.rule_id == "PH-2.1"
     t = table(0, {})
-    # nobody claims anything: reveals go 1 -> 2 -> 0 -> 1 after the dealer's discard
-    t.discard(0, kind_name(t.state.hands[0][0] >> 2))
-    t.pass_all()
-    for _ in range(4):
-        if t.state.phase == "discard":
-            seat = t.state.turn
-            t.do(Discard(seat=seat, card=t.state.hands[seat][0]))
-        t.pass_all()
+    _run_passive(t)  # nobody claims: the turn goes 0 -> 1 -> 2 -> 0 ...
     revealers = [e.seat for e in of(t.events, CardRevealed)]
-    assert revealers[:3] == [1, 2, 0] or all(
-        (b - a) % 3 in (1, 2) for a, b in zip(revealers, revealers[1:], strict=False)
-    )
-    assert revealers[0] == 1
+    assert len(revealers) == 19
+    assert revealers == [(1 + i) % 3 for i in range(19)]
 
 
 def test_PH_2_2_dealer_and_deck_from_the_seed():
@@ -1040,3 +1031,40 @@ def test_PH_8_4_each_opponent_pays_the_winner_and_a_draw_pays_nothing(table):
     _run_passive(d)
     assert isinstance(d.events[-2], DealDrawn)
     assert seat_view(d.events, 0).result.payments == [0, 0, 0]
+
+
+def test_PH_6_4_two_wins_on_one_reveal_first_in_turn_order_from_the_revealer(crafted):
+    from domain.paohuzi.aggregate import decide, evolve
+
+    hand = [
+        "b1",
+        "b2",
+        "b3",
+        "b2",
+        "b7",
+        "b10",
+        "s1",
+        "s2",
+        "s3",
+        "s4",
+        "s5",
+        "s6",
+        "s7",
+        "s8",
+        "s9",
+        "b5",
+        "b6",
+        "b7",
+        "b8",
+        "b9",
+    ]
+    s = crafted(hands={0: hand, 2: hand}, table="b10", table_seat=1, phase="claim")
+    s.window, s.eligible = 1, [2, 0]
+    assert compute_options(s, 0).win and compute_options(s, 2).win
+    for e in decide(s, Win(seat=0, window=1)):
+        evolve(s, e)
+    assert s.phase == "claim"  # seat 2 comes first from the revealer and may still win
+    out = decide(s, Win(seat=2, window=1))
+    res = of(out, ClaimWindowResolved)[0]
+    assert (res.seat, res.claim, res.rule_id) == (2, "win", "PH-6.4")
+    assert of(out, DealWon)[0].seat == 2
