@@ -429,8 +429,8 @@ def _after(seat: int) -> list[int]:
 
 def _start(run: _Run, client_seed: str) -> None:
     s = run.s
-    if s.fixed_deck is not None:
-        dealer = s.fixed_dealer if s.fixed_dealer is not None else 0
+    if s.fixed_dealer is not None:
+        dealer = s.fixed_dealer
     else:
         seed = combine_seeds(bytes.fromhex(s.server_seed), client_seed)
         dealer = dealer_and_deck(seed, DECK_SIZE, SEATS)[0]
@@ -491,10 +491,7 @@ def _exhausted(run: _Run, seat: int) -> None:
 
 def _reveal(run: _Run) -> None:
     s = run.s
-    seed = (
-        combine_seeds(bytes.fromhex(s.server_seed), s.client_seed).hex()
-        if s.fixed_deck is None else ""
-    )
+    seed = combine_seeds(bytes.fromhex(s.server_seed), s.client_seed).hex()
     run.emit(SeedRevealed(server_seed=s.server_seed, client_seed=s.client_seed, seed=seed))
 
 
