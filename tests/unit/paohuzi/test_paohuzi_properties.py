@@ -99,7 +99,7 @@ deals = st.tuples(
     st.lists(st.sampled_from(["random", "greedy"]), min_size=3, max_size=3),
     st.integers(0, 2**32),
 )
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
