@@ -218,9 +218,7 @@ def claim_audit(events: Iterable[Any]) -> list[dict]:
                 "claim": best["answer"] if best else None,
             }
             cur["consistent"] = (
-                can_stop
-                and cur["expected"]["seat"] == e.seat
-                and cur["expected"]["claim"] == e.claim
+                can_stop and cur["expected"]["seat"] == e.seat and cur["expected"]["claim"] == e.claim
             )
             del cur["_levels"]
             cur = None

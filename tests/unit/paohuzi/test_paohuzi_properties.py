@@ -36,7 +36,9 @@ def play(server_seed: bytes, client_seed: str, kinds: list[str], bot_seed: int):
         cmd = bots[seat].choose(view_from_state(state, seat))
         assert cmd in GAME.legal_actions(state, seat)
         commands.append(cmd)
+        before = state.snapshot()
         new = GAME.decide(state, cmd)
+        assert state.snapshot() == before, "decide must not mutate the state"
         assert new, "a legal command always produces events"
         for e in new:
             evolve(state, e)

@@ -1068,3 +1068,29 @@ def test_PH_6_4_two_wins_on_one_reveal_first_in_turn_order_from_the_revealer(cra
     res = of(out, ClaimWindowResolved)[0]
     assert (res.seat, res.claim, res.rule_id) == (2, "win", "PH-6.4")
     assert of(out, DealWon)[0].seat == 2
+
+
+def test_PH_6_4_claim_audit_flags_a_resolution_the_rules_do_not_give(table):
+    from projections.paohuzi import claim_audit, redact_event
+
+    t = _priority_table(table)
+    _to_the_s5_window(t)
+    opened = t.events[-1] if isinstance(t.events[-1], ClaimWindowOpened) else None
+    assert opened is not None
+    assert redact_event(opened, 1)["eligible"] == [1]
+    assert redact_event(opened, None)["eligible"] == []
+    t.do(next(a for a in t.actions(1) if isinstance(a, Chi)))
+    t.do(Peng(seat=0, window=t.state.window))
+    audit = claim_audit(t.events)
+    w = [x for x in audit if x["window"] == opened.window][0]
+    assert w["consistent"] and w["resolution"]["seat"] == 0 and w["resolution"]["claim"] == "peng"
+    assert {s for s in w["options"]} == {0, 1, 2}
+    # a log whose resolution gave the card to the chi would be caught
+    forged = [
+        ClaimWindowResolved(window=e.window, seat=1, claim="chi", rule_id="PH-6.4")
+        if isinstance(e, ClaimWindowResolved) and e.window == opened.window
+        else e
+        for e in t.events
+    ]
+    bad = [x for x in claim_audit(forged) if x["window"] == opened.window][0]
+    assert not bad["consistent"] and bad["expected"] == {"seat": 0, "claim": "peng"}
