@@ -26,7 +26,8 @@ from domain.mcr.messages import (
 from domain.mcr.state import State
 from domain.mcr.view import MeldView, ResultView, SeatPublic, SeatView, WindowView
 
-__all__ = ["seat_view", "view_from_state", "full_view", "redact_event", "claim_audit"]
+__all__ = ["seat_view", "view_from_state", "public_view", "full_view", "redact_event",
+           "claim_audit"]
 
 
 def _prompt(acts: list) -> str | None:
@@ -89,6 +90,11 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
 
 def seat_view(events: Iterable, seat: int | None) -> SeatView:
     return view_from_state(engine.fold(events), seat)
+
+
+def public_view(events: Iterable) -> SeatView:
+    """What a spectator sees (no hand, no legal actions)."""
+    return view_from_state(engine.fold(events), None)
 
 
 def full_view(events: Iterable) -> dict:

@@ -19,7 +19,7 @@ from domain.mcr.messages import (
     Discard,
     Pass,
 )
-from projections.mcr import claim_audit, seat_view
+from projections.mcr import claim_audit, public_view, seat_view
 from projections.mcr.selfplay import play_deal
 
 T19 = [f"T{i}" for i in range(1, 10)]
@@ -69,6 +69,7 @@ def test_spectator_view_has_no_hand():
     events, _ = play_deal(b"\x03" * 32)
     mid = events[: len(events) // 2]
     v = seat_view(mid, None)
+    assert public_view(mid) == v
     assert v.hand == [] and v.drawn is None and v.legal_actions == []
     assert sum(p.hand_count for p in v.seats) > 0
 

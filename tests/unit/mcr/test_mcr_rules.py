@@ -288,3 +288,15 @@ def test_mc_5_concealed_kong_kind_hidden_and_hands_private(table):
     assert "tile" not in redact_event(drawn, 2) and redact_event(drawn, 0)["tile"] == drawn.tile
     dealt = [e for e in t.events if isinstance(e, TilesDealt)][1]
     assert redact_event(dealt, 0) == {"type": "TilesDealt", "seat": 1, "count": 13}
+
+
+def test_mc_3_1_flower_drawn_is_shown_and_replaced_from_back(table):
+    t = table({0: ["J1", "J1", "J2", "J2", "J3", "J3", "F1", "F1", "F2", "F2", "F3", "F3", "F4",
+                   "W1"]}, front=["H5"], back=["B3"])
+    new = t.discard(0, "W1")
+    new += t.pass_all()
+    drawn, flower = [e for e in new if isinstance(e, (TileDrawn, FlowerReplaced))]
+    assert drawn.seat == 1 and code(drawn.tile) == "H5"
+    assert (flower.seat, code(flower.flower), code(flower.replacement)) == (1, "H5", "B3")
+    assert code(t.state.last_tile) == "B3" and code(t.state.flowers[1][0]) == "H5"
+    assert t.state.back == 143

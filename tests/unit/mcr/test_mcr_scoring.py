@@ -8,7 +8,7 @@ import pytest
 from domain.errors import RuleViolation
 from domain.mcr import scoring
 from domain.mcr.engine import _packs, win_facts
-from domain.mcr.messages import Claim, Discard
+from domain.mcr.messages import Claim
 from domain.mcr.tiles import ids_of
 
 HAND = ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "B5")
@@ -52,16 +52,17 @@ def test_trap_claimed_sets_get_relative_offer(table):
     t.do([a for a in t.actions(2) if isinstance(a, Claim) and a.claim == "pung"][0])
     t.pass_all()
     assert _packs(t.state, 2) == (("PENG", "W5", 2),)  # seat 0 is two seats before seat 2
-    t.do(Discard(seat=2, tile=t.tile(2, "F4")))
-    t.pass_all()
-    # a chow by seat 3 of seat 2's discard: offer = position of the claimed tile in the run
     assert w == 0
-    s = t.state
-    from domain.mcr.state import Meld
-
-    s.melds[3].append(Meld("chow", [ids_of("B3")[0], ids_of("B4")[3], ids_of("B5")[0]],
-                           ids_of("B5")[0], 2))
-    assert _packs(s, 3)[-1] == ("CHI", "B4", 3)
+    # a chow: the pack names the middle tile; the offer is the claimed tile's place in the run
+    chow_hands = {
+        0: ["W5", "W1", "W9", "T1", "F2", "F3", "J2", "J3", "W2", "T2", "F4", "J1", "T9", "B1"],
+        1: ["W6", "W7", "B2", "B4", "B6", "B8", "T3", "T5", "T7", "F1", "J1", "F2", "F3"],
+    }
+    t = table(chow_hands)
+    t.discard(0, "W5")
+    t.do([a for a in t.actions(1) if isinstance(a, Claim) and a.claim == "chow"][0])
+    t.pass_all()
+    assert _packs(t.state, 1) == (("CHI", "W6", 1),)
 
 
 def test_trap_flowers_are_rejected_as_tiles_and_passed_as_a_count(table):
