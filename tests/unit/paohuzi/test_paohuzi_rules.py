@@ -1094,3 +1094,14 @@ def test_PH_6_4_claim_audit_flags_a_resolution_the_rules_do_not_give(table):
     ]
     bad = [x for x in claim_audit(forged) if x["window"] == opened.window][0]
     assert not bad["consistent"] and bad["expected"] == {"seat": 0, "claim": "peng"}
+
+
+def test_PH_8_4_deal_summary_for_the_service(table):
+    from projections.paohuzi.summary import SCORE_UNIT, deal_summary
+
+    t = table(0, {0: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})
+    assert SCORE_UNIT == "tun"
+    assert deal_summary(t.state) == {"winner": 0, "payments": [12, -6, -6], "score": 6, "huxi": 30}
+    d = table(0, {})
+    _run_passive(d)
+    assert deal_summary(d.state)["winner"] is None and deal_summary(d.state)["payments"] == [0] * 3
