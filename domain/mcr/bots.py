@@ -53,8 +53,6 @@ def _unseen(view: SeatView) -> list[int]:
         for m in p.melds:
             for t in m.tiles:
                 seen[t >> 2] += 1
-    if view.window is not None and view.window.source == "discard":
-        pass  # the claimed card is already in the discarder's pile
     return [max(0, 4 - n) for n in seen]
 
 

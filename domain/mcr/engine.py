@@ -389,10 +389,17 @@ def decide(state: State, cmd) -> list:
         return run.events
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")
-    if cmd not in legal_actions(state, seat):
+    t = type(cmd)
+    if t is Discard and state.phase == "turn" and seat == state.turn:
+        ok = cmd.tile in state.hands[seat]  # MC-3.1: any tile of the hand, always
+    elif t is Pass and state.phase == "claim":
+        w = state.window
+        ok = cmd.window == w.window and seat in w.eligible and seat not in w.answers
+    else:
+        ok = cmd in legal_actions(state, seat)
+    if not ok:
         _explain(state, cmd)
     run = _Run(state.clone())
-    t = type(cmd)
     s = run.s
     if t is Discard:
         run.emit(TileDiscarded(seat=seat, tile=cmd.tile))

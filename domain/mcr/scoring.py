@@ -116,7 +116,7 @@ _shanten_cache: dict[tuple[int, ...], int] = {}
 _waits_cache: dict[tuple[int, ...], frozenset[int]] = {}
 _useful_cache: dict[tuple[int, ...], tuple[int, frozenset[int]]] = {}
 _EMPTY: frozenset[int] = frozenset()
-_CACHE_LIMIT = 400_000
+_CACHE_LIMIT = 150_000  # entries per cache (~30 MB at most)
 
 
 def _trim(cache: dict) -> None:
