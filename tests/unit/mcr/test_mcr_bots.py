@@ -74,3 +74,18 @@ def test_full_view_after_the_end():
     events, state = play_deal(b"\x01" * 32)
     fv = full_view(events)
     assert fv["phase"] == "over" and len(fv["hands"]) == 4 and fv["seed"]
+
+
+def test_deal_summary_for_the_service():
+    from projections.mcr.summary import SCORE_UNIT, deal_summary
+
+    assert SCORE_UNIT == "points"
+    for i in range(6):
+        _, state = play_deal((300 + i).to_bytes(32, "big"))
+        summary = deal_summary(state)
+        assert sum(summary["payments"]) == 0 and len(summary["payments"]) == 4
+        if state.result is None:
+            assert summary["winner"] is None and summary["score"] == 0
+        else:
+            assert summary["winner"] == state.result.seat
+            assert summary["score"] == state.result.total >= summary["fan_points"] >= 8
