@@ -160,7 +160,11 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
         produced = [msgspec.json.encode(e) for e in again]
         if stored != produced:
             at = next(
-                (records[i + k].version for k, (a, b) in enumerate(zip(stored, produced)) if a != b),
+                (
+                    records[i + k].version
+                    for k, (a, b) in enumerate(zip(stored, produced, strict=False))
+                    if a != b
+                ),
                 records[i].version + min(len(stored), len(produced)),
             )
             report.problems.append(AuditProblem("redecide", at, "the command decides to other events"))

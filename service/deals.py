@@ -139,8 +139,10 @@ class DealService:
         await self.store.put_meta(deal_id, {}, created_ms=int(meta["created_ms"]))
         version = 1
         if not tokens:
+            # never an empty client seed: sha256(server_seed || "") is the public commitment itself
+            seed = client_seed or secrets.token_hex(16)
             outcome = await self.execute(
-                deal_id, None, StartDeal(seat=0, client_seed=client_seed or ""), command_id="start"
+                deal_id, None, StartDeal(seat=0, client_seed=seed), command_id="start"
             )
             version = outcome.last_version
         return {
@@ -218,9 +220,13 @@ class DealService:
                 raise RuleViolation("DS-3", f"this token acts for seat {seat}, not {claimed!r}")
             command = {**command, "seat": seat}
         try:
-            return msgspec.convert(command, folded.kit.game.command_type)
+            typed = msgspec.convert(command, folded.kit.game.command_type)
         except msgspec.ValidationError as exc:
             raise RuleViolation("DS-5", f"malformed {command.get('type')!r} command: {exc}") from None
+        if isinstance(typed, StartDeal) and not typed.client_seed:
+            # with an empty client seed the deck would follow from the public commitment alone
+            raise RuleViolation("DS-5", "StartDeal needs a non-empty client_seed")
+        return typed
 
     async def execute(
         self,
@@ -274,11 +280,14 @@ class DealService:
                 return await self._replayed(
                     await self.load(deal_id), deal_id, result.first_version, result.last_version
                 )
-            game = folded.kit.game
-            for event in events:
-                folded.state = game.evolve(folded.state, event)
-                folded.events.append(event)
-            folded.version = result.last_version
+            if folded.version == result.first_version - 1:
+                game = folded.kit.game
+                for event in events:
+                    folded.state = game.evolve(folded.state, event)
+                    folded.events.append(event)
+                folded.version = result.last_version
+            else:  # a reader folded our events from the store while we awaited the append
+                folded = await self.load(deal_id)
             if folded.over:
                 await self.store.put_meta(deal_id, {"status": "over"})
             return Outcome(result.first_version, result.last_version, events)

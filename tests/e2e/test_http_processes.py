@@ -1,0 +1,171 @@
+"""Real service processes on one Redis; a claim dispute in the audit; a tampered log; SSE."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.e2e.conftest import auth, play_as_human, wait_for
+
+pytestmark = pytest.mark.redis
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+async def second_server(real_redis_url, key_prefix):
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--redis",
+            real_redis_url,
+            "--prefix",
+            key_prefix,
+            "--bot-delay",
+            "0",
+            "--dev",
+        ],
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession(base) as session:
+        for _ in range(200):
+            try:
+                async with session.get("/health") as resp:
+                    if resp.status == 200:
+                        break
+            except aiohttp.ClientError:
+                await asyncio.sleep(0.05)
+        else:
+            proc.kill()
+            raise AssertionError(proc.stdout.read().decode())
+        yield session
+    proc.terminate()
+    proc.wait(10)
+
+
+def take_first(view):
+    for action in view["legal_actions"]:
+        if action["type"] in ("Win", "DeclareWin"):
+            return action
+    return view["legal_actions"][0]
+
+
+async def test_a_second_process_continues_a_deal_the_first_started(http, second_server):
+    created = await (
+        await http.post("/deals", json={"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]})
+    ).json()
+    deal_id, token = created["deal_id"], created["tokens"]["0"]
+    start = {"command_id": "start", "command": {"type": "StartDeal", "client_seed": "p1"}}
+    assert (await http.post(f"/deals/{deal_id}/commands", json=start, headers=auth(token))).status == 200
+    # the rest of the deal goes through the other process only
+    final = await play_as_human(second_server, deal_id, token, take_first)
+    assert final["result"] is not None
+    for client in (http, second_server):
+        audit = await (await client.get(f"/deals/{deal_id}/audit")).json()
+        assert audit["ok"], audit["problems"]
+
+
+async def test_the_claim_audit_settles_a_dispute(http):
+    """Play bot deals until two seats claimed the same discard; the audit names the right winner."""
+    rank = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
+    for attempt in range(30):
+        created = await (
+            await http.post(
+                "/deals", json={"game": "mcr", "seats": ["bot:greedy"] * 4, "client_seed": f"d{attempt}"}
+            )
+        ).json()
+        deal_id = created["deal_id"]
+
+        async def over(deal_id=deal_id):
+            return (await (await http.get(f"/deals/{deal_id}")).json())["over"]
+
+        await wait_for(over, timeout=60)
+        audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+        assert audit["ok"], audit["problems"]
+        for window in audit["claim_windows"]:
+            claims = [a for a in window["answers"] if a["answer"] != "pass"]
+            if len(claims) < 2:
+                continue
+            # recompute independently: highest claim, then nearest seat after the discarder (MC-3.2)
+            source = window["source_seat"]
+            best = max(claims, key=lambda a: (rank[a["answer"]], -((a["seat"] - source) % 4)))
+            assert window["resolution"]["seat"] == best["seat"]
+            assert window["resolution"]["rule_id"].startswith("MC-3.2") or window["resolution"][
+                "rule_id"
+            ].startswith("MC-")
+            assert window["consistent"] is True
+            return
+    raise AssertionError("no disputed claim window in 30 bot deals")
+
+
+async def test_a_changed_byte_fails_the_audit_at_that_version(http, store, redis_client):
+    created = await (
+        await http.post("/deals", json={"game": "paohuzi", "seats": ["bot:random"] * 3, "client_seed": "t"})
+    ).json()
+    deal_id = created["deal_id"]
+
+    async def over():
+        return (await (await http.get(f"/deals/{deal_id}")).json())["over"]
+
+    await wait_for(over, timeout=60)
+    assert (await (await http.get(f"/deals/{deal_id}/audit")).json())["ok"]
+    key = store.events_key(deal_id)
+    entries = await redis_client.xrange(key)
+    target = 7
+    record = json.loads(entries[target - 1][1][b"e"])
+    record["recorded_at"] = record["recorded_at"].replace("Z", "1Z")  # one harmless-looking change
+    forged = json.dumps(record, separators=(",", ":")).encode()
+    await redis_client.delete(key)
+    for i, (_entry_id, fields) in enumerate(entries, start=1):
+        await redis_client.xadd(key, {"e": forged if i == target else fields[b"e"]}, id=f"0-{i}")
+    report = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert report["ok"] is False and report["chain_ok"] is False
+    assert report["problems"][0]["check"] == "chain"
+    assert report["problems"][0]["version"] == target + 1
+
+
+async def test_the_live_stream_shows_a_seat_its_own_events(http):
+    created = await (
+        await http.post(
+            "/deals", json={"game": "mcr", "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"]}
+        )
+    ).json()
+    deal_id, token = created["deal_id"], created["tokens"]["0"]
+    resp = await http.get(f"/deals/{deal_id}/events/stream", headers=auth(token))
+    assert resp.status == 200 and resp.content_type == "text/event-stream"
+    start = {"command_id": "start", "command": {"type": "StartDeal", "client_seed": "sse"}}
+    assert (await http.post(f"/deals/{deal_id}/commands", json=start, headers=auth(token))).status == 200
+    messages = []
+    while len(messages) < 6:
+        line = (await asyncio.wait_for(resp.content.readline(), 10)).decode().strip()
+        if line.startswith("data:"):
+            messages.append(json.loads(line[5:]))
+    resp.close()
+    assert [m["version"] for m in messages] == list(range(1, 7))
+    view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(token))).json()
+    others_hidden = json.dumps(messages)
+    assert 'server_seed": "' not in others_hidden or '"server_seed": null' in others_hidden
+    assert view["seat"] == 0
