@@ -89,36 +89,52 @@ async def test_a_second_process_continues_a_deal_the_first_started(http, second_
 
 
 async def test_the_claim_audit_settles_a_dispute(http):
-    """Play bot deals until two seats claimed the same discard; the audit names the right winner."""
-    rank = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
-    for attempt in range(30):
-        created = await (
-            await http.post(
-                "/deals", json={"game": "mcr", "seats": ["bot:greedy"] * 4, "client_seed": f"d{attempt}"}
-            )
-        ).json()
-        deal_id = created["deal_id"]
+    """Seat 1 calls chow first, seat 2 calls pung on the same discard: pung wins by MC-3.2."""
+    from domain.mcr.fixtures import build_deck
 
-        async def over(deal_id=deal_id):
-            return (await (await http.get(f"/deals/{deal_id}")).json())["over"]
+    deck = build_deck(
+        {
+            0: "W5 T1 T3 T5 T7 T9 B1 B3 B5 B7 B9 F1 F2 F3".split(),
+            1: "W4 W6 T2 T4 T6 T8 B2 B4 B6 B8 F4 J1 J2".split(),
+            2: "W5 W5 W1 W9 T2 T4 T6 T8 B2 B4 B6 B8 J3".split(),
+            3: "W2 W8 T3 T7 B3 B7 F1 F2 F4 J1 J2 J3 W1".split(),
+        },
+        dealer=0,
+    )
+    created = await (
+        await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4, "deck": deck, "dealer": 0})
+    ).json()
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    url = f"/deals/{deal_id}/commands"
 
-        await wait_for(over, timeout=60)
-        audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
-        assert audit["ok"], audit["problems"]
-        for window in audit["claim_windows"]:
-            claims = [a for a in window["answers"] if a["answer"] != "pass"]
-            if len(claims) < 2:
-                continue
-            # recompute independently: highest claim, then nearest seat after the discarder (MC-3.2)
-            source = window["source_seat"]
-            best = max(claims, key=lambda a: (rank[a["answer"]], -((a["seat"] - source) % 4)))
-            assert window["resolution"]["seat"] == best["seat"]
-            assert window["resolution"]["rule_id"].startswith("MC-3.2") or window["resolution"][
-                "rule_id"
-            ].startswith("MC-")
-            assert window["consistent"] is True
-            return
-    raise AssertionError("no disputed claim window in 30 bot deals")
+    async def post(seat, command_id, command):
+        resp = await http.post(
+            url, json={"command_id": command_id, "command": command}, headers=auth(tokens[seat])
+        )
+        assert resp.status == 200, await resp.text()
+
+    async def view(seat):
+        return await (await http.get(f"/deals/{deal_id}/view", headers=auth(tokens[seat]))).json()
+
+    await post("0", "start", {"type": "StartDeal", "client_seed": "dispute"})
+    w5 = next(t for t in (await view("0"))["hand"] if t // 4 == 4)
+    await post("0", "d1", {"type": "Discard", "tile": w5})
+
+    chow = next(a for a in (await view("1"))["legal_actions"] if a.get("claim") == "chow")
+    pung = next(a for a in (await view("2"))["legal_actions"] if a.get("claim") == "pung")
+    await post("1", "c1", chow)  # first to answer
+    assert (await view("1"))["window"] is not None  # seat 2 could still beat a chow: no resolution yet
+    await post("2", "c2", pung)
+
+    audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert audit["chain_ok"] and audit["redecided_ok"], audit["problems"]
+    window = next(w for w in audit["claim_windows"] if w["card"] == w5)
+    assert [(a["seat"], a["answer"]) for a in window["answers"]] == [(1, "chow"), (2, "pung")]
+    assert window["resolution"]["seat"] == 2
+    assert window["resolution"]["claim"] == "pung"
+    assert window["resolution"]["rule_id"] == "MC-3.2"
+    assert window["consistent"] is True
+    assert audit["fixed_deck"] is True
 
 
 async def test_a_changed_byte_fails_the_audit_at_that_version(http, store, redis_client):
