@@ -35,7 +35,10 @@ def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 
 def test_simulate_prints_a_summary_for_each_game():
-    for game, bots, seats in (("paohuzi", "greedy,random,random", 3), ("mcr", "greedy,greedy,greedy,random", 4)):
+    for game, bots, seats in (
+        ("paohuzi", "greedy,random,random", 3),
+        ("mcr", "greedy,greedy,greedy,random", 4),
+    ):
         out = json.loads(cli("simulate", "--game", game, "--deals", "12", "--bots", bots, "--json").stdout)
         assert out["deals"] == 12 and len(out["wins_per_seat"]) == seats
         assert sum(out["wins_per_seat"]) + out["draws"] == 12
@@ -70,8 +73,11 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
 
         # an import into another prefix keeps every byte
         other = key_prefix + "-imp"
-        assert cli("import", str(path), "--redis", real_redis_url, "--prefix", other).stdout.strip() == deal_id
-        again = cli("export", deal_id, "--redis", real_redis_url, "--prefix", other).stdout
+        assert (
+            cli("import", str(path), "--redis", real_redis_url, "--prefix", other).stdout.strip() == deal_id
+        )
+        imported = ["--redis", real_redis_url, "--prefix", other]
+        again = cli("export", deal_id, *imported).stdout
         assert again == exported
         refused = cli("import", str(path), "--redis", real_redis_url, "--prefix", other, check=False)
         assert refused.returncode == 1 and "exists" in refused.stderr
