@@ -1,0 +1,381 @@
+"""Commands/s through the whole HTTP service against trivial requests/s, in one run.
+
+What is measured: the real aiohttp app (``build_app`` over ``DealService`` over ``EventStore``,
+no bot delay) runs in this process on a free localhost port, backed by a real Redis. One
+``aiohttp.ClientSession`` drives ``--deals`` tables at once (half MCR with four human seats, half
+Paohuzi with three) the way a scripted set of clients would: create a deal, start it with seat 0's
+token, then read every seat's ``/view`` and POST the first legal action (a win when offered) of a
+seat that has one, with ``expected_version`` pinned; a 409 only means read again. A deal stops when
+it is over or after 400 commands, and a table then starts the next deal, so the concurrency stays
+at ``--deals`` for the whole play phase (``--once``: one deal per table). ``commands_per_s`` counts
+the command POSTs answered 200 over the play time; each went through the token check, the fold,
+``decide``, the Lua append and the answer.
+
+Why a ratio: the machines are shared and noisy, and here client and server share one event loop,
+so an absolute rate says little on its own. With the same client, the same concurrency and the
+same server, ``GET /health`` (no Redis, no game) is measured in windows interleaved with the play
+(health, play, health, …, health; the tables park while a health window runs), so load changes
+hit both. ``ratio_commands_vs_trivial`` = commands/s ÷ mean health requests/s is what is left once
+the machine's speed and the HTTP stack's fixed cost divide out (target ≥ 0.4). The scripted client
+sends several requests per command (a view per seat, the POST, any 409s): ``http_requests_per_command``
+reports that, and ``ratio_play_requests_vs_trivial`` compares all play requests/s with health
+requests/s, i.e. the mean cost of one game request against a trivial one.
+
+Also reported: command latency p50/p99, the latency of a replay frame at step 100 (folded on
+request) over finished deals of at least 100 events, deals started and finished, and every
+non-2xx status seen (a 5xx is a bug). The bench's keys live under a unique prefix and are deleted
+at the end; the embedded Redis, if one was started, is stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import statistics
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import msgspec
+from aiohttp import web
+
+from bench.common import emit, median, parser
+from service.api import build_app
+from service.deals import DealService
+from service.redis_conn import connect, resolve_redis_url
+from service.store import EventStore
+
+MAX_COMMANDS_PER_DEAL = 400
+REPLAY_STEP = 100
+REPLAY_SAMPLES = 20
+RATIO_TARGET = 0.4
+SEATS = {"mcr": ["human"] * 4, "paohuzi": ["human"] * 3}
+WIN_TYPES = ("Win", "DeclareWin")
+SEGMENTS = 4  # play segments, between SEGMENTS + 1 health windows
+HEALTH_SHARE = 0.3  # of the time budget, spent on health windows
+RESERVE_S = 3.0  # of the time budget, kept for server start, replay frames and clean-up
+
+
+@dataclass
+class Tally:
+    """Everything the play and health loops count, shared by all of them."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    command_latencies: list[float] = field(default_factory=list)
+    play_requests: int = 0
+    conflicts: int = 0
+
+    def status(self, status: int) -> None:
+        if status >= 300:
+            self.statuses[str(status)] += 1
+
+    def exception(self, exc: BaseException) -> None:
+        self.statuses[f"exception:{type(exc).__name__}"] += 1
+
+
+@dataclass
+class Deal:
+    deal_id: str
+    game: str
+    tokens: list[str]
+    commands: int = 0
+    finished: bool = False
+    version: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def can_win(view: dict[str, Any]) -> bool:
+    return any(action.get("type") in WIN_TYPES for action in view["legal_actions"])
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """The scripted player: win when offered, else the first legal action."""
+    for action in view["legal_actions"]:
+        if action.get("type") in WIN_TYPES:
+            return action
+    return view["legal_actions"][0]
+
+
+class Bench:
+    """The scripted tables, the health loops, and the gate that alternates between them."""
+
+    def __init__(self, session: aiohttp.ClientSession, base: str, concurrency: int, once: bool) -> None:
+        self.session = session
+        self.base = base
+        self.concurrency = concurrency
+        self.once = once
+        self.tally = Tally()
+        self.deals: list[Deal] = []
+        self.stopping = False
+        # the play gate: tables run only while it is open and park at their next round when it closes
+        self.gate = asyncio.Event()
+        self.running = 0
+        self.parked = 0
+        self.all_parked = asyncio.Event()
+
+    # plumbing ------------------------------------------------------------------------------
+    async def request(
+        self, method: str, path: str, *, token: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
+        """One request; (status, decoded JSON or None). Client-side failures count as errors."""
+        data = msgspec.json.encode(body) if body is not None else None
+        headers = auth(token) if token else {}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        try:
+            async with self.session.request(method, self.base + path, data=data, headers=headers) as resp:
+                raw = await resp.read()
+                status = resp.status
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            self.tally.exception(exc)
+            return 0, None
+        self.tally.status(status)
+        return status, (msgspec.json.decode(raw) if raw and 200 <= status < 300 else None)
+
+    def _check_parked(self) -> None:
+        if self.parked >= self.running:
+            self.all_parked.set()
+
+    async def checkpoint(self) -> None:
+        """Where a table waits while the gate is closed (a health window is being measured)."""
+        if self.gate.is_set():
+            return
+        self.parked += 1
+        self._check_parked()
+        await self.gate.wait()
+        self.parked -= 1
+
+    # trivial requests ----------------------------------------------------------------------
+    async def health_rate(self, seconds: float) -> tuple[float, int]:
+        """GET /health from ``concurrency`` loops for ``seconds``; (requests/s, requests)."""
+        done = 0
+        start = time.perf_counter()
+        end = start + seconds
+
+        async def loop() -> None:
+            nonlocal done
+            while time.perf_counter() < end:
+                status, _ = await self.request("GET", "/health")
+                if status == 200:
+                    done += 1
+
+        await asyncio.gather(*(loop() for _ in range(self.concurrency)))
+        return done / (time.perf_counter() - start), done
+
+    # deals ---------------------------------------------------------------------------------
+    async def command(self, deal: Deal, seat: int, command: dict[str, Any], version: int | None) -> int:
+        """POST one command; a 200 counts (with its latency), a 409 is a conflict to re-read."""
+        body: dict[str, Any] = {"command_id": f"b{deal.commands}-{uuid.uuid4().hex[:8]}", "command": command}
+        if version is not None:
+            body["expected_version"] = version
+        path = f"/deals/{deal.deal_id}/commands"
+        start = time.perf_counter()
+        status, result = await self.request("POST", path, token=deal.tokens[seat], body=body)
+        elapsed = time.perf_counter() - start
+        self.tally.play_requests += 1
+        if status == 200:
+            self.tally.command_latencies.append(elapsed)
+            deal.commands += 1
+            deal.version = result["version"]
+        elif status == 409:
+            self.tally.conflicts += 1
+        return status
+
+    async def create(self, game: str) -> Deal | None:
+        status, created = await self.request("POST", "/deals", body={"game": game, "seats": SEATS[game]})
+        self.tally.play_requests += 1
+        if status != 201:
+            return None
+        deal = Deal(created["deal_id"], game, [created["tokens"][str(s)] for s in range(len(SEATS[game]))])
+        self.deals.append(deal)
+        start = {"type": "StartDeal", "client_seed": "bench"}
+        return deal if await self.command(deal, 0, start, None) == 200 else None
+
+    async def play(self, deal: Deal) -> None:
+        """Read every seat's view, POST one legal action, repeat until the deal ends or a bound hits."""
+        path = f"/deals/{deal.deal_id}/view"
+        failures = 0
+        while deal.commands < MAX_COMMANDS_PER_DEAL and failures <= 20:
+            await self.checkpoint()
+            if self.stopping:
+                return
+            answers = await asyncio.gather(*(self.request("GET", path, token=tok) for tok in deal.tokens))
+            self.tally.play_requests += len(answers)
+            views = [view for status, view in answers if status == 200]
+            if len(views) != len(answers):
+                failures += 1
+                continue
+            if any(view["result"] is not None for view in views):
+                deal.finished = True
+                return
+            acting = [(seat, view) for seat, view in enumerate(views) if view["legal_actions"]]
+            if not acting:  # cannot happen with human seats only, but never spin hot
+                await asyncio.sleep(0.005)
+                continue
+            seat, view = ([(s, v) for s, v in acting if can_win(v)] or acting)[0]
+            status = await self.command(deal, seat, choose(view), view["version"])
+            if status not in (200, 409):
+                failures += 1
+
+    async def table(self, index: int) -> None:
+        """One of ``concurrency`` tables: plays deals back to back (one only with ``once``)."""
+        game = "mcr" if index % 2 == 0 else "paohuzi"
+        try:
+            while not self.stopping:
+                await self.checkpoint()
+                if self.stopping:
+                    return
+                deal = await self.create(game)
+                if deal is not None:
+                    await self.play(deal)
+                if self.once:
+                    return
+        finally:
+            self.running -= 1
+            self._check_parked()
+
+    async def alternate(
+        self, segments: int, health_s: float, play_s: float
+    ) -> tuple[list[float], int, float]:
+        """Health window, play segment, health window, … ending on a health window.
+
+        Returns the health rates, health requests and the play time (gate open until every table
+        parked again, so commands in flight when the gate closes count inside the play time).
+        """
+        rates: list[float] = []
+        health_requests = 0
+        play_time = 0.0
+        self.running = self.concurrency  # each table parks at the closed gate before its first deal
+        tables = [asyncio.create_task(self.table(i)) for i in range(self.concurrency)]
+        for segment in range(segments + 1):
+            await self.all_parked.wait()
+            rate, count = await self.health_rate(health_s)
+            rates.append(rate)
+            health_requests += count
+            if segment == segments or self.running == 0:
+                break
+            self.all_parked.clear()
+            start = time.perf_counter()
+            self.gate.set()
+            deadline = start + play_s
+            while self.running and time.perf_counter() < deadline:
+                await asyncio.sleep(min(0.05, max(0.0, deadline - time.perf_counter())))
+            self.gate.clear()
+            self._check_parked()
+            await self.all_parked.wait()
+            play_time += time.perf_counter() - start
+        self.stopping = True
+        self.gate.set()
+        await asyncio.gather(*tables)
+        return rates, health_requests, play_time
+
+    async def replay_latencies(self) -> list[float]:
+        """Sequential GET replay?step=100&perspective=all over finished deals of ≥ 100 events."""
+        eligible = [d for d in self.deals if d.finished and d.version >= REPLAY_STEP]
+        latencies: list[float] = []
+        for i in range(REPLAY_SAMPLES if eligible else 0):
+            deal = eligible[i % len(eligible)]
+            start = time.perf_counter()
+            status, _ = await self.request(
+                "GET", f"/deals/{deal.deal_id}/replay?step={REPLAY_STEP}&perspective=all"
+            )
+            if status == 200:
+                latencies.append(time.perf_counter() - start)
+        return latencies
+
+
+async def measure(url: str, deal_count: int, seconds: float, once: bool = False) -> dict[str, Any]:
+    run_start = time.perf_counter()
+    # SEGMENTS play segments between SEGMENTS + 1 health windows; health gets HEALTH_SHARE of the time
+    available = max(2.0, seconds - RESERVE_S)
+    health_s = available * HEALTH_SHARE / (SEGMENTS + 1)
+    play_s = available * (1 - HEALTH_SHARE) / SEGMENTS
+    client = connect(url)
+    prefix = f"bench-svc-{uuid.uuid4().hex[:8]}"
+    service = DealService(EventStore(client, prefix=prefix), bot_delay=0.0)
+    runner = web.AppRunner(build_app(service, create_limit=10**6), access_log=None)
+    try:
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()  # port 0: the kernel picks a free one
+        port = runner.addresses[0][1]
+        connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
+        timeout = aiohttp.ClientTimeout(total=30)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once)
+            rates, health_requests, play_time = await bench.alternate(SEGMENTS, health_s, play_s)
+            replay = await bench.replay_latencies()
+    finally:
+        await runner.cleanup()  # stops the server; the app's cleanup closes the deal service
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+        for i in range(0, len(keys), 1000):
+            await client.delete(*keys[i : i + 1000])
+        await client.aclose()
+
+    tally = bench.tally
+    commands = len(tally.command_latencies)
+    commands_per_s = commands / play_time if play_time else 0.0
+    trivial = statistics.fmean(rates)
+    play_requests_per_s = tally.play_requests / play_time if play_time else 0.0
+    latencies_ms = [x * 1000 for x in tally.command_latencies]
+    replay_ms = [x * 1000 for x in replay]
+    finished = [d for d in bench.deals if d.finished]
+    return {
+        "redis": url.split("@")[-1],
+        "concurrent_deals": deal_count,
+        "deals_started": len(bench.deals),
+        "deals_finished": len(finished),
+        "deals_finished_by_game": dict(Counter(d.game for d in finished)),
+        "commands": commands,
+        "play_seconds": round(play_time, 2),
+        "commands_per_s": round(commands_per_s, 1),
+        "trivial_requests_per_s": round(trivial, 1),
+        "trivial_requests_per_s_windows": [round(r, 1) for r in rates],
+        "trivial_requests": health_requests,
+        "trivial_seconds": round(health_s * len(rates), 2),
+        "ratio_commands_vs_trivial": round(commands_per_s / trivial, 4) if trivial else 0.0,
+        "ratio_target": RATIO_TARGET,
+        "http_requests_per_command": round(tally.play_requests / commands, 2) if commands else None,
+        "play_requests_per_s": round(play_requests_per_s, 1),
+        "ratio_play_requests_vs_trivial": round(play_requests_per_s / trivial, 4) if trivial else 0.0,
+        "conflicts_409": tally.conflicts,
+        "command_latency_p50_ms": round(median(latencies_ms), 2) if latencies_ms else None,
+        "command_latency_p99_ms": round(percentile(latencies_ms, 99), 2) if latencies_ms else None,
+        "replay_frame_latency_ms_step100": round(median(replay_ms), 2) if replay_ms else None,
+        "replay_frame_latency_ms_step100_p99": round(percentile(replay_ms, 99), 2) if replay_ms else None,
+        "replay_samples": len(replay_ms),
+        "errors_by_status": dict(sorted(tally.statuses.items())),
+        "total_seconds": round(time.perf_counter() - run_start, 2),
+    }
+
+
+def main() -> None:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--redis", help="Redis URL (default: DEALSTREAM_REDIS_URL, else the embedded server)")
+    p.add_argument("--deals", type=int, default=50, help="concurrent deals, also the health concurrency")
+    p.add_argument("--seconds", type=float, default=60.0, help="time limit for the whole run")
+    p.add_argument("--once", action="store_true", help="each table plays one deal instead of refilling")
+    args = p.parse_args()
+    url, embedded = resolve_redis_url(args.redis)
+    try:
+        figures = asyncio.run(measure(url, args.deals, args.seconds, args.once))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    emit(figures, args.json)
+
+
+if __name__ == "__main__":
+    main()
