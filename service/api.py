@@ -185,7 +185,7 @@ class Api:
             command_id=f"seat{seat}:{body.command_id}",
             expected_version=body.expected_version,
         )
-        folded = await self.deals.load(deal_id)
+        folded = self.deals.cached(deal_id) or await self.deals.load(deal_id)
         return _json(
             CommandResult(
                 version=outcome.last_version,

@@ -103,6 +103,7 @@ class DealService:
         self.bot_delay = bot_delay
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._cache_size = cache_size
+        self._token_digests: OrderedDict[str, dict[int, str]] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
         self._bot_tasks: dict[str, asyncio.Task] = {}
 
@@ -195,14 +196,20 @@ class DealService:
         """The seat this token acts for; constant-time comparison of digests."""
         if not token:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        meta = await self.store.get_meta(deal_id)
-        if "game" not in meta:
-            raise DealNotFound(deal_id)
+        digests = self._token_digests.get(deal_id)
+        if digests is None:  # seat tokens never change after creation: read them once
+            meta = await self.store.get_meta(deal_id)
+            if "game" not in meta:
+                raise DealNotFound(deal_id)
+            digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
+            self._token_digests[deal_id] = digests
+            while len(self._token_digests) > self._cache_size:
+                self._token_digests.popitem(last=False)
         digest = token_digest(token)
         seat = None
-        for key, value in meta.items():
-            if key.startswith("token:") and hmac.compare_digest(value, digest):
-                seat = int(key.split(":", 1)[1])
+        for candidate, stored in digests.items():
+            if hmac.compare_digest(stored, digest):
+                seat = candidate
         if seat is None:
             raise RuleViolation("DS-8", "this token is not a seat of this deal")
         return seat
@@ -247,6 +254,10 @@ class DealService:
         self.kick_bots(deal_id)
         return outcome
 
+    def cached(self, deal_id: str) -> Folded | None:
+        """The folded deal as this process last saw it (no I/O; may lag other processes)."""
+        return self._cache.get(deal_id)
+
     async def _execute_locked(
         self,
         deal_id: str,
@@ -257,17 +268,22 @@ class DealService:
     ) -> Outcome:
         for _attempt in range(MAX_CONFLICT_RETRIES):
             folded = await self.load(deal_id)
-            previous = await self.store.command_result(deal_id, command_id)
-            if previous is not None:
-                return await self._replayed(folded, deal_id, *previous)
-            if expected_version is not None and expected_version != folded.version:
-                raise StaleVersion(expected_version, folded.version)
-            typed = self.decode_command(folded, seat, command)
-            if folded.over:
-                raise RuleViolation("DS-6", "the deal is over")
-            events = folded.kit.game.decide(folded.state, typed)
-            if not events:
-                raise RuleViolation("DS-5", "the command changed nothing")
+            try:
+                if expected_version is not None and expected_version != folded.version:
+                    raise StaleVersion(expected_version, folded.version)
+                typed = self.decode_command(folded, seat, command)
+                if folded.over:
+                    raise RuleViolation("DS-6", "the deal is over")
+                events = folded.kit.game.decide(folded.state, typed)
+                if not events:
+                    raise RuleViolation("DS-5", "the command changed nothing")
+            except (RuleViolation, StaleVersion):
+                # a retry of an accepted command may be refused by the state it made: answer it
+                # with its first result (a legal retry is caught by the append script instead)
+                previous = await self.store.command_result(deal_id, command_id)
+                if previous is not None:
+                    return await self._replayed(folded, deal_id, *previous)
+                raise
             try:
                 result = await self.store.append(
                     deal_id, folded.version, events, command_id=command_id, command=typed
@@ -290,6 +306,7 @@ class DealService:
                 folded = await self.load(deal_id)
             if folded.over:
                 await self.store.put_meta(deal_id, {"status": "over"})
+                self._locks.pop(deal_id, None)  # later commands only read; a fresh lock is fine
             return Outcome(result.first_version, result.last_version, events)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
 
@@ -336,6 +353,9 @@ class DealService:
             raise
         except Exception:  # a bot must never take the server down; the deal waits for a kick
             log.exception("bot runner stopped on deal %s", deal_id)
+        finally:
+            if self._bot_tasks.get(deal_id) is asyncio.current_task():
+                del self._bot_tasks[deal_id]
 
     async def wait_for_bots(self, deal_id: str) -> None:
         task = self._bot_tasks.get(deal_id)
