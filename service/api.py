@@ -53,10 +53,13 @@ class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CommandResult(msgspec.Struct):
+    """The versions written, the events as this seat may see them, and its view afterwards."""
+
     version: int
     first_version: int
     duplicate: bool
     events: list[dict[str, Any]]
+    view: dict[str, Any]
 
 
 class DealSummary(msgspec.Struct):
@@ -192,6 +195,7 @@ class Api:
                 first_version=outcome.first_version,
                 duplicate=outcome.duplicate,
                 events=self._redact(folded, outcome.events, seat),
+                view=msgspec.to_builtins(folded.kit.projections.view_from_state(folded.state, seat)),
             )
         )
 
@@ -203,19 +207,38 @@ class Api:
             after = int(request.headers.get("Last-Event-ID") or request.query.get("after", 0))
         except ValueError:
             raise RuleViolation("DS-5", "after is a version number") from None
-        redact = folded.kit.projections.redact_event
         kit_ = folded.kit
+        redact = kit_.projections.redact_event
         async with sse_response(request) as resp:
             resp.ping_interval = 10
-            async for record in self.store.subscribe(deal_id, after, block_ms=10_000):
-                event = kit_.decode_event(record.data)
-                shown = redact(event, seat)
-                payload = {"version": record.version, "event": shown}
-                await resp.send(json.dumps(payload), id=str(record.version), event="deal-event")
-                if type(event).__name__ == "SeedRevealed":
-                    await resp.send(json.dumps({"version": record.version}), event="deal-over")
+            async for batch in self.store.subscribe_batches(deal_id, after, block_ms=10_000):
+                over = False
+                for record in batch:
+                    event = kit_.decode_event(record.data)
+                    shown = redact(event, seat)
+                    if shown is not None:  # events hidden from this seat leave a gap in versions
+                        payload = {"version": record.version, "event": shown}
+                        await resp.send(
+                            msgspec.json.encode(payload).decode(), id=str(record.version), event="deal-event"
+                        )
+                    over = over or type(event).__name__ == "SeedRevealed"
+                if seat is not None:
+                    # mjai-style: after each batch the seat gets its fresh view, legal actions
+                    # included when it must act, so a client never has to poll
+                    view = await self._current_view(deal_id, seat, batch[-1].version)
+                    await resp.send(
+                        msgspec.json.encode(view).decode(), id=str(batch[-1].version), event="view"
+                    )
+                if over:
+                    await resp.send(json.dumps({"version": batch[-1].version}), event="deal-over")
                     break
         return resp
+
+    async def _current_view(self, deal_id: str, seat: int, at_least: int) -> Any:
+        folded = self.deals.cached(deal_id)
+        if folded is None or folded.version < at_least:
+            folded = await self.deals.load(deal_id)
+        return folded.kit.projections.view_from_state(folded.state, seat)
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]

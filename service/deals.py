@@ -266,8 +266,14 @@ class DealService:
         command_id: str,
         expected_version: int | None,
     ) -> Outcome:
+        # Optimistic: decide on the cached fold without reading the log first; the append
+        # script's version check catches a stale cache, and then we fold the log and retry.
+        fresh = False
         for _attempt in range(MAX_CONFLICT_RETRIES):
-            folded = await self.load(deal_id)
+            folded = None if fresh else self._cache.get(deal_id)
+            if folded is None:
+                folded = await self.load(deal_id)
+                fresh = True
             try:
                 if expected_version is not None and expected_version != folded.version:
                     raise StaleVersion(expected_version, folded.version)
@@ -278,6 +284,9 @@ class DealService:
                 if not events:
                     raise RuleViolation("DS-5", "the command changed nothing")
             except (RuleViolation, StaleVersion):
+                if not fresh:  # judge a refusal on the log as it is, not on a cached fold
+                    fresh = True
+                    continue
                 # a retry of an accepted command may be refused by the state it made: answer it
                 # with its first result (a legal retry is caught by the append script instead)
                 previous = await self.store.command_result(deal_id, command_id)
@@ -291,6 +300,7 @@ class DealService:
             except VersionConflict:
                 if expected_version is not None:
                     raise StaleVersion(expected_version, (await self.load(deal_id)).version) from None
+                fresh = True
                 continue
             if result.duplicate:
                 return await self._replayed(

@@ -239,22 +239,31 @@ class EventStore:
     ) -> list[StoredEvent]:
         return [decode_record(raw) for raw in await self.read_raw(deal_id, from_version, to_version)]
 
-    async def subscribe(
+    async def subscribe_batches(
         self, deal_id: str, after_version: int = 0, block_ms: int = 5000
-    ) -> AsyncIterator[StoredEvent]:
-        """Yield every event after ``after_version`` as it is appended (``XREAD BLOCK``).
+    ) -> AsyncIterator[list[StoredEvent]]:
+        """Yield the events after ``after_version`` as they are appended, one list per read.
 
-        The client's socket timeout must exceed ``block_ms``. Runs until the caller stops iterating.
+        Blocks in ``XREAD BLOCK``; the client's socket timeout must exceed ``block_ms``. Runs
+        until the caller stops iterating.
         """
         last = after_version
         key = self.events_key(deal_id)
         while True:
             reply = await self.redis.xread({key: f"0-{last}"}, block=block_ms, count=256)
             for _stream, entries in reply or ():
-                for entry_id, fields in entries:
-                    record = decode_record(_field(fields, b"e"))
-                    last = _version_of(entry_id)
-                    yield record
+                batch = [decode_record(_field(fields, b"e")) for _entry_id, fields in entries]
+                if batch:
+                    last = batch[-1].version
+                    yield batch
+
+    async def subscribe(
+        self, deal_id: str, after_version: int = 0, block_ms: int = 5000
+    ) -> AsyncIterator[StoredEvent]:
+        """Yield every event after ``after_version`` as it is appended (``XREAD BLOCK``)."""
+        async for batch in self.subscribe_batches(deal_id, after_version, block_ms):
+            for record in batch:
+                yield record
 
     # deal meta and index -----------------------------------------------------
     async def put_meta(self, deal_id: str, fields: dict[str, str], created_ms: int | None = None) -> None:

@@ -174,14 +174,27 @@ async def test_the_live_stream_shows_a_seat_its_own_events(http):
     assert resp.status == 200 and resp.content_type == "text/event-stream"
     start = {"command_id": "start", "command": {"type": "StartDeal", "client_seed": "sse"}}
     assert (await http.post(f"/deals/{deal_id}/commands", json=start, headers=auth(token))).status == 200
-    messages = []
-    while len(messages) < 6:
+    events, views, kind = [], [], None
+    while not views or not views[-1]["legal_actions"] or views[-1]["prompt"] == "start":
         line = (await asyncio.wait_for(resp.content.readline(), 10)).decode().strip()
-        if line.startswith("data:"):
-            messages.append(json.loads(line[5:]))
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:"):
+            (events if kind == "deal-event" else views).append(json.loads(line[5:]))
     resp.close()
-    assert [m["version"] for m in messages] == list(range(1, 7))
+    versions = [m["version"] for m in events]
+    assert versions[0] == 1 and versions == sorted(set(versions))
+    assert views[0]["prompt"] == "start"  # before the start, the seat is asked to start
+    # the pushed view is the seat's own, with its legal actions, as GET /view says
     view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(token))).json()
-    others_hidden = json.dumps(messages)
-    assert 'server_seed": "' not in others_hidden or '"server_seed": null' in others_hidden
-    assert view["seat"] == 0
+    assert views[-1]["seat"] == 0 and views[-1]["version"] <= view["version"]
+    if views[-1]["version"] == view["version"]:
+        assert views[-1] == view
+    # nothing in the stream names a tile another seat was dealt
+    full = await http.get(f"/deals/{deal_id}/replay", params={"perspective": "0"}, headers=auth(token))
+    assert full.status == 200
+    dealt = [m["event"] for m in events if m["event"]["type"] == "TilesDealt"]
+    assert {d["seat"] for d in dealt if d.get("tiles")} <= {0}
+    assert (
+        "server_seed" not in json.dumps(events[0]["event"]) or events[0]["event"].get("server_seed") is None
+    )
