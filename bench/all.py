@@ -41,7 +41,12 @@ def run_module(name: str, quick: bool, redis_url: str | None, timeout: float) ->
     started = time.perf_counter()
     try:
         done = subprocess.run(
-            args, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False,
+            args,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
     except subprocess.TimeoutExpired:
