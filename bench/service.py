@@ -1,25 +1,24 @@
 """Commands/s through the whole HTTP service against trivial requests/s, in one run.
 
 What is measured: the real aiohttp app (``build_app`` over ``DealService`` over ``EventStore``,
-no bot delay) runs in this process on a free localhost port, backed by a real Redis. One
-``aiohttp.ClientSession`` drives ``--deals`` tables at once (half MCR with four human seats, half
-Paohuzi with three) the way a scripted set of clients would: create a deal, start it with seat 0's
-token, then read every seat's ``/view`` and POST the first legal action (a win when offered) of a
-seat that has one, with ``expected_version`` pinned; a 409 only means read again. A deal stops when
-it is over or after 400 commands, and a table then starts the next deal, so the concurrency stays
-at ``--deals`` for the whole play phase (``--once``: one deal per table). ``commands_per_s`` counts
-the command POSTs answered 200 over the play time; each went through the token check, the fold,
-``decide``, the Lua append and the answer.
+``--dev`` so decks can be fixed, no bot delay) runs in this process on a free localhost port,
+backed by a real Redis. Before the clock starts, deals of both games are worked out in memory on
+seeded decks (``make_script``: the first seat to act wins when it can, else takes its first legal
+action). One ``aiohttp.ClientSession`` then drives ``--deals`` tables at once (half MCR with four
+human seats, half Paohuzi with three): each creates a deal on a script's deck and POSTs the
+script's commands back to back, each with its seat's token and ``expected_version`` pinned. The
+server decides every command on its own log, so a refused step (422/409) would show in
+``errors_by_status``. A table starts the next deal when one ends (``--once``: one deal per table),
+so the concurrency stays at ``--deals``. ``commands_per_s`` counts command POSTs answered 200
+over the play time; each went through the token check, ``decide``, the Lua append, the seat's
+redacted events and its new view in the answer (players get their prompts from that answer and
+from the SSE stream, which pushes each seat its view after every change: no polling).
 
 Why a ratio: the machines are shared and noisy, and here client and server share one event loop,
 so an absolute rate says little on its own. With the same client, the same concurrency and the
 same server, ``GET /health`` (no Redis, no game) is measured in windows interleaved with the play
 (health, play, health, …, health; the tables park while a health window runs), so load changes
-hit both. ``ratio_commands_vs_trivial`` = commands/s ÷ mean health requests/s is what is left once
-the machine's speed and the HTTP stack's fixed cost divide out (target ≥ 0.4). The scripted client
-sends several requests per command (a view per seat, the POST, any 409s): ``http_requests_per_command``
-reports that, and ``ratio_play_requests_vs_trivial`` compares all play requests/s with health
-requests/s, i.e. the mean cost of one game request against a trivial one.
+hit both. ``ratio_commands_vs_trivial`` = commands/s ÷ mean health requests/s (target ≥ 0.4).
 
 Also reported: command latency p50/p99, the latency of a replay frame at step 100 (folded on
 request) over finished deals of at least 100 events, deals started and finished, and every
@@ -30,6 +29,7 @@ at the end; the embedded Redis, if one was started, is stopped.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import statistics
 import time
@@ -43,12 +43,16 @@ import msgspec
 from aiohttp import web
 
 from bench.common import emit, median, parser
+from domain.game import StartDeal
+from domain.shuffle import dealer_and_deck
 from service.api import build_app
 from service.deals import DealService
+from service.games import kit
 from service.redis_conn import connect, resolve_redis_url
 from service.store import EventStore
 
 MAX_COMMANDS_PER_DEAL = 400
+SCRIPTS_PER_GAME = 12
 REPLAY_STEP = 100
 REPLAY_SAMPLES = 20
 RATIO_TARGET = 0.4
@@ -81,9 +85,49 @@ class Deal:
     deal_id: str
     game: str
     tokens: list[str]
+    script: list[tuple[int, dict[str, Any], int]] = field(default_factory=list)
     commands: int = 0
     finished: bool = False
     version: int = 0
+
+
+@dataclass
+class Script:
+    """A whole deal worked out in memory first: the deck, the dealer, then (seat, command, version)."""
+
+    deck: list[int]
+    dealer: int
+    steps: list[tuple[int, dict[str, Any], int]]
+
+
+def make_script(game_name: str, index: int) -> Script:
+    """Play one deal in memory on a seeded deck: each step the first seat to act wins if it can,
+    else takes its first legal action. The server, given the same deck, dealer and commands,
+    produces the same events, so the client needs no view to know what to send."""
+    k = kit(game_name)
+    game = k.game
+    dealer, deck = dealer_and_deck(
+        hashlib.sha256(f"bench:{game_name}:{index}".encode()).digest(), game.deck_size, game.seat_count
+    )
+    events = game.create(
+        deal_id="script", seats=SEATS[game_name], server_seed=bytes(32), fixed_deck=deck, fixed_dealer=dealer
+    )
+    state = game.fold(events)
+    version = len(events)
+    steps: list[tuple[int, dict[str, Any], int]] = []
+    command: Any = StartDeal(seat=0, client_seed="bench")
+    seat = 0
+    while True:
+        new = game.decide(state, command)
+        steps.append((seat, msgspec.to_builtins(command), version))
+        for event in new:
+            state = game.evolve(state, event)
+        version += len(new)
+        if game.is_over(state):
+            return Script(deck, dealer, steps)
+        seat = game.seats_to_act(state)[0]
+        actions = game.legal_actions(state, seat)
+        command = next((a for a in actions if type(a).__name__ in WIN_TYPES), actions[0])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -97,18 +141,6 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def can_win(view: dict[str, Any]) -> bool:
-    return any(action.get("type") in WIN_TYPES for action in view["legal_actions"])
-
-
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """The scripted player: win when offered, else the first legal action."""
-    for action in view["legal_actions"]:
-        if action.get("type") in WIN_TYPES:
-            return action
-    return view["legal_actions"][0]
-
-
 class Bench:
     """The scripted tables, the health loops, and the gate that alternates between them."""
 
@@ -119,6 +151,8 @@ class Bench:
         self.once = once
         self.tally = Tally()
         self.deals: list[Deal] = []
+        self.scripts = {game: [make_script(game, i) for i in range(SCRIPTS_PER_GAME)] for game in SEATS}
+        self.created: Counter[str] = Counter()
         self.stopping = False
         # the play gate: tables run only while it is open and park at their next round when it closes
         self.gate = asyncio.Event()
@@ -128,7 +162,7 @@ class Bench:
 
     # plumbing ------------------------------------------------------------------------------
     async def request(
-        self, method: str, path: str, *, token: str | None = None, body: Any = None
+        self, method: str, path: str, *, token: str | None = None, body: Any = None, decode: bool = True
     ) -> tuple[int, Any]:
         """One request; (status, decoded JSON or None). Client-side failures count as errors."""
         data = msgspec.json.encode(body) if body is not None else None
@@ -143,7 +177,7 @@ class Bench:
             self.tally.exception(exc)
             return 0, None
         self.tally.status(status)
-        return status, (msgspec.json.decode(raw) if raw and 200 <= status < 300 else None)
+        return status, (msgspec.json.decode(raw) if decode and raw and 200 <= status < 300 else None)
 
     def _check_parked(self) -> None:
         if self.parked >= self.running:
@@ -177,58 +211,48 @@ class Bench:
 
     # deals ---------------------------------------------------------------------------------
     async def command(self, deal: Deal, seat: int, command: dict[str, Any], version: int | None) -> int:
-        """POST one command; a 200 counts (with its latency), a 409 is a conflict to re-read."""
-        body: dict[str, Any] = {"command_id": f"b{deal.commands}-{uuid.uuid4().hex[:8]}", "command": command}
+        """POST one command; a 200 counts (with its latency); the answer is read, not decoded."""
+        body: dict[str, Any] = {"command_id": f"b{deal.commands}", "command": command}
         if version is not None:
             body["expected_version"] = version
-        path = f"/deals/{deal.deal_id}/commands"
         start = time.perf_counter()
-        status, result = await self.request("POST", path, token=deal.tokens[seat], body=body)
+        status, _ = await self.request(
+            "POST", f"/deals/{deal.deal_id}/commands", token=deal.tokens[seat], body=body, decode=False
+        )
         elapsed = time.perf_counter() - start
         self.tally.play_requests += 1
         if status == 200:
             self.tally.command_latencies.append(elapsed)
             deal.commands += 1
-            deal.version = result["version"]
+            deal.version = version + 1 if version is not None else deal.version
         elif status == 409:
             self.tally.conflicts += 1
         return status
 
     async def create(self, game: str) -> Deal | None:
-        status, created = await self.request("POST", "/deals", body={"game": game, "seats": SEATS[game]})
+        """A --dev deal on a scripted deck; StartDeal is the script's first command."""
+        script = self.scripts[game][self.created[game] % len(self.scripts[game])]
+        self.created[game] += 1
+        body = {"game": game, "seats": SEATS[game], "deck": script.deck, "dealer": script.dealer}
+        status, created = await self.request("POST", "/deals", body=body)
         self.tally.play_requests += 1
         if status != 201:
             return None
-        deal = Deal(created["deal_id"], game, [created["tokens"][str(s)] for s in range(len(SEATS[game]))])
+        tokens = [created["tokens"][str(s)] for s in range(len(SEATS[game]))]
+        deal = Deal(created["deal_id"], game, tokens, script=script.steps)
         self.deals.append(deal)
-        start = {"type": "StartDeal", "client_seed": "bench"}
-        return deal if await self.command(deal, 0, start, None) == 200 else None
+        return deal
 
     async def play(self, deal: Deal) -> None:
-        """Read every seat's view, POST one legal action, repeat until the deal ends or a bound hits."""
-        path = f"/deals/{deal.deal_id}/view"
-        failures = 0
-        while deal.commands < MAX_COMMANDS_PER_DEAL and failures <= 20:
+        """POST the deal's scripted commands back to back, each seat with its own token."""
+        for seat, command, version in deal.script:
             await self.checkpoint()
-            if self.stopping:
+            if self.stopping or deal.commands >= MAX_COMMANDS_PER_DEAL:
                 return
-            answers = await asyncio.gather(*(self.request("GET", path, token=tok) for tok in deal.tokens))
-            self.tally.play_requests += len(answers)
-            views = [view for status, view in answers if status == 200]
-            if len(views) != len(answers):
-                failures += 1
-                continue
-            if any(view["result"] is not None for view in views):
-                deal.finished = True
-                return
-            acting = [(seat, view) for seat, view in enumerate(views) if view["legal_actions"]]
-            if not acting:  # cannot happen with human seats only, but never spin hot
-                await asyncio.sleep(0.005)
-                continue
-            seat, view = ([(s, v) for s, v in acting if can_win(v)] or acting)[0]
-            status = await self.command(deal, seat, choose(view), view["version"])
-            if status not in (200, 409):
-                failures += 1
+            status = await self.command(deal, seat, command, version)
+            if status != 200:
+                return  # counted in errors_by_status; the script no longer fits this deal
+        deal.finished = True
 
     async def table(self, index: int) -> None:
         """One of ``concurrency`` tables: plays deals back to back (one only with ``once``)."""
@@ -305,7 +329,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
     play_s = available * (1 - HEALTH_SHARE) / SEGMENTS
     client = connect(url)
     prefix = f"bench-svc-{uuid.uuid4().hex[:8]}"
-    service = DealService(EventStore(client, prefix=prefix), bot_delay=0.0)
+    service = DealService(EventStore(client, prefix=prefix), dev=True, bot_delay=0.0)
     runner = web.AppRunner(build_app(service, create_limit=10**6), access_log=None)
     try:
         await runner.setup()

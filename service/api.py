@@ -124,6 +124,7 @@ class Api:
         self.deals = deals
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
+        self.streams: set[asyncio.Task] = set()  # open SSE handlers, ended at shutdown
 
     # helpers -------------------------------------------------------------------
     async def _perspective(self, request: web.Request, deal_id: str) -> int | None:
@@ -209,6 +210,10 @@ class Api:
             raise RuleViolation("DS-5", "after is a version number") from None
         kit_ = folded.kit
         redact = kit_.projections.redact_event
+        task = asyncio.current_task()
+        if task is not None:
+            self.streams.add(task)
+            task.add_done_callback(self.streams.discard)
         async with sse_response(request) as resp:
             resp.ping_interval = 10
             async for batch in self.store.subscribe_batches(deal_id, after, block_ms=10_000):
@@ -328,8 +333,14 @@ def build_app(deals: DealService, *, create_limit: int = 120) -> web.Application
     if WEB_ROOT.is_dir():
         r.add_static("/web/", WEB_ROOT)
 
+    async def on_shutdown(app: web.Application) -> None:
+        # SSE handlers wait in XREAD BLOCK; end them now instead of after the shutdown timeout
+        for task in list(api.streams):
+            task.cancel()
+
     async def on_cleanup(app: web.Application) -> None:
         await deals.close()
 
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
