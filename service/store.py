@@ -47,6 +47,7 @@ def event_type_name(event: msgspec.Struct) -> str:
 
 
 def _now() -> str:
+    """UTC time as ISO 8601 with microseconds and a Z (what ``recorded_at`` holds)."""
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
@@ -118,7 +119,11 @@ class EventStore:
             raise ValueError("an append needs at least one event")
         if len(payloads) > MAX_BATCH:
             raise ValueError(f"a batch holds at most {MAX_BATCH} events")
-        head = await self._head_hash(deal_id, expected_version)
+        cached = self._heads.get(deal_id)  # the common case, without an await
+        if cached is not None and cached[0] == expected_version:
+            head = cached[1]
+        else:
+            head = await self._head_hash(deal_id, expected_version)
         prev = head
         at = _now()
         records = []
