@@ -1,0 +1,128 @@
+// The fairness check (DESIGN.md section 6) done in the browser with crypto.subtle and BigInt.
+
+export function hexToBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) throw new Error("not hex");
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+export function bytesToHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+export async function sha256(bytes) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+function concat(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+const U64 = 1n << 64n;
+
+// sha256(seed || counter_be64) blocks read as 8-byte big-endian words.
+class SeedStream {
+  constructor(seed) { this.seed = seed; this.counter = 0n; this.words = []; }
+  async next() {
+    if (!this.words.length) {
+      const ctr = new Uint8Array(8);
+      new DataView(ctr.buffer).setBigUint64(0, this.counter, false);
+      this.counter += 1n;
+      const block = await sha256(concat(this.seed, ctr));
+      const dv = new DataView(block.buffer);
+      for (let i = 0; i < 4; i++) this.words.push(dv.getBigUint64(i * 8, false));
+    }
+    return this.words.shift();
+  }
+  async uniform(n) {
+    const N = BigInt(n);
+    const limit = (U64 / N) * N;
+    for (;;) {
+      const x = await this.next();
+      if (x < limit) return Number(x % N);
+    }
+  }
+}
+
+export async function dealerAndDeck(seed, size, seats) {
+  const s = new SeedStream(seed);
+  const dealer = await s.uniform(seats);
+  const deck = Array.from({ length: size }, (_, i) => i);
+  for (let i = size - 1; i > 0; i--) {
+    const j = await s.uniform(i + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return { dealer, deck };
+}
+
+export function parseLog(text) {
+  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+// What the log says was dealt, compared with the deck the seed gives. Returns [ok, detail].
+function compareDeal(game, records, dealer, deck) {
+  const data = records.map((r) => r.data);
+  if (game === "paohuzi") {
+    const ds = data.find((d) => d.type === "DealStarted");
+    if (!ds) return [false, "no DealStarted"];
+    const n = 3;
+    const slices = [deck.slice(0, 21), deck.slice(21, 41), deck.slice(41, 61)];
+    for (let k = 0; k < 3; k++) {
+      const seat = (dealer + k) % n;
+      if (!same(ds.hands[seat], slices[k])) return [false, `seat ${seat}: PH-2.3`];
+    }
+    if (!same(ds.stock, deck.slice(61))) return [false, "stock: PH-2.3"];
+    if (ds.face_up !== deck[20]) return [false, "face-up card: PH-2.4"];
+    const reveals = data.filter((d) => d.type === "CardRevealed").map((d) => d.card);
+    if (!same(reveals, deck.slice(61, 61 + reveals.length))) return [false, "revealed cards: PH-5.1"];
+    return [true, `${61 + reveals.length}/80`];
+  }
+  let front = 0, back = deck.length, checked = 0;
+  for (const d of data) {
+    if (d.type === "TilesDealt") {
+      const want = deck.slice(front, front + d.tiles.length);
+      if (!same(d.tiles, want)) return [false, `seat ${d.seat}: MC-2.4`];
+      front += d.tiles.length; checked += d.tiles.length;
+    } else if (d.type === "FlowerReplaced" && d.replacement !== null) {
+      back -= 1; checked += 1;
+      if (d.replacement !== deck[back]) return [false, "flower replacement: MC-2.4"];
+    } else if (d.type === "TileDrawn") {
+      const want = d.replacement ? deck[--back] : deck[front++];
+      checked += 1;
+      if (d.tile !== want) return [false, d.replacement ? "replacement tile: MC-3.3" : "draw: MC-3.1"];
+    }
+  }
+  return [true, `${checked}/144`];
+}
+
+// Runs every step; `inputs` lets the player (or a test) change the revealed values.
+export async function fairnessCheck(game, records, inputs) {
+  const created = records[0].data;
+  const revealed = records[records.length - 1].data;
+  const started = records.find((r) => r.data.type === "DealStarted");
+  const serverSeedHex = inputs?.server_seed ?? revealed.server_seed;
+  const clientSeed = inputs?.client_seed ?? revealed.client_seed;
+  const seedHex = inputs?.seed ?? revealed.seed;
+  const steps = [];
+  let serverSeed;
+  try { serverSeed = hexToBytes(serverSeedHex); } catch { serverSeed = null; }
+  if (!serverSeed) {
+    steps.push({ id: "commitment", ok: false, detail: "server seed is not hex" });
+    return { ok: false, steps, commitment: created.commitment };
+  }
+  const commit = bytesToHex(await sha256(serverSeed));
+  steps.push({ id: "commitment", ok: commit === created.commitment, detail: commit });
+  const seed = await sha256(concat(serverSeed, new TextEncoder().encode(clientSeed)));
+  const seedOk = bytesToHex(seed) === String(seedHex).toLowerCase();
+  steps.push({ id: "seed", ok: seedOk, detail: bytesToHex(seed) });
+  const size = game === "paohuzi" ? 80 : 144, seats = game === "paohuzi" ? 3 : 4;
+  const { dealer, deck } = await dealerAndDeck(seed, size, seats);
+  const dealerOk = started ? started.data.dealer === dealer : false;
+  steps.push({ id: "dealer", ok: dealerOk, detail: String(dealer) });
+  const [dealOk, detail] = compareDeal(game, records, dealer, deck);
+  steps.push({ id: "deck", ok: dealOk, detail, deck });
+  return { ok: steps.every((s) => s.ok), steps, commitment: created.commitment, deck };
+}

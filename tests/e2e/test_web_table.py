@@ -1,0 +1,317 @@
+"""The web table in headless Chromium: whole deals played by clicking, replay, rules, languages,
+visual settings and the in-browser fairness check (issue 6)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.e2e.web_conftest import browser, new_page, shot, web_server  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(170)]
+
+STATE_JS = """() => {
+  const page = document.querySelector('.play-page');
+  return {
+    version: page ? Number(page.dataset.version) : -1,
+    result: !!document.querySelector('#result'),
+    options: [...document.querySelectorAll('[data-action]')].map(b => b.dataset.kind),
+    discards: document.querySelectorAll('#my-hand button.piece.can').length,
+    start: !!document.querySelector('#do-start'),
+  };
+}"""
+
+
+async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = await page.evaluate(STATE_JS)
+        if state["version"] != before or state["result"]:
+            return
+        await page.wait_for_timeout(40)
+
+
+async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None) -> int:
+    """Click through a whole deal: claim prompts via `pick_option`, discards by select + confirm."""
+    moves = 0
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "deal did not finish"
+        state = await page.evaluate(STATE_JS)
+        if state["result"]:
+            return moves
+        if state["options"] and not state["discards"]:
+            kind = pick_option(state["options"])
+            await page.click(f'[data-action][data-kind="{kind}"]')
+        elif state["options"] and "DeclareWin" in state["options"]:
+            await page.click('[data-action][data-kind="DeclareWin"]')
+        elif state["discards"]:
+            if on_move is not None and await on_move(page, moves):
+                moves += 1
+                continue
+            await page.click("#my-hand button.piece.can >> nth=-1")
+            await page.click("#confirm")
+        else:
+            await page.wait_for_timeout(50)
+            continue
+        moves += 1
+        assert moves < max_moves
+        await wait_version_change(page, state["version"])
+
+
+async def check_fairness(page, prefix: str) -> None:
+    await page.click("#fair-run")
+    await page.wait_for_selector("#fair-verdict")
+    assert "pass" in await page.get_attribute("#fair-verdict", "class")
+    steps = await page.eval_on_selector_all(".fair-steps li", "els => els.map(e => e.className)")
+    assert steps == ["ok", "ok", "ok", "ok"]
+    await page.screenshot(path=shot(prefix + "-fairness-pass"), full_page=True)
+    # tamper: one changed hex digit of the revealed server seed
+    server = await page.input_value("#fair-server")
+    tampered = ("0" if server[0] != "0" else "1") + server[1:]
+    await page.fill("#fair-server", tampered)
+    await page.click("#fair-run")
+    await page.wait_for_selector("#fair-verdict.fail")
+    bad = await page.eval_on_selector_all(".fair-steps li.bad", "els => els.map(e => e.dataset.step)")
+    assert "commitment" in bad and "seed" in bad
+    await page.screenshot(path=shot(prefix + "-fairness-fail"), full_page=True)
+
+
+async def start_from_lobby(page, base: str, game: str, seats: list[str] | None = None) -> None:
+    await page.goto(base + "/")
+    await page.wait_for_selector("#start")
+    await page.check(f'input[name="game"][value="{game}"]')
+    await page.wait_for_selector(f'input[name="game"][value="{game}"]:checked')
+    if seats:
+        for i, kind in enumerate(seats):
+            await page.select_option(f"#seat-{i}", kind)
+    seed = await page.input_value("#client-seed")
+    assert seed
+    await page.fill("#client-seed", "browser-seed-" + game)
+    await page.click("#start")
+
+
+async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server)
+    await start_from_lobby(page, web_server, "paohuzi")
+    await page.wait_for_selector(".play-page[data-game=paohuzi]")
+    await page.wait_for_selector("#stock-count")
+    assert "Stock" in await page.text_content("#stock-count")
+    assert await page.locator(".faceup").count() == 1  # the dealer's public card (PH-2.4)
+    url = page.url
+
+    refused = {"done": False}
+
+    async def extra(page, moves):
+        if refused["done"]:
+            return False
+        refused["done"] = True
+        # a refusal is shown with its rule id
+        await page.evaluate("window.dealstream.send({type: 'Discard', seat: 0, card: 999})")
+        await page.wait_for_selector("#toast:not([hidden])")
+        text = await page.text_content("#toast")
+        assert "Not accepted" in text and ("PH-" in text or "DS-" in text), text
+        await page.screenshot(path=shot("paohuzi-refusal"))
+        await page.click("#toast .close")
+        # reloading the page resumes the seat
+        await page.reload()
+        await page.wait_for_selector(".play-page[data-game=paohuzi]")
+        assert page.url == url
+        assert await page.locator("#my-hand button.piece").count() > 0
+        # keyboard: focus the first card, move right, select with Enter, confirm with Enter
+        first = page.locator("#my-hand button.piece.can").first
+        await first.focus()
+        await page.keyboard.press("ArrowRight")
+        focused = await page.evaluate("document.activeElement.dataset.card")
+        assert focused is not None
+        before = (await page.evaluate(STATE_JS))["version"]
+        label = await page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert label and ("small" in label or "big" in label)
+        if await page.evaluate("document.activeElement.classList.contains('can')"):
+            await page.keyboard.press("Enter")
+            await page.wait_for_selector("#confirm:not([disabled])")
+            await page.keyboard.press("Enter")  # the selected card again: confirm
+            await wait_version_change(page, before)
+        await page.screenshot(path=shot("paohuzi-table"))
+        return True
+
+    def pick(options):
+        for kind in ("Win", "Pao", "Peng", "Chi"):
+            if kind in options:
+                return kind
+        return options[0]
+
+    await play_by_clicking(page, pick, on_move=extra)
+    assert refused["done"], "the deal ended before the human had to discard"
+    await page.wait_for_selector("#result")
+    sheet = await page.text_content("#result")
+    assert ("Huxi" in sheet and "Tun" in sheet) or "Drawn deal" in sheet
+    assert "Payments" in sheet
+    await page.screenshot(path=shot("paohuzi-result"), full_page=True)
+    await check_fairness(page, "paohuzi")
+    assert page.js_errors == []
+    assert page.foreign_requests == []
+
+
+async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server, 390, 844)
+    await start_from_lobby(page, web_server, "mcr", ["human", "bot:greedy", "bot:random", "bot:greedy"])
+    await page.wait_for_selector(".play-page[data-game=mcr]")
+    await page.wait_for_selector("#stock-count")
+    assert "Wall" in await page.text_content("#stock-count")
+    # the table fits the phone's width
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390 + 2, width
+    shots = {"n": 0}
+
+    async def extra(page, moves):
+        if shots["n"] == 0:
+            shots["n"] = 1
+            await page.screenshot(path=shot("mcr-table-390"), full_page=True)
+        return False
+
+    def pick(options):
+        for kind in ("Claim:win", "Claim:pung"):
+            if kind in options:
+                return kind
+        return "Pass" if "Pass" in options else options[0]
+
+    await play_by_clicking(page, pick, on_move=extra)
+    sheet = await page.text_content("#result")
+    assert "Fan" in sheet or "wall ran out" in sheet
+    assert "Payments" in sheet
+    await page.screenshot(path=shot("mcr-result-390"), full_page=True)
+    await page.set_viewport_size({"width": 1280, "height": 800})
+    await page.screenshot(path=shot("mcr-result"), full_page=True)
+    await check_fairness(page, "mcr")
+    assert page.js_errors == []
+    assert page.foreign_requests == []
+
+
+async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server)
+    await start_from_lobby(page, web_server, "paohuzi", ["bot:greedy", "bot:greedy", "bot:random"])
+    await page.wait_for_selector(".replay-page", timeout=60_000)
+    total = int(await page.get_attribute(".replay-page", "data-total"))
+    assert total > 10
+    assert int(await page.get_attribute(".replay-page", "data-step")) == total
+    await page.click("#rp-first")
+    await page.wait_for_selector('.replay-page[data-step="0"]')
+    await page.click("#rp-next")
+    await page.wait_for_selector('.replay-page[data-step="1"]')
+    assert "created" in (await page.text_content("#rp-event")).lower()
+    await page.click("#rp-next")
+    await page.wait_for_selector('.replay-page[data-step="2"]')
+    await page.click("#rp-prev")
+    await page.wait_for_selector('.replay-page[data-step="1"]')
+    # slider
+    await page.eval_on_selector("#rp-slider", "(el, v) => { el.value = v; el.dispatchEvent(new Event('change')); }", 12)
+    await page.wait_for_selector('.replay-page[data-step="12"]')
+    # play, then pause
+    await page.click("#rp-play")
+    await page.wait_for_function("Number(document.querySelector('.replay-page').dataset.step) >= 14")
+    await page.click("#rp-play")
+    paused = int(await page.get_attribute(".replay-page", "data-step"))
+    await page.wait_for_timeout(700)
+    assert int(await page.get_attribute(".replay-page", "data-step")) == paused
+    # perspective: one seat sees only its own hand
+    await page.select_option("#rp-persp", "1")
+    await page.wait_for_function("document.querySelector('#rp-persp').value === '1'")
+    await page.wait_for_timeout(200)
+    assert await page.locator(".seat .backs").count() == 2
+    await page.select_option("#rp-persp", "all")
+    await page.wait_for_function("document.querySelector('#rp-persp').value === 'all'")
+    await page.wait_for_timeout(200)
+    assert await page.locator(".seat .backs").count() == 0
+    # the claim-window panel explains resolutions with rule ids
+    windows = page.locator(".windows > li")
+    if await windows.count():
+        text = await windows.first.text_content()
+        assert "PH-" in text
+        await windows.first.locator("[data-jump]").click()
+        await page.wait_for_selector(".window.current")
+    else:
+        assert "No claim window" in await page.text_content(".claims")
+    await page.screenshot(path=shot("replay"), full_page=True)
+    await page.click("#rp-last")
+    await page.wait_for_selector(f'.replay-page[data-step="{total}"]')
+    await page.wait_for_selector("#result")
+    await page.screenshot(path=shot("replay-end"), full_page=True)
+
+    # the fairness check fails when the revealed seed in the log is tampered with
+    async def tamper(route):
+        resp = await route.fetch()
+        lines = (await resp.text()).splitlines()
+        last = json.loads(lines[-1])
+        last["data"]["client_seed"] += "x"
+        lines[-1] = json.dumps(last)
+        await route.fulfill(response=resp, body="\n".join(lines) + "\n")
+
+    await page.route("**/log", tamper)
+    await page.click("#fair-run")
+    await page.wait_for_selector("#fair-verdict.fail")
+    bad = await page.eval_on_selector_all(".fair-steps li.bad", "els => els.map(e => e.dataset.step)")
+    assert bad and "commitment" not in bad
+    assert page.js_errors == []
+    assert page.foreign_requests == []
+
+
+async def test_languages_rtl_rules_pages_and_sliders(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/#/rules/paohuzi")
+    await page.wait_for_selector("#rules-title")
+    assert await page.get_attribute("html", "dir") == "ltr"
+    assert await page.locator("dt#PH-6\\.5").count() == 1
+    await page.screenshot(path=shot("rules-paohuzi-en"), full_page=True)
+    titles = {}
+    for lang in ("pt", "nl", "ar", "fi", "en"):
+        await page.select_option("#lang", lang)
+        await page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        titles[lang] = await page.text_content("#rules-title")
+        assert await page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+        nav = await page.text_content("#nav-lobby")
+        assert nav
+    assert len(set(titles.values())) == 5
+    await page.select_option("#lang", "ar")
+    await page.wait_for_function("document.documentElement.dir === 'rtl'")
+    await page.screenshot(path=shot("rules-paohuzi-ar"), full_page=True)
+    await page.goto(web_server + "/#/rules/mcr")
+    await page.wait_for_selector("dt#MC-3\\.2")
+    assert await page.get_attribute("html", "dir") == "rtl"  # kept across pages (localStorage)
+    await page.screenshot(path=shot("rules-mcr-ar"), full_page=True)
+    await page.select_option("#lang", "fi")
+    await page.wait_for_function("document.documentElement.lang === 'fi'")
+    await page.screenshot(path=shot("rules-mcr-fi"), full_page=True)
+    await page.goto(web_server + "/")
+    await page.wait_for_selector("#start")
+    assert await page.text_content("#start") == "Jaa"
+    await page.screenshot(path=shot("lobby-fi"))
+    await page.select_option("#lang", "en")
+
+    # sliders: each changes a computed style at once, and is kept in localStorage
+    await page.click("#settings-toggle")
+    probes = {
+        "contrast": "getComputedStyle(document.querySelector('#stage')).filter",
+        "grain": "getComputedStyle(document.querySelector('#grain')).opacity",
+        "temperature": "getComputedStyle(document.querySelector('#tint')).backgroundColor",
+    }
+    for name, probe in probes.items():
+        assert await page.input_value(f"#set-{name}") == "50"
+        before = await page.evaluate(probe)
+        await page.focus(f"#set-{name}")
+        await page.keyboard.press("End")
+        after = await page.evaluate(probe)
+        assert after != before, (name, before, after)
+        assert await page.evaluate(f"localStorage.getItem('ds.set.{name}')") == "100"
+    await page.screenshot(path=shot("settings-max"))
+    await page.reload()
+    await page.wait_for_selector("#start")
+    for name in probes:
+        assert await page.input_value(f"#set-{name}") == "100"
+    await page.click("#settings-toggle")
+    await page.click("#set-reset")
+    assert await page.input_value("#set-grain") == "50"
+    assert page.js_errors == []
+    assert page.foreign_requests == []
