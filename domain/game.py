@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.errors import RuleViolation
+from domain.shuffle import commitment
 
 
 class DealCreated(msgspec.Struct, frozen=True, tag=True):
@@ -41,6 +42,40 @@ class StartDeal(msgspec.Struct, frozen=True, tag=True):
 
     seat: int
     client_seed: str = ""
+
+
+def new_deal(
+    game: Game,
+    *,
+    deal_id: str,
+    seats: Sequence[str],
+    server_seed: bytes,
+    fixed_deck: list[int] | None,
+    fixed_dealer: int | None,
+    rules: tuple[str, str, str],
+) -> list[DealCreated]:
+    """The one ``DealCreated`` of a new deal, after the checks every game makes.
+
+    ``rules`` are the game's ids for (seat count, deck ids, dealer seat), cited when a check fails.
+    """
+    seats_rule, deck_rule, dealer_rule = rules
+    if len(seats) != game.seat_count:
+        raise RuleViolation(seats_rule, f"{game.name} needs {game.seat_count} seats, got {len(seats)}")
+    if fixed_deck is not None and sorted(fixed_deck) != list(range(game.deck_size)):
+        raise RuleViolation(deck_rule, f"a fixed deck holds every id 0..{game.deck_size - 1} exactly once")
+    if fixed_dealer is not None and not 0 <= fixed_dealer < game.seat_count:
+        raise RuleViolation(dealer_rule, f"the fixed dealer must be a seat 0..{game.seat_count - 1}")
+    return [
+        DealCreated(
+            deal_id=deal_id,
+            ruleset=game.ruleset,
+            seats=list(seats),
+            commitment=commitment(server_seed),
+            server_seed=server_seed.hex(),
+            fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
+            fixed_dealer=fixed_dealer,
+        )
+    ]
 
 
 class Game(Protocol):

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from domain.errors import RuleViolation
-from domain.game import DealCreated
+from domain.game import DealCreated, new_deal
 from domain.mcr import engine
 from domain.mcr.messages import Command, Event
 from domain.mcr.state import State
 from domain.mcr.tiles import DECK_SIZE
-from domain.shuffle import commitment
 
 
 class MCRGame:
@@ -30,23 +28,15 @@ class MCRGame:
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
     ) -> list[DealCreated]:
-        if len(seats) != self.seat_count:
-            raise RuleViolation("MC-2.1", f"MCR needs 4 seats, got {len(seats)}")
-        if fixed_deck is not None and sorted(fixed_deck) != list(range(DECK_SIZE)):
-            raise RuleViolation("MC-1.2", "a fixed deck must hold each id 0..143 exactly once")
-        if fixed_dealer is not None and not 0 <= fixed_dealer < self.seat_count:
-            raise RuleViolation("MC-2.2", f"no seat {fixed_dealer}")
-        return [
-            DealCreated(
-                deal_id=deal_id,
-                ruleset=self.ruleset,
-                seats=list(seats),
-                commitment=commitment(server_seed),
-                server_seed=server_seed.hex(),
-                fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
-                fixed_dealer=fixed_dealer,
-            )
-        ]
+        return new_deal(
+            self,
+            deal_id=deal_id,
+            seats=seats,
+            server_seed=server_seed,
+            fixed_deck=fixed_deck,
+            fixed_dealer=fixed_dealer,
+            rules=("MC-2.1", "MC-1.2", "MC-2.2"),
+        )
 
     def initial_state(self) -> State:
         return State()

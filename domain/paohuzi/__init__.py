@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.errors import RuleViolation
-from domain.game import DealCreated
-from domain.shuffle import commitment
+from domain.game import new_deal
 
 from . import aggregate
 from .messages import Command, Event
@@ -30,23 +28,15 @@ class Paohuzi:
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
     ) -> list[Any]:
-        if len(seats) != self.seat_count:
-            raise RuleViolation("PH-2.1", f"Paohuzi needs 3 seats, got {len(seats)}")
-        if fixed_deck is not None and sorted(fixed_deck) != list(range(self.deck_size)):
-            raise RuleViolation("PH-1.3", "a fixed deck must hold every card id 0..79 once")
-        if fixed_dealer is not None and not 0 <= fixed_dealer < self.seat_count:
-            raise RuleViolation("PH-2.2", "the fixed dealer must be a seat 0..2")
-        return [
-            DealCreated(
-                deal_id=deal_id,
-                ruleset=self.ruleset,
-                seats=list(seats),
-                commitment=commitment(server_seed),
-                server_seed=server_seed.hex(),
-                fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
-                fixed_dealer=fixed_dealer,
-            )
-        ]
+        return new_deal(
+            self,
+            deal_id=deal_id,
+            seats=seats,
+            server_seed=server_seed,
+            fixed_deck=fixed_deck,
+            fixed_dealer=fixed_dealer,
+            rules=("PH-2.1", "PH-1.3", "PH-2.2"),
+        )
 
     def initial_state(self) -> aggregate.State:
         return aggregate.initial_state()
