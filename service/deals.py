@@ -356,8 +356,13 @@ class DealService:
                 )
                 bot = folded.kit.make_bot(folded.seats[seat][4:], seed)
                 command = bot.choose(view)
-                async with self._lock(deal_id):
-                    await self._execute_locked(deal_id, seat, command, f"bot:{seat}:{version}", None)
+                try:
+                    async with self._lock(deal_id):
+                        await self._execute_locked(deal_id, seat, command, f"bot:{seat}:{version}", None)
+                except RuleViolation:
+                    if (await self.load(deal_id)).version == version:
+                        raise  # refused on the very state the bot saw: a bot bug, not a race
+                    continue  # someone moved first (a claim window closed): look again
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
@@ -366,11 +371,6 @@ class DealService:
         finally:
             if self._bot_tasks.get(deal_id) is asyncio.current_task():
                 del self._bot_tasks[deal_id]
-
-    async def wait_for_bots(self, deal_id: str) -> None:
-        task = self._bot_tasks.get(deal_id)
-        if task is not None:
-            await task
 
     async def close(self) -> None:
         for task in self._bot_tasks.values():
