@@ -198,3 +198,59 @@ async def test_the_live_stream_shows_a_seat_its_own_events(http):
     assert (
         "server_seed" not in json.dumps(events[0]["event"]) or events[0]["event"].get("server_seed") is None
     )
+
+
+async def test_concurrent_answers_through_two_services_both_land(store, redis_client):
+    """Two processes' caches, two answers to one window at once: a conflict is retried, not refused."""
+    from domain.mcr.fixtures import build_deck
+    from service.deals import DealService
+    from service.store import EventStore, VersionConflict
+
+    deck = build_deck(
+        {
+            0: "W5 T1 T3 T5 T7 T9 B1 B3 B5 B7 B9 F1 F2 F3".split(),
+            1: "W4 W6 T2 T4 T6 T8 B2 B4 B6 B8 F4 J1 J2".split(),
+            2: "W5 W5 W1 W9 T2 T4 T6 T8 B2 B4 B6 B8 J3".split(),
+            3: "W2 W8 T3 T7 B3 B7 F1 F2 F4 J1 J2 J3 W1".split(),
+        },
+        dealer=0,
+    )
+    first = DealService(store, dev=True)
+    second = DealService(EventStore(redis_client, store.prefix), dev=True)
+    created = await first.create("mcr", ["human"] * 4, deck=deck, dealer=0)
+    deal_id = created["deal_id"]
+    await first.execute(deal_id, 0, {"type": "StartDeal", "client_seed": "race"}, command_id="s")
+    folded = await first.load(deal_id)
+    w5 = next(t for t in folded.kit.projections.view_from_state(folded.state, 0).hand if t // 4 == 4)
+    await first.execute(deal_id, 0, {"type": "Discard", "tile": w5}, command_id="d")
+    await second.load(deal_id)  # both processes now hold a fold at the same version
+
+    def option(service_folded, seat, claim):
+        view = service_folded.kit.projections.view_from_state(service_folded.state, seat)
+        return next(a for a in view.legal_actions if getattr(a, "claim", None) == claim)
+
+    chow = option(await first.load(deal_id), 1, "chow")
+    pung = option(await second.load(deal_id), 2, "pung")
+    conflicts = []
+    for service in (first, second):
+        append = service.store.append
+
+        async def spy(*args, _append=append, **kwargs):
+            try:
+                return await _append(*args, **kwargs)
+            except VersionConflict:
+                conflicts.append(args[0])
+                raise
+
+        service.store.append = spy
+    results = await asyncio.gather(
+        first.execute(deal_id, 1, chow, command_id="c1"),
+        second.execute(deal_id, 2, pung, command_id="c2"),
+    )
+    assert all(not r.duplicate for r in results)
+    assert conflicts == [deal_id]  # the second writer met a conflict, folded again and landed
+    final = await first.load(deal_id)
+    window = next(w for w in final.kit.projections.claim_audit(final.events) if w["card"] == w5)
+    assert {a["seat"] for a in window["answers"]} == {1, 2}
+    assert window["resolution"]["seat"] == 2 and window["resolution"]["rule_id"] == "MC-3.2"
+    assert window["consistent"]
