@@ -641,6 +641,14 @@ async function send(ctx, command) {
 window.dealstream = { send: (cmd) => live && send(live, cmd) }; // for tests and the console
 
 // ------------------------------------------------------------------ replay viewer
+const ICON = {
+  first: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M4 4v12M16 4L7 10l9 6z" fill="currentColor" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/></svg>',
+  prev: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M14 4L6 10l8 6z" fill="currentColor"/></svg>',
+  play: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M6 3l11 7-11 7z" fill="currentColor"/></svg>',
+  pause: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3h4v14H5zM11 3h4v14h-4z" fill="currentColor"/></svg>',
+  next: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M6 4l8 6-8 6z" fill="currentColor"/></svg>',
+  last: '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M16 4v12M4 4l9 6-9 6z" fill="currentColor" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/></svg>',
+};
 async function renderReplay(deal) {
   const tokens = store.get("tokens." + deal, {});
   const ownSeat = Object.keys(tokens).length ? Number(Object.keys(tokens).sort()[0]) : null;
@@ -741,11 +749,11 @@ function drawReplay(ctx) {
   app().innerHTML = `<div class="replay-page" data-step="${ctx.step}" data-total="${ctx.total}">
     <h1>${t("replay.title")} <small>${esc(ctx.deal)} · ${t("game." + ctx.game)}</small></h1>
     <div class="replay-controls" role="group" aria-label="${t("replay.controls")}">
-      <button type="button" id="rp-first" aria-label="${t("replay.first")}">⏮</button>
-      <button type="button" id="rp-prev" aria-label="${t("replay.prev")}">◀</button>
-      <button type="button" id="rp-play" aria-label="${playing ? t("replay.pause") : t("replay.play")}" aria-pressed="${playing}">${playing ? "⏸" : "▶"}</button>
-      <button type="button" id="rp-next" aria-label="${t("replay.next")}">▶▏</button>
-      <button type="button" id="rp-last" aria-label="${t("replay.last")}">⏭</button>
+      <button type="button" id="rp-first" aria-label="${t("replay.first")}">${ICON.first}</button>
+      <button type="button" id="rp-prev" aria-label="${t("replay.prev")}">${ICON.prev}</button>
+      <button type="button" id="rp-play" aria-label="${playing ? t("replay.pause") : t("replay.play")}" aria-pressed="${playing}">${playing ? ICON.pause : ICON.play}</button>
+      <button type="button" id="rp-next" aria-label="${t("replay.next")}">${ICON.next}</button>
+      <button type="button" id="rp-last" aria-label="${t("replay.last")}">${ICON.last}</button>
       <input type="range" id="rp-slider" min="0" max="${ctx.total}" value="${ctx.step}" aria-label="${t("replay.step")}" aria-valuetext="${t("replay.stepof", { n: ctx.step, total: ctx.total })}">
       <output id="rp-step">${t("replay.stepof", { n: ctx.step, total: ctx.total })}</output>
       <label for="rp-persp">${t("replay.perspective")}</label>

@@ -24,6 +24,14 @@ STATE_JS = """() => {
 }"""
 
 
+async def wait_js(page, predicate: str, timeout: float = 10.0) -> None:
+    """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses)."""
+    deadline = time.monotonic() + timeout
+    while not await page.evaluate(f"() => !!({predicate})"):
+        assert time.monotonic() < deadline, f"timed out waiting for {predicate}"
+        await page.wait_for_timeout(40)
+
+
 async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -211,18 +219,18 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
     await page.wait_for_selector('.replay-page[data-step="12"]')
     # play, then pause
     await page.click("#rp-play")
-    await page.wait_for_function("Number(document.querySelector('.replay-page').dataset.step) >= 14")
+    await wait_js(page, "Number(document.querySelector('.replay-page').dataset.step) >= 14")
     await page.click("#rp-play")
     paused = int(await page.get_attribute(".replay-page", "data-step"))
     await page.wait_for_timeout(700)
     assert int(await page.get_attribute(".replay-page", "data-step")) == paused
     # perspective: one seat sees only its own hand
     await page.select_option("#rp-persp", "1")
-    await page.wait_for_function("document.querySelector('#rp-persp').value === '1'")
+    await wait_js(page, "document.querySelector('#rp-persp').value === '1'")
     await page.wait_for_timeout(200)
     assert await page.locator(".seat .backs").count() == 2
     await page.select_option("#rp-persp", "all")
-    await page.wait_for_function("document.querySelector('#rp-persp').value === 'all'")
+    await wait_js(page, "document.querySelector('#rp-persp').value === 'all'")
     await page.wait_for_timeout(200)
     assert await page.locator(".seat .backs").count() == 0
     # the claim-window panel explains resolutions with rule ids
@@ -268,21 +276,21 @@ async def test_languages_rtl_rules_pages_and_sliders(web_server, browser):  # no
     titles = {}
     for lang in ("pt", "nl", "ar", "fi", "en"):
         await page.select_option("#lang", lang)
-        await page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        await wait_js(page, f"document.documentElement.lang === '{lang}'")
         titles[lang] = await page.text_content("#rules-title")
         assert await page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
         nav = await page.text_content("#nav-lobby")
         assert nav
     assert len(set(titles.values())) == 5
     await page.select_option("#lang", "ar")
-    await page.wait_for_function("document.documentElement.dir === 'rtl'")
+    await wait_js(page, "document.documentElement.dir === 'rtl'")
     await page.screenshot(path=shot("rules-paohuzi-ar"), full_page=True)
     await page.goto(web_server + "/#/rules/mcr")
     await page.wait_for_selector("dt#MC-3\\.2")
     assert await page.get_attribute("html", "dir") == "rtl"  # kept across pages (localStorage)
     await page.screenshot(path=shot("rules-mcr-ar"), full_page=True)
     await page.select_option("#lang", "fi")
-    await page.wait_for_function("document.documentElement.lang === 'fi'")
+    await wait_js(page, "document.documentElement.lang === 'fi'")
     await page.screenshot(path=shot("rules-mcr-fi"), full_page=True)
     await page.goto(web_server + "/")
     await page.wait_for_selector("#start")
