@@ -1,6 +1,6 @@
 // dealstream web table: lobby, table (Paohuzi / MCR), replay viewer, rules pages, settings.
 import { t, setLang, getLang, LANGS, isRtl } from "./i18n.js";
-import { pieceHtml, phKindFromName, phKindLabel, mcTileName, phCardName } from "./cards.js";
+import { pieceHtml, phKindFromName, phKindLabel, mcTileName, phCardName, hasCjk } from "./cards.js";
 import { fairnessCheck, parseLog } from "./fair.js";
 import { RULES, ruleText } from "./rules.js";
 
@@ -18,13 +18,17 @@ const store = {
 class Problem extends Error {
   constructor(p) { super(p.detail || p.title || "error"); this.problem = p; }
 }
-async function api(path, { method = "GET", token, body } = {}) {
+async function api(path, { method = "GET", token, body, timeout = 20000 } = {}) {
   const headers = {};
   if (token) headers.Authorization = "Bearer " + token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let resp;
   try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), timeout);
+    try {
+      resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctl.signal });
+    } finally { clearTimeout(timer); }
   } catch (e) {
     throw new Problem({ title: t("err.network"), detail: String(e.message || e), rule: "" });
   }
@@ -218,7 +222,8 @@ function modelFromSeatView(game, v, kinds) {
   return {
     game, n: 4, me: v.seat, kinds, dealer: v.dealer, started,
     winds: started ? v.seats.map((s) => s.wind) : [0, 1, 2, 3],
-    hands: [0, 1, 2, 3].map((i) => (i === v.seat ? v.hand : started ? v.seats[i].hand_count : 0)),
+    // once the deal is over every concealed hand is shown (MC-5.3)
+    hands: [0, 1, 2, 3].map((i) => (i === v.seat ? v.hand : v.result && v.result.hands ? v.result.hands[i] : started ? v.seats[i].hand_count : 0)),
     flowers: started ? v.seats.map((s) => s.flowers) : [[], [], [], []],
     melds: started ? v.seats.map((s) => s.melds) : [[], [], [], []],
     discards: started ? v.seats.map((s) => s.discards) : [[], [], [], []],
@@ -448,7 +453,7 @@ function resultHtml(m, ctx) {
       body = `<p class="verdict">${t(w.self_drawn ? "result.selfdrawn" : "result.won", { seat: seatName(m.kinds, w.seat, m.me) })}${w.from_seat !== null && w.from_seat !== undefined ? " · " + t("result.from", { seat: seatName(m.kinds, w.from_seat, m.me) }) : ""}</p>
       <p>${t("result.card")}: ${pieceHtml(game, w.tile, { cls: "sm" })}</p>
       <table class="fans"><caption>${t("result.fans")}</caption><thead><tr><th>${t("result.fan")}</th><th>${t("result.points")}</th></tr></thead><tbody>
-      ${w.fans.map((f) => `<tr><td><span lang="zh">${esc(f.name_zh)}</span> · <span lang="en">${esc(f.name_en)}</span>${f.count > 1 ? ` ×${f.count}` : ""}</td><td class="num">${f.points * f.count}</td></tr>`).join("")}
+      ${w.fans.map((f) => `<tr><td>${hasCjk() ? `<span lang="zh">${esc(f.name_zh)}</span> · ` : ""}<span lang="en">${esc(f.name_en)}</span>${f.count > 1 ? ` ×${f.count}` : ""}</td><td class="num">${f.points * f.count}</td></tr>`).join("")}
       </tbody><tfoot><tr><th>${t("result.fanpoints")} <span class="rule-id">MC-4.3</span></th><td class="num">${w.fan_points}</td></tr><tr><th>${t("result.flowerpoints")} <span class="rule-id">MC-2.5</span></th><td class="num">${w.flower_points}</td></tr><tr><th>${t("result.total")}</th><td class="num" id="res-total">${w.total}</td></tr></tfoot></table>`;
     } else {
       body = `<p class="verdict">${t("result.exhausted")} <span class="rule-id">MC-3.6</span></p>`;
@@ -562,15 +567,23 @@ function renderTable(ctx) {
   if (ctx.selected !== null && !legalDiscards.has(ctx.selected)) ctx.selected = null;
   const focusCard = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : undefined;
   ctx.rendered = true;
-  app().innerHTML = `<div class="play-page" data-game="${m.game}" data-version="${m.version}" data-phase="${esc(m.phase)}">
-    <h1 class="sr-only">${t("game." + m.game)}</h1>
+  app().innerHTML = `<div class="play-page" data-game="${m.game}" data-version="${m.version}" data-phase="${esc(m.phase)}" data-busy="${ctx.busy ? 1 : 0}">
+    <h1 class="sr-only">${t("game." + m.game)}</h1>${otherSeatsHtml(ctx)}
     <div class="table-wrap">${tableHtml(m)}</div>
     <div class="me-zone">${actionsHtml(m, ctx)}${myHandHtml(m, ctx)}</div>
     ${resultHtml(m, ctx)}
   </div>`;
   bindTable(ctx, m);
+  if (ctx.busy) for (const b of app().querySelectorAll(".me-zone button")) b.disabled = true;
   if (focusCard !== undefined) { const el = app().querySelector(`[data-card="${focusCard}"]`); if (el) el.focus(); }
   else if (m.prompt === "claim") { const b = app().querySelector("[data-action]"); if (b) b.focus({ preventScroll: true }); }
+}
+
+// several human seats in one browser (people sharing a screen, or testing): one link per seat
+function otherSeatsHtml(ctx) {
+  const seats = Object.keys(store.get("tokens." + ctx.deal, {})).map(Number).filter((s) => s !== ctx.seat);
+  if (!seats.length) return "";
+  return `<nav class="seat-links" aria-label="${t("play.seats")}">${t("play.seats")}: ${seats.map((s) => `<a href="#/play/${esc(ctx.deal)}/${s}">${esc(t("seat.n", { n: s }))}</a>`).join(" · ")}</nav>`;
 }
 
 function bindTable(ctx, m) {
@@ -630,6 +643,7 @@ async function send(ctx, command) {
   if (ctx.busy) return;
   ctx.busy = true;
   for (const b of app().querySelectorAll(".me-zone button")) b.disabled = true;
+  const page = $(".play-page"); if (page) page.dataset.busy = "1";
   try {
     await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command } });
     ctx.selected = null;

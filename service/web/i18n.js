@@ -3,6 +3,7 @@ export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederland
 const RTL = new Set(["ar"]);
 
 const en = {
+  "play.seats": "Your other seats",
   "app.title": "dealstream table", "skip": "Skip to the table", "language": "Language", "settings": "Display",
   "settings.title": "Display settings", "settings.contrast": "Contrast", "settings.grain": "Grain",
   "settings.temperature": "Colour temperature", "settings.reset": "Reset to 50 %",
@@ -80,6 +81,7 @@ const en = {
 };
 
 const pt = {
+  "play.seats": "Os seus outros lugares",
   "app.title": "mesa dealstream", "skip": "Ir para a mesa", "language": "Idioma", "settings": "Imagem",
   "settings.title": "Ajustes de imagem", "settings.contrast": "Contraste", "settings.grain": "Granulado",
   "settings.temperature": "Temperatura de cor", "settings.reset": "Voltar a 50 %",
@@ -157,6 +159,7 @@ const pt = {
 };
 
 const nl = {
+  "play.seats": "Je andere plaatsen",
   "app.title": "dealstream-tafel", "skip": "Naar de tafel", "language": "Taal", "settings": "Beeld",
   "settings.title": "Beeldinstellingen", "settings.contrast": "Contrast", "settings.grain": "Korrel",
   "settings.temperature": "Kleurtemperatuur", "settings.reset": "Terug naar 50 %",
@@ -234,6 +237,7 @@ const nl = {
 };
 
 const ar = {
+  "play.seats": "مقاعدك الأخرى",
   "app.title": "طاولة dealstream", "skip": "انتقل إلى الطاولة", "language": "اللغة", "settings": "العرض",
   "settings.title": "إعدادات العرض", "settings.contrast": "التباين", "settings.grain": "الحُبيبات",
   "settings.temperature": "حرارة اللون", "settings.reset": "إرجاع إلى 50 %",
@@ -311,6 +315,7 @@ const ar = {
 };
 
 const fi = {
+  "play.seats": "Muut paikkasi",
   "app.title": "dealstream-pöytä", "skip": "Siirry pöytään", "language": "Kieli", "settings": "Näyttö",
   "settings.title": "Näytön asetukset", "settings.contrast": "Kontrasti", "settings.grain": "Rakeisuus",
   "settings.temperature": "Värilämpötila", "settings.reset": "Palauta 50 %:iin",

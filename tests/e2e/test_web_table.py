@@ -20,6 +20,7 @@ STATE_JS = """() => {
     options: [...document.querySelectorAll('[data-action]')].map(b => b.dataset.kind),
     discards: document.querySelectorAll('#my-hand button.piece.can').length,
     start: !!document.querySelector('#do-start'),
+    busy: !!page && page.dataset.busy === '1',
   };
 }"""
 
@@ -50,6 +51,9 @@ async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None
         state = await page.evaluate(STATE_JS)
         if state["result"]:
             return moves
+        if state["busy"]:
+            await page.wait_for_timeout(40)
+            continue
         if state["options"] and not state["discards"]:
             kind = pick_option(state["options"])
             await page.click(f'[data-action][data-kind="{kind}"]')
@@ -215,7 +219,8 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
     await page.click("#rp-prev")
     await page.wait_for_selector('.replay-page[data-step="1"]')
     # slider
-    await page.eval_on_selector("#rp-slider", "(el, v) => { el.value = v; el.dispatchEvent(new Event('change')); }", 12)
+    set_slider = "(el, v) => { el.value = v; el.dispatchEvent(new Event('change')); }"
+    await page.eval_on_selector("#rp-slider", set_slider, 12)
     await page.wait_for_selector('.replay-page[data-step="12"]')
     # play, then pause
     await page.click("#rp-play")
@@ -323,3 +328,45 @@ async def test_languages_rtl_rules_pages_and_sliders(web_server, browser):  # no
     assert await page.input_value("#set-grain") == "50"
     assert page.js_errors == []
     assert page.foreign_requests == []
+
+
+async def test_translations_complete_and_shuffle_test_vector(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/")
+    await page.wait_for_selector("#start")
+    missing = await page.evaluate(
+        """async () => {
+          const m = await import('/web/i18n.js');
+          const r = await import('/web/rules.js');
+          const out = [];
+          for (const [l] of m.LANGS) {
+            for (const k of Object.keys(m.STRINGS.en)) if (!(k in m.STRINGS[l])) out.push(l + ':' + k);
+            for (const k of Object.keys(m.STRINGS[l])) if (!(k in m.STRINGS.en)) out.push(l + ':extra:' + k);
+          }
+          for (const g of ['paohuzi', 'mcr']) {
+            const ids = r.RULES[g].en.sections.flatMap(s => s.items.map(i => i[0])).join();
+            for (const [l] of m.LANGS) {
+              const got = r.RULES[g][l].sections.flatMap(s => s.items.map(i => i[0])).join();
+              if (got !== ids) out.push(l + ':rules:' + g);
+            }
+          }
+          return out;
+        }"""
+    )
+    assert missing == []
+    # DESIGN.md section 6 test vector, computed with crypto.subtle and BigInt in the page
+    vector = await page.evaluate(
+        """async () => {
+          const f = await import('/web/fair.js');
+          const seed = Uint8Array.from({length: 32}, (_, i) => i);
+          const a = await f.dealerAndDeck(seed, 80, 3);
+          const b = await f.dealerAndDeck(seed, 144, 4);
+          return [a.dealer, a.deck.slice(0, 12), a.deck.slice(-3),
+                  b.dealer, b.deck.slice(0, 12), b.deck.slice(-3)];
+        }"""
+    )
+    assert vector == [
+        1, [55, 48, 53, 42, 65, 73, 78, 19, 71, 6, 57, 77], [10, 79, 63],
+        1, [128, 41, 40, 110, 29, 34, 99, 63, 38, 48, 51, 43], [96, 4, 31],
+    ]
+    assert page.js_errors == []
