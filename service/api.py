@@ -149,7 +149,7 @@ class Api:
 
     async def list_deals(self, request: web.Request) -> web.Response:
         try:
-            offset = max(0, int(request.query.get("offset", 0)))
+            offset = min(10**9, max(0, int(request.query.get("offset", 0))))
             count = min(200, max(1, int(request.query.get("count", 50))))
         except ValueError:
             raise RuleViolation("DS-5", "offset and count are whole numbers") from None
@@ -208,6 +208,8 @@ class Api:
             after = int(request.headers.get("Last-Event-ID") or request.query.get("after", 0))
         except ValueError:
             raise RuleViolation("DS-5", "after is a version number") from None
+        if not 0 <= after < 2**53:
+            raise RuleViolation("DS-5", "after is a version number, 0 or more")
         kit_ = folded.kit
         redact = kit_.projections.redact_event
         task = asyncio.current_task()
