@@ -65,9 +65,9 @@ function applySettings() {
   const contrast = 0.6 + (v.contrast / 100) * 0.8; // 50 % -> 1.0
   document.body.style.setProperty("--contrast", contrast.toFixed(3));
   $("#stage").style.filter = `contrast(${contrast.toFixed(3)})`;
-  $("#grain").style.opacity = ((v.grain / 100) * 0.5).toFixed(3);
+  $("#grain").style.opacity = ((v.grain / 100) * 0.7).toFixed(3);
   const temp = (v.temperature - 50) / 50; // -1 cool .. +1 warm
-  const a = Math.abs(temp) * 0.28;
+  const a = Math.abs(temp) * 0.5;
   $("#tint").style.backgroundColor = temp >= 0 ? `rgba(255, 140, 40, ${a.toFixed(3)})` : `rgba(60, 140, 255, ${a.toFixed(3)})`;
   for (const k of SETTINGS) {
     const input = $("#set-" + k);
@@ -362,7 +362,7 @@ function myHandHtml(m, ctx) {
   const sel = ctx.selected;
   const cards = groups.map((g) => `<span class="hand-group">${g.ids.map((id) => {
     const ok = discardable.has(id);
-    const drawn = m.game === "mcr" && m.drawn === id;
+    const drawn = (m.game === "mcr" && m.drawn === id) || (m.game === "paohuzi" && m.faceUp === id);
     return pieceHtml(m.game, id, {
       tag: "button",
       cls: `${ok ? "can" : ""}${sel === id ? " selected" : ""}${drawn ? " drawn" : ""}`,

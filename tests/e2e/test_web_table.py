@@ -163,6 +163,8 @@ async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F81
     assert "Payments" in sheet
     await page.screenshot(path=shot("paohuzi-result"), full_page=True)
     await check_fairness(page, "paohuzi")
+    # live updates came over server-sent events
+    assert any("/events/stream?token=" in u for u in page.requests)
     assert page.js_errors == []
     assert page.foreign_requests == []
 

@@ -102,7 +102,10 @@ async def new_page(browser, base: str, width: int = 1280, height: int = 800):
     foreign: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
 
+    requests: list[str] = []
+
     async def guard(route):
+        requests.append(route.request.url)
         if route.request.url.startswith(base) or route.request.url.startswith("data:"):
             await route.continue_()
         else:
@@ -112,6 +115,7 @@ async def new_page(browser, base: str, width: int = 1280, height: int = 800):
     await page.route("**/*", guard)
     page.js_errors = errors  # type: ignore[attr-defined]
     page.foreign_requests = foreign  # type: ignore[attr-defined]
+    page.requests = requests  # type: ignore[attr-defined]
     return page
 
 
