@@ -58,6 +58,12 @@ function showProblem(err, game) {
   toast(`<strong>${t("refused")}</strong> ${rule} <span class="detail">${esc(p.detail || p.title)}</span>${explain}`, "error");
 }
 
+// one polite live region outside the re-rendered table, so screen readers hear each move once
+function announce(text) {
+  const el = $("#announce");
+  if (el && text) el.textContent = text;
+}
+
 // ------------------------------------------------------------------ visual settings
 const SETTINGS = ["contrast", "grain", "temperature"];
 function applySettings() {
@@ -211,7 +217,7 @@ function modelFromSeatView(game, v, kinds) {
   if (game === "paohuzi") {
     return {
       game, n: 3, me: v.seat, kinds, dealer: v.dealer, faceUp: v.face_up, started: v.dealer !== null,
-      hands: [0, 1, 2].map((i) => (i === v.seat ? v.hand : v.concealed[i] - (i === v.seat ? 0 : 0))),
+      hands: [0, 1, 2].map((i) => (i === v.seat ? v.hand : v.concealed[i])),
       kans: [0, 1, 2].map((i) => (i === v.seat ? v.kans : [])),
       melds: v.melds, rows: v.rows, stock: v.stock_left, table: v.table, turn: v.turn, window: v.window,
       lastRes: v.last_resolution, dead: v.dead, chou: v.chou, result: v.result, phase: v.phase,
@@ -407,7 +413,8 @@ function actionsHtml(m, ctx) {
       <button type="button" class="primary" id="do-start">${t("lobby.start")}</button></div>`);
     return out.join("");
   }
-  const others = m.legal.map((a, i) => [a, i]).filter(([a]) => a.type !== "Discard");
+  const others = m.legal.map((a, i) => [a, i]).filter(([a]) => a.type !== "Discard")
+    .sort(([a], [b]) => (a.type === "Pass") - (b.type === "Pass")); // claims first, pass last
   const discards = m.legal.filter((a) => a.type === "Discard");
   if (others.length) {
     const head = m.prompt === "claim" ? t("prompt.claim", { card: pieceName(m.game, m.game === "paohuzi" ? m.table?.card : m.window?.card) }) : t("prompt.options");
@@ -525,14 +532,18 @@ async function renderPlay(deal, seatStr) {
   } catch (e) { showProblem(e, ctx.game); return; }
   if (ctx.closed) return;
   openStream(ctx);
-  ctx.poll = setInterval(() => { if (!ctx.busy && !(ctx.view && ctx.view.result && ctx.view.result.server_seed !== undefined && ctx.over)) refresh(ctx); }, 4000);
+  // a slow safety net under the live stream (a dropped connection, a proxy that buffers SSE)
+  ctx.poll = setInterval(() => { if (!ctx.busy && !ctx.over) refresh(ctx); }, 4000);
 }
 
 function openStream(ctx) {
   if (ctx.over) return;
   const es = new EventSource(`/deals/${ctx.deal}/events/stream?token=${encodeURIComponent(ctx.token)}&after=${ctx.view ? ctx.view.version : 0}`);
   ctx.es = es;
-  es.addEventListener("deal-event", () => scheduleRefresh(ctx));
+  es.addEventListener("deal-event", (e) => {
+    try { const d = JSON.parse(e.data); if (d.event) announce(describeEvent(ctx.game, d.event, ctx.kinds, ctx.seat)); } catch { /* ignore */ }
+    scheduleRefresh(ctx);
+  });
   es.addEventListener("view", (e) => {
     try {
       const d = JSON.parse(e.data); const v = d.view || d;
@@ -739,9 +750,18 @@ function claimPanelHtml(ctx) {
     const opts = Object.entries(w.options || {}).map(([s, list]) => `<li>${esc(nm(s))}: ${list.map((o) => esc(optText(o))).join(" · ")}</li>`).join("");
     const ans = (w.answers || []).map((x) => `<li>${esc(nm(x.seat))} → ${esc(t("claim." + x.answer))}</li>`).join("");
     const verdict = res.seat === null || res.seat === undefined ? t("replay.res.none") : t("replay.res", { seat: nm(res.seat), claim: t("claim." + res.claim) });
+    const claims = (w.answers || []).filter((x) => x.answer !== "pass");
+    let why;
+    if (res.seat === null || res.seat === undefined) why = (w.answers || []).length ? t("replay.why.none") : t("replay.why.nobody");
+    else if (claims.length <= 1) why = t("replay.why.only", { seat: nm(res.seat) });
+    else {
+      const others = claims.filter((x) => x.seat !== res.seat).map((x) => `${nm(x.seat)} (${t("claim." + x.answer)})`).join(", ");
+      why = t("replay.why.priority", { seat: nm(res.seat), others });
+    }
     return `<li class="window${current ? " current" : ""}${w.consistent ? "" : " inconsistent"}" data-window="${w.window}">
       <button type="button" class="linkish" data-jump="${res.version ?? w.opened_at_version}">${t("replay.window", { n: w.window })}: ${pieceHtml(game, w.card, { cls: "xs" })} ${esc(pieceName(game, w.card))} · ${esc(t("src." + (w.source === "added_kong" ? "added_kong" : w.source), { seat: nm(w.source_seat) }))}</button>
       <div class="why"><strong>${esc(verdict)}</strong> <span class="rule-id">${esc(res.rule_id || "")}</span>
+      <p class="why-line">${esc(why)}</p>
       <p class="explain">${esc(ruleText(game, res.rule_id) || "")}</p>
       <details><summary>${t("replay.options")}</summary><ul>${opts}</ul><p>${t("replay.answers")}</p><ul>${ans || `<li>—</li>`}</ul></details>
       <p class="${w.consistent ? "ok" : "bad"}">${w.consistent ? "✔ " + t("replay.consistent") : "✘ " + t("replay.inconsistentmsg")}</p></div></li>`;
@@ -757,6 +777,11 @@ function drawReplay(ctx) {
   const bottom = f.perspective === "all" ? 0 : Number(f.perspective);
   const persp = [...Array(SEATS[ctx.game]).keys()].map((i) => `<option value="${i}"${String(i) === f.perspective ? " selected" : ""}>${esc(seatName(ctx.kinds, i, null))}</option>`).join("");
   const showResult = m.result && ctx.step === ctx.total;
+  const ev = f.event;
+  if (ctx.game === "paohuzi" && m.table && ev && ev.card === m.table.card && (ev.type === "CardRevealed" || ev.type === "CardDiscarded")) {
+    m.table = { card: ev.card, source: ev.type === "CardRevealed" ? "reveal" : "discard", seat: ev.seat };
+  }
+  if (ev && typeof ev.seat === "number" && !m.result) m.turn = ev.seat;
   const mm = { ...m, me: null, bottom };
   const felt = `<div class="felt felt-${mm.game} n${mm.n}">${[...Array(mm.n).keys()].map((i) => seatHtml(mm, i)).join("")}${centerHtml(mm)}</div>`;
   const playing = !!ctx.playing;
@@ -773,12 +798,13 @@ function drawReplay(ctx) {
       <label for="rp-persp">${t("replay.perspective")}</label>
       <select id="rp-persp" ${ctx.over ? "" : "disabled"}><option value="all"${f.perspective === "all" ? " selected" : ""}>${t("replay.all")}</option>${persp}</select>
     </div>
-    <p class="event-line" id="rp-event" aria-live="polite">${esc(describeEvent(ctx.game, f.event, ctx.kinds, null))}</p>
+    <p class="event-line" id="rp-event">${esc(describeEvent(ctx.game, f.event, ctx.kinds, null))}</p>
     <div class="replay-grid"><div class="table-wrap">${felt}</div>
     <aside class="claims card-panel" aria-labelledby="claims-title"><h2 id="claims-title">${t("replay.claims")}</h2>${claimPanelHtml(ctx)}</aside></div>
     ${showResult ? resultHtml(mm, ctx) : ""}
   </div>`;
   const go = (s) => { s = Math.max(0, Math.min(ctx.total, s)); if (s !== ctx.step) loadFrame(ctx, s); };
+  announce(describeEvent(ctx.game, f.event, ctx.kinds, null));
   $("#rp-first").onclick = () => go(0);
   $("#rp-prev").onclick = () => go(ctx.step - 1);
   $("#rp-next").onclick = () => go(ctx.step + 1);

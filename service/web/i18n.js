@@ -3,6 +3,7 @@ export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederland
 const RTL = new Set(["ar"]);
 
 const en = {
+  "replay.why.none": "Every seat that could claim it passed.", "replay.why.nobody": "No seat had a claim left to make.", "replay.why.only": "{seat} was the only seat to claim it.", "replay.why.priority": "{seat} wins over {others}: a higher claim, or nearer in turn order.",
   "play.seats": "Your other seats",
   "app.title": "dealstream table", "skip": "Skip to the table", "language": "Language", "settings": "Display",
   "settings.title": "Display settings", "settings.contrast": "Contrast", "settings.grain": "Grain",
@@ -81,6 +82,7 @@ const en = {
 };
 
 const pt = {
+  "replay.why.none": "Todos os lugares que podiam reclamar passaram.", "replay.why.nobody": "Nenhum lugar tinha reclamação possível.", "replay.why.only": "{seat} foi o único a reclamá-la.", "replay.why.priority": "{seat} ganha a {others}: reclamação mais alta, ou mais perto na ordem de jogo.",
   "play.seats": "Os seus outros lugares",
   "app.title": "mesa dealstream", "skip": "Ir para a mesa", "language": "Idioma", "settings": "Imagem",
   "settings.title": "Ajustes de imagem", "settings.contrast": "Contraste", "settings.grain": "Granulado",
@@ -159,6 +161,7 @@ const pt = {
 };
 
 const nl = {
+  "replay.why.none": "Elke plaats die kon claimen, paste.", "replay.why.nobody": "Geen enkele plaats kon nog claimen.", "replay.why.only": "{seat} was de enige die hem claimde.", "replay.why.priority": "{seat} gaat voor {others}: een hogere claim, of eerder in de beurtvolgorde.",
   "play.seats": "Je andere plaatsen",
   "app.title": "dealstream-tafel", "skip": "Naar de tafel", "language": "Taal", "settings": "Beeld",
   "settings.title": "Beeldinstellingen", "settings.contrast": "Contrast", "settings.grain": "Korrel",
@@ -237,6 +240,7 @@ const nl = {
 };
 
 const ar = {
+  "replay.why.none": "مرّر كل من كان يحق له الطلب.", "replay.why.nobody": "لم يبقَ لأي مقعد طلب ممكن.", "replay.why.only": "كان {seat} الوحيد الذي طلبها.", "replay.why.priority": "يتقدّم {seat} على {others}: طلب أعلى أو أقرب في ترتيب اللعب.",
   "play.seats": "مقاعدك الأخرى",
   "app.title": "طاولة dealstream", "skip": "انتقل إلى الطاولة", "language": "اللغة", "settings": "العرض",
   "settings.title": "إعدادات العرض", "settings.contrast": "التباين", "settings.grain": "الحُبيبات",
@@ -315,6 +319,7 @@ const ar = {
 };
 
 const fi = {
+  "replay.why.none": "Jokainen ottamaan kelpaava paikka ohitti.", "replay.why.nobody": "Yhdelläkään paikalla ei ollut ottoa jäljellä.", "replay.why.only": "{seat} oli ainoa, joka otti sen.", "replay.why.priority": "{seat} ohittaa: {others} – korkeampi otto tai lähempänä vuorojärjestyksessä.",
   "play.seats": "Muut paikkasi",
   "app.title": "dealstream-pöytä", "skip": "Siirry pöytään", "language": "Kieli", "settings": "Näyttö",
   "settings.title": "Näytön asetukset", "settings.contrast": "Kontrasti", "settings.grain": "Rakeisuus",

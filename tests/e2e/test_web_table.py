@@ -42,9 +42,10 @@ async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
         await page.wait_for_timeout(40)
 
 
-async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None) -> int:
+async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None, name: str = "") -> int:
     """Click through a whole deal: claim prompts via `pick_option`, discards by select + confirm."""
     moves = 0
+    claim_shot = False
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, "deal did not finish"
@@ -56,6 +57,9 @@ async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None
             continue
         if state["options"] and not state["discards"]:
             kind = pick_option(state["options"])
+            if name and not claim_shot and len(state["options"]) > 1:
+                claim_shot = True
+                await page.screenshot(path=shot(name + "-claim"), full_page=True)
             await page.click(f'[data-action][data-kind="{kind}"]')
         elif state["options"] and "DeclareWin" in state["options"]:
             await page.click('[data-action][data-kind="DeclareWin"]')
@@ -155,7 +159,7 @@ async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F81
                 return kind
         return options[0]
 
-    await play_by_clicking(page, pick, on_move=extra)
+    await play_by_clicking(page, pick, on_move=extra, name="paohuzi")
     assert refused["done"], "the deal ended before the human had to discard"
     await page.wait_for_selector("#result")
     sheet = await page.text_content("#result")
@@ -163,6 +167,7 @@ async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F81
     assert "Payments" in sheet
     await page.screenshot(path=shot("paohuzi-result"), full_page=True)
     await check_fairness(page, "paohuzi")
+    assert await page.text_content("#announce")  # moves are read out to screen readers
     # live updates came over server-sent events
     assert any("/events/stream?token=" in u for u in page.requests)
     assert page.js_errors == []
@@ -192,7 +197,7 @@ async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # no
                 return kind
         return "Pass" if "Pass" in options else options[0]
 
-    await play_by_clicking(page, pick, on_move=extra)
+    await play_by_clicking(page, pick, on_move=extra, name="mcr-390")
     sheet = await page.text_content("#result")
     assert "Fan" in sheet or "wall ran out" in sheet
     assert "Payments" in sheet
