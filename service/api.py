@@ -87,6 +87,8 @@ def _decode(body: bytes, type_: Any) -> Any:
         raise RuleViolation("DS-5", f"invalid request: {exc}") from None
     except msgspec.DecodeError as exc:
         raise RuleViolation("DS-5", f"malformed JSON: {exc}") from None
+    except RecursionError:  # msgspec decodes `Any` fields recursively: 64 KiB of `[` nests deep enough
+        raise RuleViolation("DS-5", "malformed JSON: nested too deeply") from None
 
 
 def _json(obj: Any, status: int = 200) -> web.Response:
