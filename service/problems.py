@@ -91,7 +91,10 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        return problem(exc.status, exc.reason or _TITLES.get(exc.status, "Error"))
+        answer = problem(exc.status, exc.reason or _TITLES.get(exc.status, "Error"))
+        if "Allow" in exc.headers:  # a 405 names the methods the resource has (RFC 9110)
+            answer.headers["Allow"] = exc.headers["Allow"]
+        return answer
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError) as exc:
         log.warning("event store unreachable: %s", exc)
         return problem(503, "the event store is unreachable; retry with the same command_id", "DS-12")
