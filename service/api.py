@@ -109,9 +109,14 @@ class RateLimiter:
         self.limit = limit
         self.window = window
         self._hits: dict[str, deque[float]] = defaultdict(deque)
+        self._swept = time.monotonic()
 
     def allow(self, client: str) -> bool:
         now = time.monotonic()
+        if now - self._swept > self.window:  # forget idle addresses, at most once a window
+            for idle in [c for c, h in self._hits.items() if not h or now - h[-1] > self.window]:
+                del self._hits[idle]
+            self._swept = now
         hits = self._hits[client]
         while hits and now - hits[0] > self.window:
             hits.popleft()
