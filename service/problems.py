@@ -96,6 +96,8 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
             answer.headers["Allow"] = exc.headers["Allow"]
         return answer
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError) as exc:
+        if isinstance(exc, ConnectionError) and (request.transport is None or request.transport.is_closing()):
+            raise  # the client hung up (e.g. closed its event stream): aiohttp drops it quietly
         log.warning("event store unreachable: %s", exc)
         return problem(503, "the event store is unreachable; retry with the same command_id", "DS-12")
     except Exception:
