@@ -225,6 +225,10 @@ class Api:
             task.add_done_callback(self.streams.discard)
         async with sse_response(request) as resp:
             resp.ping_interval = 10
+            if folded.over and after >= folded.version:
+                # a finished deal read to its end: nothing will ever follow, do not hang on
+                await resp.send(json.dumps({"version": folded.version}), event="deal-over")
+                return resp
             async for batch in self.store.subscribe_batches(deal_id, after, block_ms=10_000):
                 over = False
                 for record in batch:
