@@ -324,6 +324,8 @@ def legal_actions(s: State, seat: int) -> list:
     if s.phase != "turn" or seat != s.turn:
         return []
     hand = s.hands[seat]
+    if any(t >= FIRST_FLOWER for t in hand):
+        return []  # mid-batch (a replay step): a flower still awaits its replacement, nobody acts
     acts: list = [Discard(seat=seat, tile=t) for t in sorted(hand)]
     if s.must_discard:
         return acts
