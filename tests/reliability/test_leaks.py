@@ -1,0 +1,315 @@
+"""No leak: over generated deals of both games, nothing a seat receives holds a card hidden from it.
+
+Every seat of each deal is a human seat driven through HTTP by a seeded random player, so every
+seat has a token. For each seat (and a spectator) the live SSE stream is read from version 0 to
+``deal-over``; every command answer (events and view), a sample of own-perspective replay frames
+during the deal, and, once the deal is over, the replay frame of every seat at every step are kept.
+The full log (read after the end) says who held what at each version; every integer in a message
+under a key that can hold a card id must not be a card hidden from that seat at that version, and
+the server seed must not appear before the deal's last event.
+
+Integers under keys listed in ``NOT_CARDS`` (versions, seats, counts, scores) are skipped; any other
+integer counts as a card id, so a new field that carries ids is checked without being listed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+
+import msgspec
+import pytest
+
+from service.api import build_app
+from service.deals import DealService
+from service.games import kit
+from service.redis_conn import connect
+from service.store import EventStore
+from tests.conftest import drop_prefix
+
+pytestmark = pytest.mark.redis
+
+FULL = os.environ.get("DEALSTREAM_FULL_LOAD") == "1"
+DEALS_PER_GAME = 12 if FULL else 3
+SEATS = {"paohuzi": 3, "mcr": 4}
+
+NOT_CARDS = {
+    "version", "first_version", "step", "total", "seat", "dealer", "turn", "window", "windows",
+    "source_seat", "from_seat", "winner", "eligible", "waiting", "count", "concealed", "hand_count",
+    "concealed_kongs", "stock_left", "wall_count", "front", "back", "wind", "seat_winds",
+    "prevailing_wind", "points", "fan_points", "flower_points", "payments", "huxi", "tun",
+    "upgrades", "actual_version", "expected_version", "status",
+}  # fmt: skip
+
+
+def card_ids(obj, key: str | None = None) -> set[int]:
+    found: set[int] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == "hands" and isinstance(v, list):
+                # a redacted Paohuzi DealStarted shows other hands as their sizes
+                for item in v:
+                    if not isinstance(item, int):
+                        found |= card_ids(item, k)
+                continue
+            if k == "stock" and isinstance(v, int):  # the stock's size
+                continue
+            found |= card_ids(v, k)
+    elif isinstance(obj, list):
+        for v in obj:
+            found |= card_ids(v, key)
+    elif isinstance(obj, int) and not isinstance(obj, bool) and key not in NOT_CARDS:
+        found.add(obj)
+    return found
+
+
+# --- who may know what, at each version --------------------------------------------------------
+def hidden_paohuzi(s, seat: int | None) -> set[int]:
+    if s.phase == "over" or s.dealer < 0:
+        return set()
+    hidden = set(s.stock[s.stock_pos :])
+    for other in range(3):
+        if other != seat:
+            hidden |= set(s.hands[other])
+            for k in s.kans[other]:
+                hidden |= set(k)
+    hidden.discard(s.face_up)
+    return hidden
+
+
+def hidden_mcr(s, seat: int | None) -> set[int]:
+    if s.phase == "over":
+        return set()
+    if not s.hands:
+        return set(range(144))
+    seen: set[int] = set(s.hands[seat]) if seat is not None else set()
+    for p in range(4):
+        seen.update(s.discards[p])
+        seen.update(s.flowers[p])
+        for m in s.melds[p]:
+            if m.kind != "concealed_kong" or p == seat:
+                seen.update(m.tiles)
+    return set(range(144)) - seen
+
+
+HIDDEN = {"paohuzi": hidden_paohuzi, "mcr": hidden_mcr}
+
+
+def hidden_by_version(game: str, events: list) -> tuple[dict[int | None, list[set[int]]], list[bool]]:
+    """hidden[seat][v]: the cards hidden from ``seat`` (None: a spectator) after ``v`` events;
+    over[v]: whether the deal is over after ``v`` events (from then on nobody can move)."""
+    k = kit(game)
+    seats = [*range(SEATS[game]), None]
+    state = k.game.initial_state()
+    hidden: dict[int | None, list[set[int]]] = {s: [HIDDEN[game](state, s)] for s in seats}
+    over = [False]
+    for event in events:
+        state = k.game.evolve(state, event)
+        for s in seats:
+            hidden[s].append(HIDDEN[game](state, s))
+        over.append(k.game.is_over(state))
+    return hidden, over
+
+
+# --- the app and the players -------------------------------------------------------------------
+@pytest.fixture
+async def app_client(aiohttp_client, real_redis_url, key_prefix):
+    client = connect(real_redis_url)
+    app = build_app(DealService(EventStore(client, key_prefix), bot_delay=0.0), create_limit=10_000)
+    http = await aiohttp_client(app)
+    yield http
+    await drop_prefix(client, key_prefix)
+    await client.aclose()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def read_sse(http, deal_id: str, token: str | None) -> list[tuple[str, dict]]:
+    """Every SSE message of one listener, from version 0 until ``deal-over``."""
+    resp = await http.get(f"/deals/{deal_id}/events/stream", headers=auth(token) if token else {})
+    assert resp.status == 200, await resp.text()
+    messages: list[tuple[str, dict]] = []
+    name, data = "message", []
+    try:
+        while True:
+            line = (await asyncio.wait_for(resp.content.readline(), 60)).decode()
+            if not line:
+                raise AssertionError("the stream ended before deal-over")
+            line = line.rstrip("\r\n")
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip())
+            elif line == "" and data:
+                messages.append((name, json.loads("\n".join(data))))
+                if name == "deal-over":
+                    return messages
+                name, data = "message", []
+    finally:
+        resp.close()
+
+
+async def play_deal(http, game: str, seed: int) -> dict:
+    rng = random.Random(seed)
+    n = SEATS[game]
+    created = await (await http.post("/deals", json={"game": game, "seats": ["human"] * n})).json()
+    deal_id = created["deal_id"]
+    tokens = [created["tokens"][str(s)] for s in range(n)]
+    listeners = {s: asyncio.create_task(read_sse(http, deal_id, tokens[s])) for s in range(n)}
+    listeners[None] = asyncio.create_task(read_sse(http, deal_id, None))
+    received: list[tuple[int | None, str, dict]] = []  # (seat, where, message)
+    start = {"type": "StartDeal", "client_seed": f"leak-{seed}"}
+    resp = await http.post(
+        f"/deals/{deal_id}/commands", json={"command_id": "start", "command": start}, headers=auth(tokens[0])
+    )
+    assert resp.status == 200, await resp.text()
+    received.append((0, "answer", await resp.json()))
+    moves = 0
+    while True:
+        views = [await (await http.get(f"/deals/{deal_id}/view", headers=auth(t))).json() for t in tokens]
+        for s, v in enumerate(views):
+            received.append((s, "view", v))
+        if views[0]["result"] is not None:
+            break
+        acting = [(s, v) for s, v in enumerate(views) if v["legal_actions"]]
+        assert acting, "a deal of human seats always has a seat to act"
+        seat, view = rng.choice(acting)
+        actions = view["legal_actions"]
+        wins = [a for a in actions if a.get("type") in ("Win", "DeclareWin") or a.get("claim") == "win"]
+        command = rng.choice(wins) if wins and rng.random() < 0.7 else rng.choice(actions)
+        body = {"command_id": f"m{moves}", "command": command, "expected_version": view["version"]}
+        resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(tokens[seat]))
+        assert resp.status == 200, await resp.text()
+        received.append((seat, "answer", await resp.json()))
+        if rng.random() < 0.15:  # own-perspective replay frames during the deal
+            step = rng.randint(0, view["version"])
+            frame = await http.get(
+                f"/deals/{deal_id}/replay",
+                params={"step": step, "perspective": seat},
+                headers=auth(tokens[seat]),
+            )
+            assert frame.status == 200, await frame.text()
+            received.append((seat, "frame", await frame.json()))
+        moves += 1
+        assert moves < 3000
+    for seat, task in listeners.items():
+        for name, message in await asyncio.wait_for(task, 60):
+            received.append((seat, f"sse:{name}", message))
+    log = await http.get(f"/deals/{deal_id}/log")
+    assert log.status == 200
+    records = [json.loads(line) for line in (await log.read()).splitlines() if line.strip()]
+    k = kit(game)
+    events = [k.decode_event(json.dumps(r["data"]).encode()) for r in records]
+    # once the deal is over: every seat's replay frame at every step
+    for step in range(len(events) + 1):
+        for seat in range(n):
+            frame = await http.get(f"/deals/{deal_id}/replay", params={"step": step, "perspective": seat})
+            assert frame.status == 200, (step, seat, await frame.text())
+            received.append((seat, "frame", await frame.json()))
+    return {"deal_id": deal_id, "events": events, "received": received}
+
+
+def message_version(where: str, message: dict) -> int | None:
+    """The version a message shows the deal at."""
+    if where == "frame":
+        return message["step"]
+    if where in ("view", "sse:view"):
+        return message["version"]
+    if where == "sse:deal-event":
+        return message["version"]
+    if where == "answer":
+        return message["version"]
+    return None  # deal-over carries no cards
+
+
+def align(shown: list[dict], events: list, first: int, last: int) -> list[int]:
+    """The version of each shown event: the log's events first..last, in order, by type and seat."""
+    logged = [msgspec.to_builtins(e) for e in events[first - 1 : last]]
+    versions, j = [], 0
+    for event in shown:
+        seat = event.get("seat")
+        while j < len(logged) and (logged[j]["type"] != event["type"] or logged[j].get("seat", seat) != seat):
+            j += 1
+        assert j < len(logged), (event, logged)
+        versions.append(first + j)
+        j += 1
+    return versions
+
+
+def check_deal(game: str, played: dict) -> dict[str, int]:
+    events = played["events"]
+    hidden, over = hidden_by_version(game, events)
+    seed = events[0].server_seed
+    counted: dict[str, int] = {}
+    for seat, where, message in played["received"]:
+        counted[where] = counted.get(where, 0) + 1
+        version = message_version(where, message)
+        if version is None:
+            continue
+        if where == "answer":
+            # an answer's events are versions first_version..version minus those hidden from the
+            # seat; its view is at version
+            at_versions = align(message["events"], events, message["first_version"], message["version"])
+            for event, at in zip(message["events"], at_versions, strict=True):
+                leaked = card_ids(event) & hidden[seat][at]
+                assert not leaked, (played["deal_id"], seat, where, at, event, sorted(leaked))
+            shown = message["view"]
+        else:
+            shown = message
+        leaked = card_ids(shown) & hidden[seat][version]
+        assert not leaked, (played["deal_id"], seat, where, version, sorted(leaked), shown)
+        if not over[version]:  # the seed stays secret while anyone can still move
+            assert seed not in json.dumps(message), (played["deal_id"], seat, where, version)
+    return counted
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
+    totals: dict[str, int] = {}
+    for i in range(DEALS_PER_GAME):
+        played = await play_deal(app_client, game, seed=1000 * SEATS[game] + i)
+        for where, n in check_deal(game, played).items():
+            totals[where] = totals.get(where, 0) + n
+    # the check ran over every kind of message, for every seat
+    assert totals.get("sse:deal-event", 0) > 50 * DEALS_PER_GAME
+    assert totals.get("frame", 0) > 100 * DEALS_PER_GAME
+    assert totals.get("answer", 0) > 10 * DEALS_PER_GAME
+    assert totals.get("sse:deal-over", 0) == DEALS_PER_GAME * (SEATS[game] + 1)
+
+
+def test_the_card_id_walk_finds_ids_and_skips_counts():
+    """The checker itself: ids under card keys are found, counts and versions are not."""
+    message = {
+        "version": 7,
+        "event": {"type": "DealStarted", "hands": [[3, 4], 20, 21], "stock": 19, "face_up": 5},
+        "view": {"hand": [1, 2], "seats": [{"seat": 1, "hand_count": 13, "discards": [9]}], "drawn": 11},
+        "new_field": [77],
+    }
+    assert card_ids(message) == {3, 4, 5, 1, 2, 9, 11, 77}
+    state_hidden = {77}
+    assert card_ids(message) & state_hidden
+
+
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+def test_every_step_of_simulated_deals_has_a_seat_view(game):
+    """Replay frames exist at every version, mid-batch ones included (e.g. MCR's dealer holding
+    a flower between its deal and its replacement once answered 500)."""
+    import hashlib
+
+    from service.cli import play_one
+
+    k = kit(game)
+    levels = ["greedy", "random", "greedy", "random"][: SEATS[game]]
+    for i in range(40 if FULL else 12):
+        _, events = play_one(game, levels, hashlib.sha256(f"steps-{i}".encode()).digest(), f"c{i}")
+        state = k.game.initial_state()
+        for event in events:
+            state = k.game.evolve(state, event)
+            for seat in range(SEATS[game]):
+                view = msgspec.to_builtins(k.projections.view_from_state(state, seat))
+                assert card_ids(view) & HIDDEN[game](state, seat) == set()
