@@ -33,7 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
 
         async def make_app() -> web.Application:
-            client = connect(url)
+            client = connect(url, socket_timeout=args.redis_timeout)
             await client.ping()
             deals = DealService(EventStore(client, args.prefix), dev=args.dev, bot_delay=args.bot_delay)
             app = build_app(deals, create_limit=args.create_limit)
@@ -283,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--dev", action="store_true", help="allow fixed decks and dealers (tests, tutorials)")
     s.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot thinks (0 in tests)")
     s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
+    s.add_argument(
+        "--redis-timeout", type=float, default=30.0,
+        help="seconds a Redis call may take before the API answers 503 (more than the 10 s stream block)",
+    )  # fmt: skip
     redis_opts(s)
     s.set_defaults(func=cmd_serve)
 
@@ -315,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_import)
 
     args = p.parse_args(argv)
+    if getattr(args, "redis_timeout", 30.0) <= 10.0:
+        p.error("--redis-timeout must exceed the event stream's 10 s block")
     return args.func(args)
 
 

@@ -12,11 +12,14 @@ from service.embedded import DEFAULT_DATA_DIR, EmbeddedRedis
 SOCKET_TIMEOUT_S = 30.0
 
 
-def connect(url: str, *, max_connections: int = 512) -> aioredis.Redis:
-    """An asyncio client; its socket timeout exceeds every ``XREAD BLOCK`` the store issues."""
+def connect(
+    url: str, *, max_connections: int = 512, socket_timeout: float = SOCKET_TIMEOUT_S
+) -> aioredis.Redis:
+    """An asyncio client; its socket timeout must exceed every ``XREAD BLOCK`` the store issues
+    (10 s for the event stream). A Redis that stops answering costs a request this long, then 503."""
     return aioredis.from_url(
         url,
-        socket_timeout=SOCKET_TIMEOUT_S,
+        socket_timeout=socket_timeout,
         socket_connect_timeout=5.0,
         max_connections=max_connections,
         health_check_interval=15,
