@@ -147,3 +147,61 @@ async def test_redis_unreachable_for_a_while_answers_503_problem_then_recovers(o
         for s in services:
             s.cleanup()
         await proxy.close()
+
+
+@pytest.mark.timeout(240)
+async def test_redis_stalled_by_sigstop_answers_503_after_the_timeout_then_recovers(
+    own_redis, own_store, prefix
+):
+    """A Redis that stops answering (SIGSTOP: connections open, no replies) costs a request the
+    ``--redis-timeout``, then 503 DS-12; commands queued in the stalled server run when it resumes,
+    and the clients' retries with the same command ids find them there (no duplicate)."""
+    timeout_s = 11.0
+    services = [
+        ServiceProcess(own_redis.url, prefix, "--redis-timeout", str(timeout_s)).start() for _ in range(2)
+    ]
+    try:
+        for s in services:
+            await s.ready()
+        async with Players([s.base for s in services], seed=14, retry_s=120) as players:
+            run = asyncio.create_task(players.run(tables=TABLES))
+            await players.wait_acked(KILL_AFTER)
+            own_redis.process.send_signal(signal.SIGSTOP)
+            stopped = time.monotonic()
+            try:
+                deal = players.deals[0]
+                async with aiohttp.ClientSession() as session:
+                    async with session.get(f"{services[1].base}/deals/{deal.deal_id}/audit") as resp:
+                        waited = time.monotonic() - stopped
+                        problem = await resp.json(content_type=None)
+                        assert resp.status == 503 and resp.content_type == PROBLEM, problem
+                        assert problem["rule"] == "DS-12"
+                        assert timeout_s - 1 <= waited <= timeout_s + 8, waited
+                    async with session.get(services[1].base + "/health") as resp:
+                        assert resp.status == 200
+                acked_in_stall = players.acked
+                await asyncio.sleep(max(0.0, timeout_s + 3 - (time.monotonic() - stopped)))
+            finally:
+                own_redis.process.send_signal(signal.SIGCONT)
+            await asyncio.wait_for(run, 180)
+            assert players.acked > acked_in_stall + 50, "the service recovered"
+            assert players.stats.problems_503, "the clients saw 503s during the stall"
+            _assert_only_503_problems(players)
+            checked = await check_log(own_store, players)
+            assert checked["deals"] == TABLES
+    finally:
+        for s in services:
+            s.cleanup()
+
+
+def test_a_redis_timeout_shorter_than_the_stream_block_is_refused():
+    import subprocess
+    import sys
+
+    from tests.reliability.harness import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve", "--redis-timeout", "5", "--redis", "redis://127.0.0.1:1/0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--redis-timeout" in done.stderr
