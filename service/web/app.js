@@ -542,19 +542,22 @@ function openStream(ctx) {
   ctx.es = es;
   es.addEventListener("deal-event", (e) => {
     try { const d = JSON.parse(e.data); if (d.event) announce(describeEvent(ctx.game, d.event, ctx.kinds, ctx.seat)); } catch { /* ignore */ }
-    scheduleRefresh(ctx);
+    scheduleRefresh(ctx, 200); // cancelled by the `view` message that follows each batch
   });
   es.addEventListener("view", (e) => {
     try {
       const d = JSON.parse(e.data); const v = d.view || d;
-      if (v && Array.isArray(v.legal_actions)) { if (!ctx.view || v.version >= ctx.view.version) applyView(ctx, v); } else scheduleRefresh(ctx);
+      if (v && Array.isArray(v.legal_actions)) {
+        clearTimeout(ctx.pending); ctx.pending = null;
+        if (!ctx.view || v.version >= ctx.view.version) applyView(ctx, v);
+      } else scheduleRefresh(ctx);
     } catch { scheduleRefresh(ctx); }
   });
   es.addEventListener("deal-over", () => { es.close(); scheduleRefresh(ctx); });
 }
-function scheduleRefresh(ctx) {
+function scheduleRefresh(ctx, delay = 30) {
   if (ctx.pending) return;
-  ctx.pending = setTimeout(() => { ctx.pending = null; refresh(ctx); }, 30);
+  ctx.pending = setTimeout(() => { ctx.pending = null; refresh(ctx); }, delay);
 }
 async function refresh(ctx) {
   if (ctx.closed) return;
@@ -564,7 +567,8 @@ async function refresh(ctx) {
   } catch (e) { if (!ctx.view) showProblem(e, ctx.game); }
 }
 function applyView(ctx, v) {
-  if (ctx.closed) return;
+  // views arrive from three places (command answers, the stream, refetches): never go back in time
+  if (ctx.closed || (ctx.view && v.version < ctx.view.version)) return;
   const changed = !ctx.view || ctx.view.version !== v.version;
   ctx.view = v;
   const over = ctx.game === "paohuzi" ? !!(v.result && v.result.server_seed) : v.phase === "over";
@@ -656,14 +660,19 @@ async function send(ctx, command) {
   for (const b of app().querySelectorAll(".me-zone button")) b.disabled = true;
   const page = $(".play-page"); if (page) page.dataset.busy = "1";
   try {
-    await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command } });
+    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command } });
     ctx.selected = null;
-  } catch (e) { showProblem(e, ctx.game); }
-  ctx.busy = false;
-  await refresh(ctx);
+    ctx.busy = false;
+    if (answer && answer.view && Array.isArray(answer.view.legal_actions)) applyView(ctx, answer.view);
+    else await refresh(ctx);
+  } catch (e) { ctx.busy = false; showProblem(e, ctx.game); await refresh(ctx); }
   renderTable(ctx);
 }
-window.dealstream = { send: (cmd) => live && send(live, cmd) }; // for tests and the console
+// for tests and the console
+window.dealstream = {
+  send: (cmd) => live && send(live, cmd),
+  state: () => live && { deal: live.deal, version: live.view?.version, over: !!live.over, busy: !!live.busy, closed: !!live.closed, pending: !!live.pending, stream: live.es ? live.es.readyState : null },
+};
 
 // ------------------------------------------------------------------ replay viewer
 const ICON = {

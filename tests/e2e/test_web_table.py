@@ -48,8 +48,11 @@ async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None
     claim_shot = False
     deadline = time.monotonic() + 120
     while True:
-        assert time.monotonic() < deadline, "deal did not finish"
         state = await page.evaluate(STATE_JS)
+        if time.monotonic() > deadline:
+            await page.screenshot(path=shot((name or "deal") + "-stalled"), full_page=True)
+            zone = await page.evaluate("document.querySelector('.me-zone')?.innerText")
+            raise AssertionError(f"deal did not finish: {state} {zone!r} {page.js_errors}")
         if state["result"]:
             return moves
         if state["busy"]:
