@@ -210,7 +210,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
             frame = await http.get(f"/deals/{deal_id}/replay", params={"step": step, "perspective": seat})
             assert frame.status == 200, (step, seat, await frame.text())
             received.append((seat, "frame", await frame.json()))
-    return {"deal_id": deal_id, "events": events, "received": received}
+    return {"deal_id": deal_id, "events": events, "received": received, "tokens": tokens}
 
 
 def message_version(where: str, message: dict) -> int | None:
@@ -262,8 +262,10 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
             shown = message
         leaked = card_ids(shown) & hidden[seat][version]
         assert not leaked, (played["deal_id"], seat, where, version, sorted(leaked), shown)
+        text = json.dumps(message)
         if not over[version]:  # the seed stays secret while anyone can still move
-            assert seed not in json.dumps(message), (played["deal_id"], seat, where, version)
+            assert seed not in text, (played["deal_id"], seat, where, version)
+        assert not any(token in text for token in played["tokens"]), "a seat token in a message"
     return counted
 
 
