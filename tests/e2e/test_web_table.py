@@ -253,6 +253,8 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
     if await windows.count():
         text = await windows.first.text_content()
         assert "PH-" in text
+        assert (await windows.first.locator(".why-line").text_content()).strip()
+        assert (await windows.first.locator(".explain").text_content()).strip()
         await windows.first.locator("[data-jump]").click()
         await page.wait_for_selector(".window.current")
     else:
@@ -262,6 +264,12 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
     await page.wait_for_selector(f'.replay-page[data-step="{total}"]')
     await page.wait_for_selector("#result")
     await page.screenshot(path=shot("replay-end"), full_page=True)
+    await page.select_option("#lang", "ar")
+    await wait_js(page, "document.documentElement.dir === 'rtl'")
+    assert await page.get_attribute(".replay-page", "data-step") == str(total)
+    await page.screenshot(path=shot("replay-end-ar"), full_page=True)
+    await page.select_option("#lang", "en")
+    await wait_js(page, "document.documentElement.dir === 'ltr'")
 
     # the fairness check fails when the revealed seed in the log is tampered with
     async def tamper(route):
