@@ -606,6 +606,18 @@ function bindTable(ctx, m) {
   for (const b of root.querySelectorAll("[data-action]")) {
     b.onclick = () => send(ctx, m.legal[Number(b.dataset.action)]);
   }
+  const options = root.querySelector(".options");
+  if (options) {
+    options.addEventListener("keydown", (e) => { // ←/→ between claim options, Enter/Space answers
+      if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+      const list = [...options.querySelectorAll("button")];
+      const i = list.indexOf(document.activeElement);
+      if (i < 0) return;
+      e.preventDefault();
+      const step = (e.key === "ArrowRight" ? 1 : -1) * (isRtl() ? -1 : 1);
+      list[(i + step + list.length) % list.length].focus();
+    });
+  }
   const hand = $("#my-hand");
   if (hand) {
     const buttons = () => [...hand.querySelectorAll("button[data-card]")];
@@ -836,6 +848,7 @@ function drawReplay(ctx) {
   page.onkeydown = (e) => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
     if (e.target.tagName === "SELECT") return;
+    if (e.key === " " && e.target.tagName !== "BUTTON") { e.preventDefault(); $("#rp-play").click(); }
     if (e.key === "ArrowRight" && e.target.type !== "range") go(ctx.step + (isRtl() ? -1 : 1));
     if (e.key === "ArrowLeft" && e.target.type !== "range") go(ctx.step - (isRtl() ? -1 : 1));
   };
