@@ -8,7 +8,7 @@
 -- ARGV[5..] the encoded records, versions expected+1 .. expected+n
 -- Every check runs before the first write, and nothing after it can fail on a well-formed call:
 -- Redis never rolls back a half-run script.
--- Returns {0, first, last} appended | {1, first, last} command id seen before |
+-- Returns last (an integer: appended first..last, first = expected + 1) | {1, first, last} command id seen before |
 --         {2, actual_version, actual_head_hash} conflict | {3, message} bad call.
 local expected = tonumber(ARGV[1])
 if expected == nil or expected < 0 or expected ~= math.floor(expected) then
@@ -38,4 +38,4 @@ if ARGV[2] ~= '' then
 else
   redis.call('HSET', KEYS[2], 'v', current + n, 'h', ARGV[4])
 end
-return {0, current + 1, current + n}
+return current + n

@@ -10,7 +10,7 @@ import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Sequence
-from datetime import UTC, datetime
+from hashlib import sha256
 from importlib.resources import files
 from typing import Any
 
@@ -41,14 +41,30 @@ class AppendResult(msgspec.Struct, frozen=True):
     duplicate: bool = False
 
 
+_encode = msgspec.json.Encoder().encode
+
+
 def event_type_name(event: msgspec.Struct) -> str:
     tag = type(event).__struct_config__.tag
     return tag if isinstance(tag, str) else type(event).__name__
 
 
+_clock_second = -1
+_clock_text = ""
+
+
 def _now() -> str:
-    """UTC time as ISO 8601 with microseconds and a Z (what ``recorded_at`` holds)."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """UTC time as ISO 8601 with microseconds and a Z (what ``recorded_at`` holds).
+
+    Formats the date and time once per second; appends run far more often than that.
+    """
+    global _clock_second, _clock_text
+    ns = time.time_ns()
+    second = ns // 1_000_000_000
+    if second != _clock_second:
+        _clock_second = second
+        _clock_text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_clock_text}.{ns // 1000 % 1_000_000:06d}Z"
 
 
 def _version_of(entry_id: bytes | str) -> int:
@@ -103,8 +119,8 @@ class EventStore:
         versions of its first append and writes nothing. ``command`` (what produced the batch)
         is kept on the batch's first record.
         """
-        payloads = [(event_type_name(e), msgspec.json.encode(e)) for e in events]
-        encoded_command = msgspec.json.encode(command) if command is not None else None
+        payloads = [(event_type_name(e), _encode(e)) for e in events]
+        encoded_command = _encode(command) if command is not None else None
         return await self.append_encoded(deal_id, expected_version, payloads, command_id, encoded_command)
 
     async def append_encoded(
@@ -115,11 +131,12 @@ class EventStore:
         command_id: str | None = None,
         command: bytes | None = None,
     ) -> AppendResult:
+        """``append`` for events already encoded as (type, JSON). One coroutine on the hot path."""
         if not payloads:
             raise ValueError("an append needs at least one event")
         if len(payloads) > MAX_BATCH:
             raise ValueError(f"a batch holds at most {MAX_BATCH} events")
-        cached = self._heads.get(deal_id)  # the common case, without an await
+        cached = self._heads.get(deal_id)  # the common case, without a read
         if cached is not None and cached[0] == expected_version:
             head = cached[1]
         else:
@@ -127,6 +144,7 @@ class EventStore:
         prev = head
         at = _now()
         records = []
+        first_command = msgspec.Raw(command) if command is not None else NO_COMMAND
         for offset, (type_name, data) in enumerate(payloads, start=1):
             raw = encode_record(
                 StoredEvent(
@@ -136,15 +154,30 @@ class EventStore:
                     prev=prev,
                     recorded_at=at,
                     command_id=command_id,
-                    command=msgspec.Raw(command) if command is not None and offset == 1 else NO_COMMAND,
+                    command=first_command if offset == 1 else NO_COMMAND,
                 )
             )
             records.append(raw)
-            prev = record_hash(raw)
-        result = await self._run_append(deal_id, expected_version, head, prev, records, command_id)
-        if not result.duplicate:
-            self._remember(deal_id, result.last_version, prev)
-        return result
+            prev = sha256(raw).hexdigest()
+        keys_and_args = (
+            f"{self.prefix}:{{{deal_id}}}:events",
+            f"{self.prefix}:{{{deal_id}}}:cmds",
+            expected_version,
+            command_id or "",
+            head,
+            prev,
+            *records,
+        )
+        try:
+            reply = await self.redis.execute_command("EVALSHA", self._append_sha, 2, *keys_and_args)
+        except NoScriptError:  # first call on this server, or after SCRIPT FLUSH / a restart
+            reply = await self.redis.eval(_APPEND_LUA, 2, *keys_and_args)
+        if type(reply) is int:  # appended: the script answers with the last version alone
+            self._heads[deal_id] = (reply, prev)
+            if len(self._heads) > self._head_cache_size:
+                self._heads.popitem(last=False)
+            return AppendResult(expected_version + 1, reply)
+        return self._refused(deal_id, expected_version, reply)
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
         """Store already-encoded records verbatim (``dealstream import``); the log must be empty."""
@@ -172,11 +205,15 @@ class EventStore:
         )
         try:
             reply = await self.redis.evalsha(self._append_sha, 2, *keys_and_args)
-        except NoScriptError:  # first call on this server, or after SCRIPT FLUSH / a restart
+        except NoScriptError:
             reply = await self.redis.eval(_APPEND_LUA, 2, *keys_and_args)
+        if type(reply) is int:
+            return AppendResult(expected_version + 1, reply)
+        return self._refused(deal_id, expected_version, reply)
+
+    def _refused(self, deal_id: str, expected_version: int, reply: list) -> AppendResult:
+        """Turn the script's other answers into a duplicate result or an exception."""
         status = int(reply[0])
-        if status == 0:
-            return AppendResult(int(reply[1]), int(reply[2]))
         if status == 1:
             return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
         if status == 2:
