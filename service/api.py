@@ -203,7 +203,7 @@ class Api:
                 first_version=outcome.first_version,
                 duplicate=outcome.duplicate,
                 events=self._redact(folded, outcome.events, seat),
-                view=msgspec.to_builtins(folded.kit.projections.view_from_state(folded.state, seat)),
+                view=folded.kit.projections.view_from_state(folded.state, seat),  # encoded as is
             )
         )
 
