@@ -160,7 +160,37 @@ class Api:
             count = min(200, max(1, int(request.query.get("count", 50))))
         except ValueError:
             raise RuleViolation("DS-5", "offset and count are whole numbers") from None
-        return _json({"deals": await self.store.list_deals(offset, count)})
+        ids = await self.store.list_deals(offset, count)
+        metas = await self.store.deal_summaries(ids)
+        deals = [
+            {
+                "deal_id": i,
+                "game": m.get("game"),
+                "created_ms": int(m.get("created_ms") or 0),
+                "over": m.get("status") == "over",
+            }
+            for i, m in zip(ids, metas, strict=True)
+        ]
+        return _json({"deals": deals})
+
+    async def games(self, request: web.Request) -> web.Response:
+        """The games this server plays: seat count and bot levels (what the lobby offers)."""
+        from domain.game import GAMES
+        from service.games import kit
+
+        return _json(
+            {
+                "games": [
+                    {
+                        "game": k.name,
+                        "ruleset": k.game.ruleset,
+                        "seats": k.game.seat_count,
+                        "bots": k.bot_levels,
+                    }
+                    for k in (kit(name) for name in GAMES)
+                ]
+            }
+        )
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -325,17 +355,34 @@ class Api:
         return web.Response(text="dealstream API: see /openapi.json\n")
 
 
+# The web client talks to this server only; the header says so even where the meta tag is not read.
+_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+)
+
+
+async def _page_headers(request: web.Request, response: web.StreamResponse) -> None:
+    if request.path == "/" or request.path.startswith("/web/"):
+        response.headers["Content-Security-Policy"] = _CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        # static files change only with a new release; revalidate instead of trusting a stale copy
+        response.headers["Cache-Control"] = "no-cache"
+
+
 def build_app(deals: DealService, *, create_limit: int = 120) -> web.Application:
     api = Api(deals, create_limit=create_limit)
     from service.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
+    app.on_response_prepare.append(_page_headers)
     r = app.router
     r.add_get("/", api.index)
     r.add_get("/health", api.health)
     r.add_get("/openapi.json", api.openapi)
     r.add_post("/deals", api.create_deal)
     r.add_get("/deals", api.list_deals)
+    r.add_get("/games", api.games)
     r.add_get("/deals/{deal_id}", api.summary)
     r.add_get("/deals/{deal_id}/view", api.view)
     r.add_post("/deals/{deal_id}/commands", api.command)

@@ -107,5 +107,8 @@ def openapi_document() -> dict[str, Any]:
             },
             "/deals/{deal_id}/audit": {"get": {"parameters": [deal_id], "responses": ok(ref("AuditReport"))}},
             "/health": {"get": {"responses": ok(None)}},
+            "/games": {
+                "get": {"summary": "the games, their seat counts and bot levels", "responses": ok(None)}
+            },
         },
     }

@@ -327,6 +327,22 @@ class EventStore:
         ids = await fetch(self.index_key, offset, offset + count - 1)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
+    async def deal_summaries(self, deal_ids: Sequence[str]) -> list[dict[str, str]]:
+        """game, created_ms and status of each deal, in one pipeline."""
+        pipe = self.redis.pipeline(transaction=False)
+        for deal_id in deal_ids:
+            pipe.hmget(self.meta_key(deal_id), "game", "created_ms", "status")
+        rows = await pipe.execute() if deal_ids else []
+        names = ("game", "created_ms", "status")
+        return [
+            {
+                n: (v.decode() if isinstance(v, bytes) else v)
+                for n, v in zip(names, row, strict=True)
+                if v is not None
+            }
+            for row in rows
+        ]
+
     async def delete_deal(self, deal_id: str) -> None:
         await self.redis.delete(self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id))
         await self.redis.zrem(self.index_key, deal_id)

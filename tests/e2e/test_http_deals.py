@@ -90,3 +90,21 @@ async def test_repeated_command_id_returns_the_first_answer_and_appends_nothing(
     assert again["events"] == first["events"]
     summary = await (await http.get(f"/deals/{deal_id}")).json()
     assert summary["version"] == first["version"]
+
+
+async def test_games_deal_list_and_page_headers(http):
+    games = (await (await http.get("/games")).json())["games"]
+    assert {(g["game"], g["seats"]) for g in games} == {("paohuzi", 3), ("mcr", 4)}
+    assert all(set(g["bots"]) >= {"greedy", "random"} for g in games)
+
+    created = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    listed = (await (await http.get("/deals")).json())["deals"]
+    assert listed[0]["deal_id"] == created["deal_id"]
+    assert listed[0]["game"] == "mcr" and listed[0]["over"] is False and listed[0]["created_ms"] > 0
+
+    page = await http.get("/")
+    assert page.status == 200
+    assert "connect-src 'self'" in page.headers["Content-Security-Policy"]
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    api = await http.get("/health")
+    assert "Content-Security-Policy" not in api.headers
