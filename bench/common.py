@@ -26,5 +26,19 @@ def emit(figures: dict[str, Any], as_json: bool) -> None:
         print(f"{key:<{width}}  {shown}")
 
 
+def run_on_redis(redis_url: str | None, measure: Any) -> dict[str, Any]:
+    """Run ``measure(url)`` (a coroutine function) on the chosen Redis, the embedded one by default."""
+    import asyncio
+
+    from service.redis_conn import resolve_redis_url
+
+    url, embedded = resolve_redis_url(redis_url)
+    try:
+        return asyncio.run(measure(url))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)

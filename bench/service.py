@@ -42,13 +42,13 @@ import aiohttp
 import msgspec
 from aiohttp import web
 
-from bench.common import emit, median, parser
+from bench.common import emit, median, parser, run_on_redis
 from domain.game import StartDeal
 from domain.shuffle import dealer_and_deck
 from service.api import build_app
 from service.deals import DealService
 from service.games import kit
-from service.redis_conn import connect, resolve_redis_url
+from service.redis_conn import connect
 from service.store import EventStore
 
 MAX_COMMANDS_PER_DEAL = 400
@@ -392,12 +392,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="time limit for the whole run")
     p.add_argument("--once", action="store_true", help="each table plays one deal instead of refilling")
     args = p.parse_args()
-    url, embedded = resolve_redis_url(args.redis)
-    try:
-        figures = asyncio.run(measure(url, args.deals, args.seconds, args.once))
-    finally:
-        if embedded is not None:
-            embedded.stop()
+    figures = run_on_redis(args.redis, lambda url: measure(url, args.deals, args.seconds, args.once))
     emit(figures, args.json)
 
 

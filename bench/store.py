@@ -7,14 +7,13 @@ alternate between the three modes so a noisy neighbour hurts them alike.
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 
 import msgspec
 
-from bench.common import emit, parser
-from service.redis_conn import connect, resolve_redis_url
+from bench.common import emit, parser, run_on_redis
+from service.redis_conn import connect
 from service.store import EventStore
 
 
@@ -85,12 +84,7 @@ def main() -> None:
     p.add_argument("--appends", type=int, default=2000)
     p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args()
-    url, embedded = resolve_redis_url(args.redis)
-    try:
-        figures = asyncio.run(measure(url, args.appends, args.rounds))
-    finally:
-        if embedded is not None:
-            embedded.stop()
+    figures = run_on_redis(args.redis, lambda url: measure(url, args.appends, args.rounds))
     emit(figures, args.json)
 
 

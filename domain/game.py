@@ -44,38 +44,47 @@ class StartDeal(msgspec.Struct, frozen=True, tag=True):
     client_seed: str = ""
 
 
-def new_deal(
-    game: Game,
-    *,
-    deal_id: str,
-    seats: Sequence[str],
-    server_seed: bytes,
-    fixed_deck: list[int] | None,
-    fixed_dealer: int | None,
-    rules: tuple[str, str, str],
-) -> list[DealCreated]:
-    """The one ``DealCreated`` of a new deal, after the checks every game makes.
+class DealCreation:
+    """``Game.create`` for every game: the checks, then the one ``DealCreated`` of a new deal.
 
-    ``rules`` are the game's ids for (seat count, deck ids, dealer seat), cited when a check fails.
+    A game sets ``creation_rules``: its rule ids for (seat count, deck ids, dealer seat), cited
+    when a check fails.
     """
-    seats_rule, deck_rule, dealer_rule = rules
-    if len(seats) != game.seat_count:
-        raise RuleViolation(seats_rule, f"{game.name} needs {game.seat_count} seats, got {len(seats)}")
-    if fixed_deck is not None and sorted(fixed_deck) != list(range(game.deck_size)):
-        raise RuleViolation(deck_rule, f"a fixed deck holds every id 0..{game.deck_size - 1} exactly once")
-    if fixed_dealer is not None and not 0 <= fixed_dealer < game.seat_count:
-        raise RuleViolation(dealer_rule, f"the fixed dealer must be a seat 0..{game.seat_count - 1}")
-    return [
-        DealCreated(
-            deal_id=deal_id,
-            ruleset=game.ruleset,
-            seats=list(seats),
-            commitment=commitment(server_seed),
-            server_seed=server_seed.hex(),
-            fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
-            fixed_dealer=fixed_dealer,
-        )
-    ]
+
+    name: str
+    ruleset: str
+    seat_count: int
+    deck_size: int
+    creation_rules: tuple[str, str, str]
+
+    def create(
+        self,
+        *,
+        deal_id: str,
+        seats: Sequence[str],
+        server_seed: bytes,
+        fixed_deck: list[int] | None = None,
+        fixed_dealer: int | None = None,
+    ) -> list[DealCreated]:
+        seats_rule, deck_rule, dealer_rule = self.creation_rules
+        if len(seats) != self.seat_count:
+            raise RuleViolation(seats_rule, f"{self.name} needs {self.seat_count} seats, got {len(seats)}")
+        if fixed_deck is not None and sorted(fixed_deck) != list(range(self.deck_size)):
+            last = self.deck_size - 1
+            raise RuleViolation(deck_rule, f"a fixed deck holds every id 0..{last} exactly once")
+        if fixed_dealer is not None and not 0 <= fixed_dealer < self.seat_count:
+            raise RuleViolation(dealer_rule, f"the fixed dealer must be a seat 0..{self.seat_count - 1}")
+        return [
+            DealCreated(
+                deal_id=deal_id,
+                ruleset=self.ruleset,
+                seats=list(seats),
+                commitment=commitment(server_seed),
+                server_seed=server_seed.hex(),
+                fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
+                fixed_dealer=fixed_dealer,
+            )
+        ]
 
 
 class Game(Protocol):

@@ -2,41 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from domain.game import DealCreated, new_deal
+from domain.game import DealCreation
 from domain.mcr import engine
 from domain.mcr.messages import Command, Event
 from domain.mcr.state import State
 from domain.mcr.tiles import DECK_SIZE
 
 
-class MCRGame:
+class MCRGame(DealCreation):
     name = "mcr"
     ruleset = "mcr/1"
     seat_count = 4
     deck_size = DECK_SIZE
     command_type = Command
     event_type = Event
-
-    def create(
-        self,
-        *,
-        deal_id: str,
-        seats: Sequence[str],
-        server_seed: bytes,
-        fixed_deck: list[int] | None = None,
-        fixed_dealer: int | None = None,
-    ) -> list[DealCreated]:
-        return new_deal(
-            self,
-            deal_id=deal_id,
-            seats=seats,
-            server_seed=server_seed,
-            fixed_deck=fixed_deck,
-            fixed_dealer=fixed_dealer,
-            rules=("MC-2.1", "MC-1.2", "MC-2.2"),
-        )
+    creation_rules = ("MC-2.1", "MC-1.2", "MC-2.2")
 
     def initial_state(self) -> State:
         return State()

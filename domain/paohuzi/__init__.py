@@ -2,41 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from domain.game import new_deal
+from domain.game import DealCreation
 
 from . import aggregate
 from .messages import Command, Event
 
 
-class Paohuzi:
+class Paohuzi(DealCreation):
     name = "paohuzi"
     ruleset = "paohuzi/1"
     seat_count = 3
     deck_size = 80
     command_type = Command
     event_type = Event
-
-    def create(
-        self,
-        *,
-        deal_id: str,
-        seats: Sequence[str],
-        server_seed: bytes,
-        fixed_deck: list[int] | None = None,
-        fixed_dealer: int | None = None,
-    ) -> list[Any]:
-        return new_deal(
-            self,
-            deal_id=deal_id,
-            seats=seats,
-            server_seed=server_seed,
-            fixed_deck=fixed_deck,
-            fixed_dealer=fixed_dealer,
-            rules=("PH-2.1", "PH-1.3", "PH-2.2"),
-        )
+    creation_rules = ("PH-2.1", "PH-1.3", "PH-2.2")
 
     def initial_state(self) -> aggregate.State:
         return aggregate.initial_state()

@@ -66,6 +66,21 @@ async def second_server(real_redis_url, key_prefix):
     proc.wait(10)
 
 
+def dispute_deck() -> list[int]:
+    """MCR, dealer 0 holds a W5 to discard; seat 1 can chow it (W4 W6), seat 2 can pung it (W5 W5)."""
+    from domain.mcr.fixtures import build_deck
+
+    return build_deck(
+        {
+            0: "W5 T1 T3 T5 T7 T9 B1 B3 B5 B7 B9 F1 F2 F3".split(),
+            1: "W4 W6 T2 T4 T6 T8 B2 B4 B6 B8 F4 J1 J2".split(),
+            2: "W5 W5 W1 W9 T2 T4 T6 T8 B2 B4 B6 B8 J3".split(),
+            3: "W2 W8 T3 T7 B3 B7 F1 F2 F4 J1 J2 J3 W1".split(),
+        },
+        dealer=0,
+    )
+
+
 def take_first(view):
     for action in view["legal_actions"]:
         if action["type"] in ("Win", "DeclareWin"):
@@ -90,17 +105,7 @@ async def test_a_second_process_continues_a_deal_the_first_started(http, second_
 
 async def test_the_claim_audit_settles_a_dispute(http):
     """Seat 1 calls chow first, seat 2 calls pung on the same discard: pung wins by MC-3.2."""
-    from domain.mcr.fixtures import build_deck
-
-    deck = build_deck(
-        {
-            0: "W5 T1 T3 T5 T7 T9 B1 B3 B5 B7 B9 F1 F2 F3".split(),
-            1: "W4 W6 T2 T4 T6 T8 B2 B4 B6 B8 F4 J1 J2".split(),
-            2: "W5 W5 W1 W9 T2 T4 T6 T8 B2 B4 B6 B8 J3".split(),
-            3: "W2 W8 T3 T7 B3 B7 F1 F2 F4 J1 J2 J3 W1".split(),
-        },
-        dealer=0,
-    )
+    deck = dispute_deck()
     created = await (
         await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4, "deck": deck, "dealer": 0})
     ).json()
@@ -202,19 +207,10 @@ async def test_the_live_stream_shows_a_seat_its_own_events(http):
 
 async def test_concurrent_answers_through_two_services_both_land(store, redis_client):
     """Two processes' caches, two answers to one window at once: a conflict is retried, not refused."""
-    from domain.mcr.fixtures import build_deck
     from service.deals import DealService
     from service.store import EventStore, VersionConflict
 
-    deck = build_deck(
-        {
-            0: "W5 T1 T3 T5 T7 T9 B1 B3 B5 B7 B9 F1 F2 F3".split(),
-            1: "W4 W6 T2 T4 T6 T8 B2 B4 B6 B8 F4 J1 J2".split(),
-            2: "W5 W5 W1 W9 T2 T4 T6 T8 B2 B4 B6 B8 J3".split(),
-            3: "W2 W8 T3 T7 B3 B7 F1 F2 F4 J1 J2 J3 W1".split(),
-        },
-        dealer=0,
-    )
+    deck = dispute_deck()
     first = DealService(store, dev=True)
     second = DealService(EventStore(redis_client, store.prefix), dev=True)
     created = await first.create("mcr", ["human"] * 4, deck=deck, dealer=0)
