@@ -44,8 +44,7 @@ def winning_facts(logs) -> list[tuple]:
         if not isinstance(won, HandWon):
             continue
         state = GAME.fold(events[:-2])
-        out.append((state, won, win_facts(state, won.seat, won.tile, won.self_drawn,
-                                          won.robbing_kong)))
+        out.append((state, won, win_facts(state, won.seat, won.tile, won.self_drawn, won.robbing_kong)))
     return out
 
 
@@ -137,8 +136,9 @@ def main(argv=None) -> None:
         "adapter": adapter_ratio(winning_facts(logs)),
         "adapter_ratio_target": 1.5,
         "tournament_greedy": tournament(args.deals),
-        "tournament_greedy_vs_random": tournament(args.mixed_deals,
-                                                  ("greedy", "random", "greedy", "random"), 2),
+        "tournament_greedy_vs_random": tournament(
+            args.mixed_deals, ("greedy", "random", "greedy", "random"), 2
+        ),
         "win_share_target": 0.85,
     }
     if args.json:
