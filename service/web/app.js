@@ -3,6 +3,7 @@ import { t, setLang, getLang, LANGS, isRtl } from "./i18n.js";
 import { pieceHtml, phKindFromName, phKindLabel, mcTileName, phCardName, hasCjk } from "./cards.js";
 import { fairnessCheck, parseLog } from "./fair.js";
 import { RULES, ruleText } from "./rules.js";
+import { FANS, fanName } from "./fans.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -433,6 +434,12 @@ function actionsHtml(m, ctx) {
 }
 
 // ------------------------------------------------------------------ result sheet + fairness
+// a fan in the page's language (fans.js); the calculator's English name when the table lacks it
+function fanLabel(f) {
+  const lang = FANS[f.name_en]?.[getLang()] ? getLang() : "en";
+  const title = lang === "en" ? "" : ` title="${esc(f.name_en)}"`;
+  return `<span class="fan-name" lang="${lang}"${title}>${esc(fanName(f, lang))}</span>`;
+}
 function resultHtml(m, ctx) {
   if (!m.result) return "";
   const game = m.game;
@@ -460,7 +467,7 @@ function resultHtml(m, ctx) {
       body = `<p class="verdict">${t(w.self_drawn ? "result.selfdrawn" : "result.won", { seat: seatName(m.kinds, w.seat, m.me) })}${w.from_seat !== null && w.from_seat !== undefined ? " · " + t("result.from", { seat: seatName(m.kinds, w.from_seat, m.me) }) : ""}</p>
       <p>${t("result.card")}: ${pieceHtml(game, w.tile, { cls: "sm" })}</p>
       <table class="fans"><caption>${t("result.fans")}</caption><thead><tr><th>${t("result.fan")}</th><th>${t("result.points")}</th></tr></thead><tbody>
-      ${w.fans.map((f) => `<tr><td>${hasCjk() ? `<span lang="zh">${esc(f.name_zh)}</span> · ` : ""}<span lang="en">${esc(f.name_en)}</span>${f.count > 1 ? ` ×${f.count}` : ""}</td><td class="num">${f.points * f.count}</td></tr>`).join("")}
+      ${w.fans.map((f) => `<tr data-fan="${esc(f.name_en)}"><td>${hasCjk() ? `<span lang="zh">${esc(f.name_zh)}</span> · ` : ""}${fanLabel(f)}${f.count > 1 ? ` ×${f.count}` : ""}</td><td class="num">${f.points * f.count}</td></tr>`).join("")}
       </tbody><tfoot><tr><th>${t("result.fanpoints")} <span class="rule-id">MC-4.3</span></th><td class="num">${w.fan_points}</td></tr><tr><th>${t("result.flowerpoints")} <span class="rule-id">MC-2.5</span></th><td class="num">${w.flower_points}</td></tr><tr><th>${t("result.total")}</th><td class="num" id="res-total">${w.total}</td></tr></tfoot></table>`;
     } else {
       body = `<p class="verdict">${t("result.exhausted")} <span class="rule-id">MC-3.6</span></p>`;

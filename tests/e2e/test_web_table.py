@@ -394,3 +394,34 @@ async def test_translations_complete_and_shuffle_test_vector(web_server, browser
         1, [128, 41, 40, 110, 29, 34, 99, 63, 38, 48, 51, 43], [96, 4, 31],
     ]
     assert page.js_errors == []
+
+
+async def test_mcr_fan_names_are_translated_in_the_result_sheet(web_server, browser):  # noqa: F811
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/")
+    await page.wait_for_selector("#start")
+    await page.select_option("#lang", "pt")
+    await wait_js(page, "document.documentElement.lang === 'pt'")
+    fans = []
+    for _attempt in range(8):  # greedy bots win about four deals in five; a drawn deal has no fans
+        await start_from_lobby(page, web_server, "mcr", ["bot:greedy"] * 4)
+        await page.wait_for_selector(".replay-page", timeout=60_000)
+        await page.wait_for_selector("#result")
+        fans = await page.eval_on_selector_all(
+            "#result tr[data-fan] .fan-name",
+            "els => els.map(e => [e.closest('tr').dataset.fan, e.lang, e.textContent])")
+        if fans:
+            break
+    assert fans, "no MCR deal was won in eight tries"
+    table = await page.evaluate("async () => (await import('/web/fans.js')).FANS")
+    for en, lang, text in fans:
+        assert lang == "pt" and text == table[en]["pt"], (en, lang, text)
+    assert any(text != en for en, _lang, text in fans)  # e.g. "Sequência Dupla Pura", not English
+    await page.screenshot(path=shot("mcr-result-fans-pt"), full_page=True)
+    await page.select_option("#lang", "fi")
+    await wait_js(page, "document.documentElement.lang === 'fi'")
+    await page.wait_for_selector("#result .fan-name[lang=fi]")
+    shown = await page.eval_on_selector_all("#result .fan-name", "els => els.map(e => e.textContent)")
+    assert shown == [table[en]["fi"] for en, _lang, _text in fans]
+    assert page.js_errors == []
+    assert page.foreign_requests == []
