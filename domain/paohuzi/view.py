@@ -39,6 +39,9 @@ class DealResult(msgspec.Struct, frozen=True):
     groups: list[WinGroup] = []
     server_seed: str | None = None
     client_seed: str | None = None
+    # every seat's free concealed cards and own kan, shown only once the deal is over (PH-7.3)
+    hands: list[list[int]] = []
+    kans: list[list[list[int]]] = []
 
 
 class SeatView(msgspec.Struct, frozen=True):

@@ -31,10 +31,13 @@ def _meld_view(m: tuple[str, tuple[int, ...]]) -> MeldView:
 
 def _result(s: State) -> DealResult | None:
     r = s.result
-    if r is None:
+    if r is None or s.phase != "over":
         return None
     seed = s.created.server_seed if s.seed_revealed else None
     client = s.client_seed if s.seed_revealed else None
+    # the deal has ended: nothing is hidden any more (PH-7.3), so every seat's cards are shown
+    hands = [sorted(h) for h in s.hands]
+    kans = [[list(k) for k in ks] for ks in s.kans]
     if isinstance(r, DealWon):
         return DealResult(
             outcome="won",
@@ -49,6 +52,8 @@ def _result(s: State) -> DealResult | None:
             groups=list(r.groups),
             server_seed=seed,
             client_seed=client,
+            hands=hands,
+            kans=kans,
         )
     return DealResult(
         outcome="drawn",
@@ -56,6 +61,8 @@ def _result(s: State) -> DealResult | None:
         payments=[0] * SEATS,
         server_seed=seed,
         client_seed=client,
+        hands=hands,
+        kans=kans,
     )
 
 

@@ -218,8 +218,9 @@ function modelFromSeatView(game, v, kinds) {
   if (game === "paohuzi") {
     return {
       game, n: 3, me: v.seat, kinds, dealer: v.dealer, faceUp: v.face_up, started: v.dealer !== null,
-      hands: [0, 1, 2].map((i) => (i === v.seat ? v.hand : v.concealed[i])),
-      kans: [0, 1, 2].map((i) => (i === v.seat ? v.kans : [])),
+      // once the deal is over every seat's cards and kan are shown (PH-7.3)
+      hands: [0, 1, 2].map((i) => (i === v.seat ? v.hand : v.result && v.result.hands && v.result.hands.length ? v.result.hands[i] : v.concealed[i])),
+      kans: [0, 1, 2].map((i) => (i === v.seat ? v.kans : v.result && v.result.kans && v.result.kans.length ? v.result.kans[i] : [])),
       melds: v.melds, rows: v.rows, stock: v.stock_left, table: v.table, turn: v.turn, window: v.window,
       lastRes: v.last_resolution, dead: v.dead, chou: v.chou, result: v.result, phase: v.phase,
       legal: v.legal_actions || [], prompt: v.prompt, version: v.version, myAnswer: v.my_answer,
@@ -458,6 +459,10 @@ function resultHtml(m, ctx) {
     } else {
       body = `<p class="verdict">${t("result.drawn")} <span class="rule-id">${esc(r.rule_id)}</span></p>`;
       payments = r.payments;
+    }
+    if (r.hands && r.hands.length) {
+      const kanHtml = (k) => ` <span class="meld kan" role="group" aria-label="${t("meld.kan")}: ${phKindLabel(k[0] >> 2)}"><span class="meld-tag">${t("meld.kan")}</span>${piecesHtml(game, k, "xs")}</span>`;
+      body += `<details class="hands" id="res-hands"><summary>${t("result.hands")} <span class="rule-id">PH-7.3</span></summary>${r.hands.map((h, i) => `<div data-seat="${i}"><strong>${name(i)}</strong> ${piecesHtml(game, h, "xs")}${((r.kans && r.kans[i]) || []).map(kanHtml).join("")}</div>`).join("")}</details>`;
     }
   } else {
     const r = m.result;

@@ -130,6 +130,11 @@ async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F81
     sheet = await page.text_content("#result")
     assert ("Huxi" in sheet and "Tun" in sheet) or "Drawn deal" in sheet
     assert "Payments" in sheet
+    # every seat's hand and kan once the deal is over (PH-7.3), in the sheet and on the table
+    await page.click("#res-hands summary")
+    assert await page.locator("#res-hands [data-seat]").count() == 3
+    assert await page.locator("#res-hands .piece").count() > 0
+    assert await page.locator(".seat .backs").count() == 0
     await page.screenshot(path=shot("paohuzi-result"), full_page=True)
     await check_fairness(page, "paohuzi")
     assert await page.text_content("#announce")  # moves are read out to screen readers

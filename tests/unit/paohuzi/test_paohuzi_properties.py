@@ -92,6 +92,11 @@ def view_ids(v) -> set[int]:
     if v.result is not None:
         for g in v.result.groups:
             ids |= set(g.cards)
+        for h in v.result.hands:
+            ids |= set(h)
+        for ks in v.result.kans:
+            for k in ks:
+                ids |= set(k)
     return ids
 
 
@@ -221,3 +226,22 @@ def test_decide_accepts_exactly_the_legal_actions(deal):
         for seat in range(3):  # and every legal action is accepted
             for a in GAME.legal_actions(s, seat):
                 assert GAME.decide(s, a)
+
+
+@settings(max_examples=40, deadline=None)
+@given(deals)
+def test_PH_7_3_every_hand_and_kan_is_in_the_result_only_once_the_deal_is_over(deal):
+    events, _, state, _ = play(*deal)
+    s = State()
+    for e in events:
+        evolve(s, e)
+        for seat in range(3):
+            v = view_from_state(s, seat)
+            if s.phase != "over":
+                assert v.result is None
+                continue
+            assert v.result.hands == [sorted(h) for h in s.hands]
+            assert v.result.kans == [[list(k) for k in ks] for ks in s.kans]
+    assert state.phase == "over"
+    shown = view_from_state(state, 1).result
+    assert shown == view_from_state(state, 0).result  # the same sheet for every seat
