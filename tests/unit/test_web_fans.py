@@ -26,7 +26,7 @@ def _elf_pointer_tables(path: str, firsts: tuple[str, ...]) -> list[list[str]]:
     """The C string tables starting with each of ``firsts`` (x86-64 ELF, R_X86_64_RELATIVE)."""
     data = Path(path).read_bytes()
     if data[:4] != b"\x7fELF" or data[4] != 2 or struct.unpack_from("<H", data, 0x12)[0] != 62:
-        pytest.skip("not an x86-64 ELF module")
+        pytest.fail("reading the fan tables needs an x86-64 ELF build of MahjongGB; port _elf_pointer_tables")
     ph_off, sh_off = struct.unpack_from("<QQ", data, 0x20)
     ph_size, ph_num, sh_size, sh_num = struct.unpack_from("<HHHH", data, 0x36)
     loads = []
