@@ -18,6 +18,7 @@ import msgspec
 from redis.exceptions import NoScriptError
 
 from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
+from service.autopipe import AutoPipeline
 
 MAX_BATCH = 512
 _APPEND_LUA = files("service").joinpath("append.lua").read_text()
@@ -89,6 +90,7 @@ class EventStore:
         # deal -> (version, hash of the record at that version): saves a read before most appends
         self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self._head_cache_size = head_cache_size
+        self._appends = AutoPipeline(redis)  # concurrent appends share a round trip
 
     # keys ------------------------------------------------------------------
     def events_key(self, deal_id: str) -> str:
@@ -169,7 +171,7 @@ class EventStore:
             *records,
         )
         try:
-            reply = await self.redis.execute_command("EVALSHA", self._append_sha, 2, *keys_and_args)
+            reply = await self._appends.call("EVALSHA", self._append_sha, 2, *keys_and_args)
         except NoScriptError:  # first call on this server, or after SCRIPT FLUSH / a restart
             reply = await self.redis.eval(_APPEND_LUA, 2, *keys_and_args)
         if type(reply) is int:  # appended: the script answers with the last version alone

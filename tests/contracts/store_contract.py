@@ -112,6 +112,26 @@ class EventStoreContract:
         await store.append("d1", 1, [Played(0, i) for i in range(8)])
         assert [r.version for r in await store.read("d1")] == list(range(1, 10))
 
+    async def test_concurrent_appends_share_round_trips_and_survive_a_script_flush(self, store, redis_client):
+        """Appends to many deals at once are pipelined, each judged on its own; after SCRIPT
+        FLUSH (or a restarted server) every one of them still lands, the script sent again."""
+        await redis_client.script_flush()
+        deals = [f"p{i}" for i in range(40)]
+        results = await asyncio.gather(*(store.append(d, 0, [Played(0, 1)]) for d in deals))
+        assert [r.last_version for r in results] == [1] * 40
+        mixed = await asyncio.gather(
+            *(store.append(d, 1 if i % 2 else 0, [Played(1, 2)]) for i, d in enumerate(deals)),
+            return_exceptions=True,
+        )
+        for i, outcome in enumerate(mixed):  # the stale half conflicts, the other half lands
+            if i % 2:
+                assert outcome.last_version == 2
+            else:
+                assert isinstance(outcome, VersionConflict) and outcome.actual == 1
+        assert store._appends.batches < store._appends.commands
+        for d in deals:
+            assert verify_chain(await store.read_raw(d)) is None
+
     async def test_a_wrong_head_hash_conflicts_and_writes_nothing(self, store):
         await store.append("d1", 0, [Played(0, 1)])
         # the caller believes in a different record at version 1
