@@ -48,6 +48,7 @@ from domain.shuffle import dealer_and_deck
 from service.api import build_app
 from service.deals import DealService
 from service.games import kit
+from service.gc_tuning import tune_gc
 from service.redis_conn import connect
 from service.store import EventStore
 
@@ -331,6 +332,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
     prefix = f"bench-svc-{uuid.uuid4().hex[:8]}"
     service = DealService(EventStore(client, prefix=prefix), dev=True, bot_delay=0.0)
     runner = web.AppRunner(build_app(service, create_limit=10**6), access_log=None)
+    tune_gc()  # as `dealstream serve` does
     try:
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", 0).start()  # port 0: the kernel picks a free one

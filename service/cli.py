@@ -25,6 +25,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from service.api import build_app
     from service.deals import DealService
+    from service.gc_tuning import tune_gc
     from service.redis_conn import connect, resolve_redis_url
     from service.store import EventStore
 
@@ -37,6 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             await client.ping()
             deals = DealService(EventStore(client, args.prefix), dev=args.dev, bot_delay=args.bot_delay)
             app = build_app(deals, create_limit=args.create_limit)
+            tune_gc()
 
             async def close_redis(_app: web.Application) -> None:
                 await client.aclose()
