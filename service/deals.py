@@ -227,7 +227,7 @@ class DealService:
                 raise RuleViolation("DS-3", f"this token acts for seat {seat}, not {claimed!r}")
             command = {**command, "seat": seat}
         try:
-            typed = msgspec.convert(command, folded.kit.game.command_type)
+            typed = folded.kit.convert_command(command)
         except msgspec.ValidationError as exc:
             raise RuleViolation("DS-5", f"malformed {command.get('type')!r} command: {exc}") from None
         if isinstance(typed, StartDeal) and not typed.client_seed:
@@ -280,7 +280,7 @@ class DealService:
                 typed = self.decode_command(folded, seat, command)
                 if folded.over:
                     raise RuleViolation("DS-6", "the deal is over")
-                events = folded.kit.game.decide(folded.state, typed)
+                events, after = folded.kit.game.execute(folded.state, typed)
                 if not events:
                     raise RuleViolation("DS-5", "the command changed nothing")
             except (RuleViolation, StaleVersion):
@@ -307,10 +307,8 @@ class DealService:
                     await self.load(deal_id), deal_id, result.first_version, result.last_version
                 )
             if folded.version == result.first_version - 1:
-                game = folded.kit.game
-                for event in events:
-                    folded.state = game.evolve(folded.state, event)
-                    folded.events.append(event)
+                folded.state = after  # what evolving by ``events`` gives, already worked out
+                folded.events.extend(events)
                 folded.version = result.last_version
             else:  # a reader folded our events from the store while we awaited the append
                 folded = await self.load(deal_id)

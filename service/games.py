@@ -23,6 +23,17 @@ class GameKit:
         self.summary: ModuleType = importlib.import_module(f"projections.{game.name}.summary")
         self.event_decoder = msgspec.json.Decoder(game.event_type)
         self.bot_levels = sorted(self.bots.BOTS)
+        # msgspec caches what it learns about a Struct type on the class, but not about a bare
+        # Union: converting into a one-field Struct costs ~1 µs where the Union costs ~18 µs
+        self._command_box = msgspec.defstruct(f"{game.name}_command_box", [("command", game.command_type)])
+
+    def convert_command(self, command: dict[str, Any]) -> Any:
+        """The game's typed command from request JSON; ``msgspec.ValidationError`` if it is not one."""
+        try:
+            return msgspec.convert({"command": command}, self._command_box).command
+        except msgspec.ValidationError as exc:  # name paths from the command, not from the box
+            message = str(exc).replace(" - at `$.command`", "").replace("`$.command", "`$")
+            raise msgspec.ValidationError(message) from None
 
     def decode_event(self, data: bytes) -> Any:
         return self.event_decoder.decode(data)

@@ -26,6 +26,9 @@ class MCRGame(DealCreation):
     def decide(self, state: State, command) -> list:
         return engine.decide(state, command)
 
+    def execute(self, state: State, command) -> tuple[list, State]:
+        return engine.execute(state, command)
+
     def evolve(self, state: State, event) -> State:
         return engine.evolve(state, event)
 

@@ -376,6 +376,12 @@ class _Run:
 
 
 def decide(state: State, cmd) -> list:
+    return execute(state, cmd)[0]
+
+
+def execute(state: State, cmd) -> tuple[list, State]:
+    """``decide``, plus the clone the events were applied to as they were emitted: the state
+    that folding them onto ``state`` gives, without folding again."""
     if not state.created:
         raise RuleViolation("DS-2", "the deal has not been created")
     seat = getattr(cmd, "seat", None)
@@ -388,7 +394,7 @@ def decide(state: State, cmd) -> list:
             raise RuleViolation("DS-2", "the deal has already started")
         run = _Run(state.clone())
         _start(run, cmd.client_seed)
-        return run.events
+        return run.events, run.s
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")
     t = type(cmd)
@@ -428,7 +434,7 @@ def decide(state: State, cmd) -> list:
         _maybe_resolve(run)
     else:  # pragma: no cover - legal_actions only lists known commands
         raise RuleViolation("DS-3", f"unknown command {cmd!r}")
-    return run.events
+    return run.events, run.s
 
 
 def _after(seat: int) -> list[int]:

@@ -26,6 +26,9 @@ class Paohuzi(DealCreation):
     def decide(self, state: aggregate.State, command: Any) -> list[Any]:
         return aggregate.decide(state, command)
 
+    def execute(self, state: aggregate.State, command: Any) -> tuple[list[Any], aggregate.State]:
+        return aggregate.execute(state, command)
+
     def evolve(self, state: aggregate.State, event: Any) -> aggregate.State:
         return aggregate.evolve(state, event)
 

@@ -555,7 +555,8 @@ def _open_window(ctx: _Ctx) -> None:
     who = s.table_seat
     start = who if src == "reveal" else (who + 1) % SEATS
     order = [(start + i) % SEATS for i in range(SEATS)]
-    eligible = [seat for seat in order if compute_options(s, seat).any()]
+    options = {seat: compute_options(s, seat) for seat in order}
+    eligible = [seat for seat in order if options[seat].any()]
     if not eligible:
         ctx.emit(CardUnclaimed(seat=who, card=s.table, rule_id="PH-5.1" if src == "reveal" else "PH-5.4"))
         _next_reveal(ctx, (who + 1) % SEATS)
@@ -563,6 +564,9 @@ def _open_window(ctx: _Ctx) -> None:
     ctx.emit(
         ClaimWindowOpened(window=s.window + 1, card=s.table, source_seat=who, source=src, eligible=eligible)
     )
+    # opening the window changed nothing the options depend on: keep them for window_options
+    # (a new dict: the one this copy shares with the state it was copied from stays untouched)
+    s._cache = {"opts": (s.window, {seat: options[seat] for seat in eligible})}
 
 
 def _try_resolve(ctx: _Ctx) -> None:
@@ -704,7 +708,7 @@ def _chi_ids(s: State, seat: int, card: int, choice) -> list[list[int]]:
     return groups
 
 
-def _start(s: State, cmd: StartDeal) -> list[Any]:
+def _start(s: State, cmd: StartDeal) -> _Ctx:
     if s.created is None or s.phase != "new":
         raise RuleViolation("DS-2", "the deal is not created or already started")
     if not 0 <= cmd.seat < SEATS:
@@ -762,12 +766,12 @@ def _start(s: State, cmd: StartDeal) -> list[Any]:
                     rule_id="PH-2.6",
                 ),
             )
-            return ctx.out
+            return ctx
     if s.holding(dealer) > s.target(dealer):  # PH-2.7
         ctx.emit(DiscardRequired(seat=dealer, rule_id="PH-2.7"))
     else:
         _next_reveal(ctx, (dealer + 1) % SEATS)
-    return ctx.out
+    return ctx
 
 
 def _reject_claim(s: State, seat: int, o: Options, claim: str) -> RuleViolation:
@@ -811,7 +815,7 @@ def _reject_claim(s: State, seat: int, o: Options, claim: str) -> RuleViolation:
     return RuleViolation("PH-6.5", "no such chi with its bi groups")
 
 
-def _claim_command(s: State, cmd: Any) -> list[Any]:
+def _claim_command(s: State, cmd: Any) -> _Ctx:
     seat = cmd.seat
     if s.phase != "claim" or cmd.window != s.window:
         raise RuleViolation("DS-3", "no open claim window with that id")
@@ -879,15 +883,23 @@ def _claim_command(s: State, cmd: Any) -> list[Any]:
     if answer == "pass" and (o.peng or o.chi):
         ctx.emit(ChouMarked(seat=seat, kind=kind_name(s.table >> 2)))
     _try_resolve(ctx)
-    return ctx.out
+    return ctx
 
 
 _CHI_SET_T = frozenset(CHI_PATTERNS)
 
 
 def decide(state: State, command: Any) -> list[Any]:
+    return execute(state, command)[0]
+
+
+def execute(state: State, command: Any) -> tuple[list[Any], State]:
+    """``decide``, plus the state those events lead to: the events are applied to a private
+    copy as they are emitted, so it equals folding them onto ``state``, and it keeps what was
+    worked out on the way (the options of a claim window just opened)."""
     if isinstance(command, StartDeal):
-        return _start(state.copy(), command)
+        ctx = _start(state.copy(), command)
+        return ctx.out, ctx.s
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")
     if state.phase == "over":
@@ -905,9 +917,10 @@ def decide(state: State, command: Any) -> list[Any]:
         ctx = _Ctx(state.copy())
         ctx.emit(CardDiscarded(seat=seat, card=command.card))
         _open_window(ctx)
-        return ctx.out
+        return ctx.out, ctx.s
     if isinstance(command, (Win, Pao, Peng, Chi, Pass)):
-        return _claim_command(state, command)
+        ctx = _claim_command(state, command)
+        return ctx.out, ctx.s
     raise RuleViolation("DS-3", f"unknown command {type(command).__name__}")
 
 

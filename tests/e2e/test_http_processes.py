@@ -228,15 +228,21 @@ async def test_concurrent_answers_through_two_services_both_land(store, redis_cl
     chow = option(await first.load(deal_id), 1, "chow")
     pung = option(await second.load(deal_id), 2, "pung")
     conflicts = []
+    first_landed = asyncio.Event()  # the chow lands first, whatever order the loop runs them in
     for service in (first, second):
         append = service.store.append
 
-        async def spy(*args, _append=append, **kwargs):
+        async def spy(*args, _append=append, _service=service, **kwargs):
+            if _service is second:
+                await first_landed.wait()
             try:
                 return await _append(*args, **kwargs)
             except VersionConflict:
                 conflicts.append(args[0])
                 raise
+            finally:
+                if _service is first:
+                    first_landed.set()
 
         service.store.append = spy
     results = await asyncio.gather(

@@ -1,0 +1,76 @@
+"""``Game.execute`` hands the service the state after a command; it must be the fold, exactly.
+
+The service keeps that state instead of evolving its own copy, so any field the engine sets
+on the way that evolving the events would not set (or a stale cache) would make two service
+processes disagree about one deal. Each step of many bot deals is checked against a fresh fold
+of the whole log, and the state it was given must come out unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.game import StartDeal, get_game
+from domain.paohuzi import aggregate as paohuzi_aggregate
+from service.games import kit
+
+DEALS = 12
+
+
+def fields(state: Any) -> dict[str, Any]:
+    """Every field of a state except private caches."""
+    if isinstance(state, msgspec.Struct):
+        return msgspec.structs.asdict(state)
+    return {name: getattr(state, name) for name in type(state).__slots__ if not name.startswith("_")}
+
+
+def options(state: Any) -> dict[int, tuple[Any, ...]]:
+    """Paohuzi claim-window options of the seats still to answer, as comparable tuples.
+
+    Only those count: a seat that passed may have been marked chou since the window opened,
+    and nothing reads an answered seat's options again (a claimant never passed).
+    """
+    opts = paohuzi_aggregate.window_options(state)
+    return {
+        seat: (o.level, o.pao, o.peng, o.chi, None if o.win is None else (o.win.huxi, repr(o.win.groups)))
+        for seat, o in opts.items()
+        if seat not in state.answers
+    }
+
+
+@pytest.mark.parametrize("game_name", ["paohuzi", "mcr"])
+@pytest.mark.parametrize("level", ["random", "greedy"])
+def test_execute_gives_the_fold_and_leaves_its_input_alone(game_name: str, level: str) -> None:
+    game = get_game(game_name)
+    k = kit(game_name)
+    steps = windows = 0
+    for deal in range(DEALS):
+        seed = hashlib.sha256(f"execute:{game_name}:{level}:{deal}".encode()).digest()
+        log = game.create(deal_id=f"x{deal}", seats=["human"] * game.seat_count, server_seed=seed)
+        state = game.fold(log)
+        bots = [k.make_bot(level, deal * 10 + s) for s in range(game.seat_count)]
+        command: Any = StartDeal(seat=0, client_seed=f"c{deal}")
+        while True:
+            before = fields(state)
+            events, after = game.execute(state, command)
+            assert events == game.decide(state, command)
+            assert fields(state) == before, "execute changed the state it was given"
+            log = log + events
+            folded = game.fold(log)
+            assert fields(after) == fields(folded)
+            steps += 1
+            if game_name == "paohuzi" and after.phase == "claim":
+                assert options(after) == options(folded), "options kept from the window's opening differ"
+                windows += 1
+            state = after
+            if game.is_over(state):
+                break
+            seat = game.seats_to_act(state)[0]
+            command = bots[seat].choose(k.projections.view_from_state(state, seat))
+    assert steps > DEALS * 10
+    if game_name == "paohuzi":
+        assert windows > DEALS
