@@ -342,6 +342,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once)
             rates, health_requests, play_time = await bench.alternate(SEGMENTS, health_s, play_s)
+            round_trips, appends = service.store.append_round_trips
             replay = await bench.replay_latencies()
     finally:
         await runner.cleanup()  # stops the server; the app's cleanup closes the deal service
@@ -377,6 +378,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
         "play_requests_per_s": round(play_requests_per_s, 1),
         "ratio_play_requests_vs_trivial": round(play_requests_per_s / trivial, 4) if trivial else 0.0,
         "conflicts_409": tally.conflicts,
+        "appends_per_redis_round_trip": round(appends / round_trips, 2) if round_trips else None,
         "command_latency_p50_ms": round(median(latencies_ms), 2) if latencies_ms else None,
         "command_latency_p99_ms": round(percentile(latencies_ms, 99), 2) if latencies_ms else None,
         "replay_frame_latency_ms_step100": round(median(replay_ms), 2) if replay_ms else None,

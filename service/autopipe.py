@@ -6,6 +6,10 @@ deals active at once, the appends that arrive while one pipeline is in flight wa
 then leave as the next pipeline, so the client pays that cost once per batch instead of once per
 command. An idle server sends each command alone, one event-loop turn after it was issued.
 
+On a plain TCP or unix-socket client the batches go over a connection of our own
+(``service.resp``), packed and parsed in C; on anything else (fakeredis, TLS, a cluster) through
+a redis-py pipeline.
+
 Every command keeps its own reply or its own error (``raise_on_error=False``): one refused
 script never fails its neighbours. Only a failure of the whole round trip (connection lost,
 timeout) reaches every caller of that batch. Order is kept, but nothing here relies on it: each
@@ -18,7 +22,10 @@ import asyncio
 from collections import deque
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+
+from service.resp import RespConnection
 
 MAX_PIPELINE = 256
 
@@ -26,20 +33,26 @@ MAX_PIPELINE = 256
 class AutoPipeline:
     """``await call(*args)`` runs ``execute_command(*args)``, batched with concurrent calls."""
 
-    def __init__(self, redis: Any, max_batch: int = MAX_PIPELINE) -> None:
+    def __init__(self, redis: Any, max_batch: int = MAX_PIPELINE, *, resend: bool = False) -> None:
+        """``resend``: after a lost connection, send the batch once more on a new one (as
+        redis-py does for its own calls). Only for commands that are safe to run twice."""
         self.redis = redis
         self.max_batch = max_batch
+        self.resend = resend
         self._queue: deque[tuple[tuple[Any, ...], asyncio.Future[Any]]] = deque()
         self._sender: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.batches = 0  # how many pipelines went out, and how many commands (for benchmarks)
         self.commands = 0
+        # a plain TCP or unix-socket client gets its own lean connection; others go through redis-py
+        self._resp = RespConnection.for_client(redis)
 
     def call(self, *args: Any) -> asyncio.Future[Any]:
         """Queue one command; the future holds its reply, or raises its error."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a store outliving its event loop (tests) starts afresh
             self._loop, self._queue, self._sender = loop, deque(), None
+            self._resp = RespConnection.for_client(self.redis)
         future = loop.create_future()
         self._queue.append((args, future))
         if self._sender is None or self._sender.done():
@@ -77,6 +90,13 @@ class AutoPipeline:
                     future.set_result(reply)
 
     async def _round_trip(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        if self._resp is not None:
+            try:
+                return await self._resp.pipeline(commands)
+            except RedisConnectionError:
+                if not self.resend:
+                    raise
+                return await self._resp.pipeline(commands)  # on a new connection
         if len(commands) == 1:  # alone: a plain call, no pipeline object
             try:
                 return [await self.redis.execute_command(*commands[0])]
@@ -86,6 +106,11 @@ class AutoPipeline:
         for args in commands:
             pipe.execute_command(*args)
         return await pipe.execute(raise_on_error=False)
+
+    def close(self) -> None:
+        """Close the lean connection, if any (the next call opens it again)."""
+        if self._resp is not None:
+            self._resp.close()
 
 
 def _copy_error(exc: BaseException) -> BaseException:

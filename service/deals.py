@@ -136,8 +136,14 @@ class DealService:
             **{f"token:{seat}": token_digest(tok) for seat, tok in tokens.items()},
         }
         await self.store.put_meta(deal_id, meta)
-        await self.store.append(deal_id, 0, events, command_id="create")
+        result = await self.store.append(deal_id, 0, events, command_id="create")
         await self.store.put_meta(deal_id, {}, created_ms=int(meta["created_ms"]))
+        # the first command needs neither the meta nor the log back from Redis
+        self._remember_tokens(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
+        self._remember_fold(
+            deal_id,
+            Folded(kit_, seat_kinds, kit_.game.fold(events), result.last_version, list(events)),
+        )
         version = 1
         if not tokens:
             # never an empty client seed: sha256(server_seed || "") is the public commitment itself
@@ -183,11 +189,19 @@ class DealService:
             folded.state = game.evolve(folded.state, event)
             folded.events.append(event)
             folded.version = record.version
+        self._remember_fold(deal_id, folded)
+        return folded
+
+    def _remember_fold(self, deal_id: str, folded: Folded) -> None:
         self._cache[deal_id] = folded
         self._cache.move_to_end(deal_id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-        return folded
+
+    def _remember_tokens(self, deal_id: str, digests: dict[int, str]) -> None:
+        self._token_digests[deal_id] = digests
+        while len(self._token_digests) > self._cache_size:
+            self._token_digests.popitem(last=False)
 
     async def seats(self, deal_id: str) -> list[str]:
         return (await self.load(deal_id)).seats
@@ -202,9 +216,7 @@ class DealService:
             if "game" not in meta:
                 raise DealNotFound(deal_id)
             digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
-            self._token_digests[deal_id] = digests
-            while len(self._token_digests) > self._cache_size:
-                self._token_digests.popitem(last=False)
+            self._remember_tokens(deal_id, digests)
         digest = token_digest(token)
         seat = None
         for candidate, stored in digests.items():
@@ -374,3 +386,4 @@ class DealService:
         for task in self._bot_tasks.values():
             task.cancel()
         await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
+        self.store.close()

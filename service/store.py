@@ -90,7 +90,18 @@ class EventStore:
         # deal -> (version, hash of the record at that version): saves a read before most appends
         self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self._head_cache_size = head_cache_size
-        self._appends = AutoPipeline(redis)  # concurrent appends share a round trip
+        # concurrent appends share a round trip; resending one is safe: the script checks the
+        # expected version and the command id before it writes anything
+        self._appends = AutoPipeline(redis, resend=True)
+
+    def close(self) -> None:
+        """Close the store's own append connection; the redis client stays the caller's."""
+        self._appends.close()
+
+    @property
+    def append_round_trips(self) -> tuple[int, int]:
+        """(round trips, appends) the pipelined append path has made so far."""
+        return self._appends.batches, self._appends.commands
 
     # keys ------------------------------------------------------------------
     def events_key(self, deal_id: str) -> str:
