@@ -63,7 +63,9 @@ async def test_password_and_database_are_the_clients(private_redis, key_prefix):
     port, password = private_redis
     client = aioredis.from_url(f"redis://:{password}@127.0.0.1:{port}/3")
     lean = RespConnection.for_client(client)
-    replies = await lean.pipeline([("SET", f"{key_prefix}:k", "v"), ("GET", f"{key_prefix}:k"), ("INCR", "n")])
+    replies = await lean.pipeline(
+        [("SET", f"{key_prefix}:k", "v"), ("GET", f"{key_prefix}:k"), ("INCR", "n")]
+    )
     assert replies == [b"OK", b"v", 1]
     assert await client.get(f"{key_prefix}:k") == b"v"  # database 3, as the client sees it
     db0 = aioredis.from_url(f"redis://:{password}@127.0.0.1:{port}/0")
