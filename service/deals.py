@@ -59,6 +59,10 @@ class Folded:
     def over(self) -> bool:
         return self.kit.game.is_over(self.state)
 
+    @property
+    def has_bots(self) -> bool:
+        return any(kind.startswith("bot:") for kind in self.seats)
+
 
 class Outcome(msgspec.Struct, frozen=True):
     """What one command did: versions first..last, the events, and whether it was a retry."""
@@ -342,7 +346,7 @@ class DealService:
         if task is not None and not task.done():
             return
         folded = self._cache.get(deal_id)
-        if folded is None or folded.over or not self._bots_to_act(folded):
+        if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
             return
         self._bot_tasks[deal_id] = asyncio.create_task(self._drive_bots(deal_id))
 

@@ -323,10 +323,12 @@ class EventStore:
     # deal meta and index -----------------------------------------------------
     async def put_meta(self, deal_id: str, fields: dict[str, str], created_ms: int | None = None) -> None:
         """Write meta fields; with ``created_ms`` also list the deal in the index."""
+        # through the append pipeline: both writes are idempotent, so a resend is harmless
         if fields:
-            await self.redis.hset(self.meta_key(deal_id), mapping=fields)
+            flat = [part for item in fields.items() for part in item]
+            await self._appends.call("HSET", self.meta_key(deal_id), *flat)
         if created_ms is not None:
-            await self.redis.zadd(self.index_key, {deal_id: created_ms})
+            await self._appends.call("ZADD", self.index_key, created_ms, deal_id)
 
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         raw = await self.redis.hgetall(self.meta_key(deal_id))

@@ -555,8 +555,10 @@ def _open_window(ctx: _Ctx) -> None:
     who = s.table_seat
     start = who if src == "reveal" else (who + 1) % SEATS
     order = [(start + i) % SEATS for i in range(SEATS)]
-    options = {seat: compute_options(s, seat) for seat in order}
-    eligible = [seat for seat in order if options[seat].any()]
+    # a discarder has no claim on its own discard (PH-6.3): only the other seats are asked
+    seats = order if src == "reveal" else [seat for seat in order if seat != who]
+    options = {seat: compute_options(s, seat) for seat in seats}
+    eligible = [seat for seat in seats if options[seat].any()]
     if not eligible:
         ctx.emit(CardUnclaimed(seat=who, card=s.table, rule_id="PH-5.1" if src == "reveal" else "PH-5.4"))
         _next_reveal(ctx, (who + 1) % SEATS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -25,7 +26,9 @@ from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, Tabl
 __all__ = ["seat_view", "view_from_state", "full_view", "redact_event", "claim_audit"]
 
 
+@lru_cache(maxsize=16384)
 def _meld_view(m: tuple[str, tuple[int, ...]]) -> MeldView:
+    """Melds in the state are immutable tuples, so one frozen view of each serves every view."""
     return MeldView(meld=m[0], kind=kind_name(min(m[1]) >> 2), cards=list(m[1]))
 
 
