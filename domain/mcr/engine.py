@@ -302,6 +302,31 @@ def claim_options(s: State, seat: int, card: int, source: str, source_seat: int)
     return opts
 
 
+def has_claim(s: State, seat: int, card: int, source: str, source_seat: int) -> bool:
+    """Whether ``claim_options`` offers anything, without building the claims: on most
+    discards nobody can claim, and this answers that with a count before any win search."""
+    if seat == source_seat:
+        return False
+    k = card >> 2
+    hand = s.hands[seat]
+    if source != "added_kong":
+        same = 0
+        for t in hand:
+            if t >> 2 == k:
+                same += 1
+        if same >= 2:
+            return True  # a pung at least (MC-3.2)
+        if seat == (source_seat + 1) % SEATS and k < 27:
+            pos = k % 9
+            kinds = {t >> 2 for t in hand}
+            for lo in (k - 2, k - 1, k):
+                if lo < k - pos or lo + 2 > k - pos + 8:
+                    continue
+                if all(x in kinds for x in (lo, lo + 1, lo + 2) if x != k):
+                    return True  # a chow (MC-3.2)
+    return evaluate_win(s, seat, card, False, source == "added_kong") is not None
+
+
 def _window_options(s: State, seat: int) -> list[Claim]:
     w = s.window
     return [
@@ -512,7 +537,7 @@ def _reveal(run: _Run) -> None:
 
 def _after_discard(run: _Run, seat: int, tile: int) -> None:
     s = run.s
-    eligible = [p for p in _after(seat) if claim_options(s, p, tile, "discard", seat)]
+    eligible = [p for p in _after(seat) if has_claim(s, p, tile, "discard", seat)]
     if eligible:
         _open(run, tile, seat, "discard", eligible)
     else:
