@@ -102,21 +102,21 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
     elif t is AddedKongDeclared:
         s.hands[e.seat].remove(e.tile)
         k = e.tile >> 2
-        for m in s.melds[e.seat]:
+        melds = s.melds[e.seat]
+        for i, m in enumerate(melds):  # a new Meld: clones share Meld objects (State.clone)
             if m.kind == "pung" and m.tiles[0] >> 2 == k:
-                m.kind = "kong"
-                m.tiles.append(e.tile)
-                m.added = True
+                melds[i] = Meld("kong", [*m.tiles, e.tile], m.card, m.from_seat, True)
                 break
         s.last_tile = None
         s.phase = "between"
     elif t is HandWon:
         if e.robbing_kong:
-            for m in s.melds[e.from_seat]:
+            melds = s.melds[e.from_seat]
+            for i, m in enumerate(melds):
                 if m.added and e.tile in m.tiles:
-                    m.tiles.remove(e.tile)
-                    m.kind = "pung"
-                    m.added = False
+                    tiles = list(m.tiles)
+                    tiles.remove(e.tile)
+                    melds[i] = Meld("pung", tiles, m.card, m.from_seat, False)
                     break
             s.hands[e.seat].append(e.tile)
         elif not e.self_drawn:

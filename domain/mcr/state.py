@@ -70,12 +70,14 @@ class State(msgspec.Struct):
         return self.back - self.front
 
     def clone(self) -> State:
+        """Copies what evolve changes in place (lists); Meld objects are shared, since evolve
+        replaces a meld instead of changing it."""
         c = State(
             self.deal_id, self.seat_kinds, self.commitment, self.server_seed, self.fixed_deck,
             self.fixed_dealer, self.created, self.version, self.phase, self.client_seed,
             self.seed, self.dealer, self.prevailing_wind, self.seat_winds, self.wall, self.front,
             self.back, [list(h) for h in self.hands], [list(f) for f in self.flowers],
-            [[m.copy() for m in ms] for ms in self.melds], [list(d) for d in self.discards],
+            [list(ms) for ms in self.melds], [list(d) for d in self.discards],
             self.turn, self.last_tile, self.must_discard, self.after_kong,
             self.window.copy() if self.window is not None else None, self.windows, self.result,
             self.exhausted,

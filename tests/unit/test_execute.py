@@ -8,6 +8,7 @@ of the whole log, and the state it was given must come out unchanged.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from typing import Any
 
@@ -55,7 +56,7 @@ def test_execute_gives_the_fold_and_leaves_its_input_alone(game_name: str, level
         bots = [k.make_bot(level, deal * 10 + s) for s in range(game.seat_count)]
         command: Any = StartDeal(seat=0, client_seed=f"c{deal}")
         while True:
-            before = fields(state)
+            before = copy.deepcopy(fields(state))  # deep: a shared list changed in place shows
             events, after = game.execute(state, command)
             assert events == game.decide(state, command)
             assert fields(state) == before, "execute changed the state it was given"
