@@ -16,9 +16,6 @@ class Meld(msgspec.Struct):
     from_seat: int | None = None
     added: bool = False
 
-    def copy(self) -> Meld:
-        return Meld(self.kind, list(self.tiles), self.card, self.from_seat, self.added)
-
 
 class Window(msgspec.Struct):
     window: int
