@@ -355,8 +355,26 @@ class Options:
         return self.level > 0
 
 
+_CHI_MEMO: dict[tuple[bytes, int], list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]] = {}
+_CHI_MEMO_MAX = 100_000
+
+
 def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
-    """Every chi on claimed kind ``k`` with its bi groups (PH-3.1, PH-6.5), canonical order."""
+    """Every chi on claimed kind ``k`` with its bi groups (PH-3.1, PH-6.5), canonical order.
+
+    Memoised on the counts: a seat's hand stays the same while the others reveal card after
+    card, so the same question comes back many times in a deal. Callers must not change the list.
+    """
+    key = (bytes(counts), k)
+    hit = _CHI_MEMO.get(key)
+    if hit is None:
+        if len(_CHI_MEMO) >= _CHI_MEMO_MAX:
+            _CHI_MEMO.clear()
+        hit = _CHI_MEMO[key] = _chi_search(counts, k)
+    return hit
+
+
+def _chi_search(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
     found: set = set()
     c = counts[:]
 
@@ -416,12 +434,14 @@ def compute_options(s: State, seat: int) -> Options:
         for i, m in enumerate(s.melds[seat]):
             if m[1][0] >> 2 == k and (m[0] == "wei" or (m[0] == "peng" and src == "reveal")):
                 o.pao = ("meld", i)
-    if not dead and k not in s.chou[seat]:
+    may_peng = seat != who and counts[k] == 2
+    may_chi = seat == (who + 1) % SEATS or (src == "reveal" and seat == who)
+    if not dead and (may_peng or may_chi) and k not in s.chou[seat]:
         n_hand = len(s.hands[seat])
-        if seat != who and counts[k] == 2:
-            o.peng = not (_needs_discard_after(s, seat, 1, 0) and n_hand - 2 == 0)
-        if seat == (who + 1) % SEATS or (src == "reveal" and seat == who):
-            need = _needs_discard_after(s, seat, 1, 0)
+        need = _needs_discard_after(s, seat, 1, 0)
+        if may_peng:
+            o.peng = not (need and n_hand - 2 == 0)
+        if may_chi:
             for ch in chi_choices(counts, k):
                 used = 2 + 3 * len(ch[1])
                 if need and n_hand - used == 0:
