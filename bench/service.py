@@ -31,10 +31,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+import multiprocessing
 import statistics
 import time
 import uuid
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +55,7 @@ from service.redis_conn import connect
 from service.store import EventStore
 
 MAX_COMMANDS_PER_DEAL = 400
-SCRIPTS_PER_GAME = 12
+SCRIPTS_PER_GAME = 150  # more than the deals a 60 s run starts per game: few deals repeat
 REPLAY_STEP = 100
 REPLAY_SAMPLES = 20
 RATIO_TARGET = 0.4
@@ -131,6 +133,17 @@ def make_script(game_name: str, index: int) -> Script:
         command = next((a for a in actions if type(a).__name__ in WIN_TYPES), actions[0])
 
 
+def make_scripts(count: int) -> dict[str, list[Script]]:
+    return {game: [make_script(game, i) for i in range(count)] for game in SEATS}
+
+
+def make_scripts_elsewhere(count: int) -> dict[str, list[Script]]:
+    """The scripts, worked out in another process: working them out here would leave the
+    engines' memo tables holding every hand the server is about to see."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(make_scripts, count).result()
+
+
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
     ordered = sorted(values)
@@ -145,14 +158,21 @@ def auth(token: str) -> dict[str, str]:
 class Bench:
     """The scripted tables, the health loops, and the gate that alternates between them."""
 
-    def __init__(self, session: aiohttp.ClientSession, base: str, concurrency: int, once: bool) -> None:
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        base: str,
+        concurrency: int,
+        once: bool,
+        scripts: dict[str, list[Script]],
+    ) -> None:
         self.session = session
         self.base = base
         self.concurrency = concurrency
         self.once = once
         self.tally = Tally()
         self.deals: list[Deal] = []
-        self.scripts = {game: [make_script(game, i) for i in range(SCRIPTS_PER_GAME)] for game in SEATS}
+        self.scripts = scripts
         self.created: Counter[str] = Counter()
         self.stopping = False
         # the play gate: tables run only while it is open and park at their next round when it closes
@@ -328,6 +348,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
     available = max(2.0, seconds - RESERVE_S)
     health_s = available * HEALTH_SHARE / (SEGMENTS + 1)
     play_s = available * (1 - HEALTH_SHARE) / SEGMENTS
+    scripts = make_scripts_elsewhere(SCRIPTS_PER_GAME)
     client = connect(url)
     prefix = f"bench-svc-{uuid.uuid4().hex[:8]}"
     service = DealService(EventStore(client, prefix=prefix), dev=True, bot_delay=0.0)
@@ -340,7 +361,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
         timeout = aiohttp.ClientTimeout(total=30)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-            bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once)
+            bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once, scripts)
             rates, health_requests, play_time = await bench.alternate(SEGMENTS, health_s, play_s)
             round_trips, appends = service.store.append_round_trips
             replay = await bench.replay_latencies()
