@@ -242,15 +242,19 @@ def win_facts(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool) -
     )
 
 
-def evaluate_win(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool):
-    """The WinScore if ``seat`` can legally win on ``tile`` now, else None (MC-4.1, MC-4.3)."""
-    hand = s.hands[seat]
-    if self_drawn:
-        rest = list(hand)
-        rest.remove(tile)
-        kinds = _kinds(rest)
-    else:
-        kinds = _kinds(hand)
+def evaluate_win(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool,
+                 kinds: tuple[int, ...] | None = None):
+    """The WinScore if ``seat`` can legally win on ``tile`` now, else None (MC-4.1, MC-4.3).
+
+    ``kinds``: the sorted kinds of the concealed hand without ``tile``, if the caller has them."""
+    if kinds is None:
+        hand = s.hands[seat]
+        if self_drawn:
+            rest = list(hand)
+            rest.remove(tile)
+            kinds = _kinds(rest)
+        else:
+            kinds = _kinds(hand)
     if (tile >> 2) not in scoring.waits(kinds):
         return None
     try:
@@ -308,23 +312,18 @@ def has_claim(s: State, seat: int, card: int, source: str, source_seat: int) -> 
     if seat == source_seat:
         return False
     k = card >> 2
-    hand = s.hands[seat]
+    kinds = _kinds(s.hands[seat])
     if source != "added_kong":
-        same = 0
-        for t in hand:
-            if t >> 2 == k:
-                same += 1
-        if same >= 2:
+        if kinds.count(k) >= 2:
             return True  # a pung at least (MC-3.2)
         if seat == (source_seat + 1) % SEATS and k < 27:
             pos = k % 9
-            kinds = {t >> 2 for t in hand}
             for lo in (k - 2, k - 1, k):
                 if lo < k - pos or lo + 2 > k - pos + 8:
                     continue
                 if all(x in kinds for x in (lo, lo + 1, lo + 2) if x != k):
                     return True  # a chow (MC-3.2)
-    return evaluate_win(s, seat, card, False, source == "added_kong") is not None
+    return evaluate_win(s, seat, card, False, source == "added_kong", kinds) is not None
 
 
 def _window_options(s: State, seat: int) -> list[Claim]:
