@@ -55,13 +55,13 @@ from service.redis_conn import connect
 from service.store import EventStore
 
 MAX_COMMANDS_PER_DEAL = 400
-SCRIPTS_PER_GAME = 150  # more than the deals a 60 s run starts per game: few deals repeat
+SCRIPTS_PER_GAME = 150  # a 60 s run starts about 500 deals per game: each deck comes back about 3 times
 REPLAY_STEP = 100
 REPLAY_SAMPLES = 20
 RATIO_TARGET = 0.4
 SEATS = {"mcr": ["human"] * 4, "paohuzi": ["human"] * 3}
 WIN_TYPES = ("Win", "DeclareWin")
-SEGMENTS = 4  # play segments, between SEGMENTS + 1 health windows
+SEGMENTS = 8  # play segments, between SEGMENTS + 1 health windows (finer: load swings hit both)
 HEALTH_SHARE = 0.3  # of the time budget, spent on health windows
 RESERVE_S = 3.0  # of the time budget, kept for server start, replay frames and clean-up
 
