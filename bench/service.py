@@ -4,8 +4,9 @@ What is measured: the real aiohttp app (``build_app`` over ``DealService`` over 
 ``--dev`` so decks can be fixed, no bot delay) runs in this process on a free localhost port,
 backed by a real Redis. Before the clock starts, deals of both games are worked out in memory on
 seeded decks (``make_script``: the first seat to act wins when it can, else takes its first legal
-action). One ``aiohttp.ClientSession`` then drives ``--deals`` tables at once (half MCR with four
-human seats, half Paohuzi with three): each creates a deal on a script's deck and POSTs the
+action), in another process so that the engines' memo tables here start cold. One
+``aiohttp.ClientSession`` then drives ``--deals`` tables at once (half MCR with four human
+seats, half Paohuzi with three): each creates a deal on a script's deck and POSTs the
 script's commands back to back, each with its seat's token and ``expected_version`` pinned. The
 server decides every command on its own log, so a refused step (422/409) would show in
 ``errors_by_status``. A table starts the next deal when one ends (``--once``: one deal per table),
