@@ -238,6 +238,11 @@ class WinEval:
         self.groups = groups
 
 
+def meld_huxi(meld: tuple[str, tuple[int, ...]]) -> int:
+    """Huxi of an exposed meld (PH-3, PH-8.1): a chi scores by all three of its kinds."""
+    return group_huxi(meld[0], [card >> 2 for card in meld[1]])
+
+
 def _take(pool: dict[int, list[int]], kinds: Iterable[int]) -> list[int]:
     return [pool[k].pop(0) for k in kinds]
 
@@ -260,7 +265,7 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
     for m in melds:
         if m[0] in FOUR_CARD:
             q0 += 1
-        base_huxi += group_huxi(m[0], [m[1][0] >> 2])
+        base_huxi += meld_huxi(m)
     for kan in kans:
         base_huxi += group_huxi("kan", [kan[0] >> 2])
     n_free = len(s.hands[seat])
@@ -317,7 +322,7 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
             cards = list(m[1]) + [card]
             groups.append(WinGroup("pao", cards, group_huxi("pao", [card >> 2]), True))
         else:
-            groups.append(WinGroup(m[0], list(m[1]), group_huxi(m[0], [m[1][0] >> 2]), True))
+            groups.append(WinGroup(m[0], list(m[1]), meld_huxi(m), True))
     for i, kan in enumerate(kans):
         if variant == "pao_kan" and i == idx:
             groups.append(WinGroup("pao", list(kan) + [card], group_huxi("pao", [card >> 2]), False))

@@ -225,6 +225,31 @@ def test_PH_4_1_worked_check_19_huxi_is_two_tun(crafted):
     assert sum(g.huxi for g in w.groups) == 19
 
 
+def test_PH_8_1_exposed_chi_1_2_3_and_2_7_10_keep_their_huxi(crafted):
+    """The 19-huxi worked check with its two scoring chi exposed (claimed earlier) instead of
+    concealed: still 3 + 6 huxi for them (PH-3, PH-8.1), still 19 and two tun."""
+    s = crafted(
+        hands={0: ["s6", "s7", "b7", "b8", "b9"]},
+        kans={0: ["s4"]},
+        melds={
+            0: [
+                ("wei", ["b5"] * 3),
+                ("peng", ["s9"] * 3),
+                ("chi", ["s1", "s2", "s3"]),
+                ("chi", ["b2", "b7", "b10"]),
+            ]
+        },
+        table="s8",
+        table_seat=1,
+    )
+    w = evaluate_win(s, 0, s.table)
+    assert w is not None and w.huxi == 19 and tun_for(w.huxi) == 2
+    exposed = {tuple(sorted(c >> 2 for c in g.cards)): g.huxi for g in w.groups if g.exposed}
+    assert exposed[(K("s1"), K("s2"), K("s3"))] == 3
+    assert exposed[(K("b2"), K("b7"), K("b10"))] == 6
+    assert sum(g.huxi for g in w.groups) == 19
+
+
 def test_PH_4_1_worked_check_14_huxi_is_no_win(crafted):
     s = crafted(
         hands={0: ["s1", "s2", "s3", "s6", "s7", "s8", "b6", "b7"]},
