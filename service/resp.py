@@ -47,8 +47,8 @@ class RespConnection:
         if kind not in (Connection, UnixDomainSocketConnection):
             return None
         settings = dict(pool.connection_kwargs)
-        if settings.get("protocol") not in (None, 2, "2"):
-            return None
+        if settings.get("protocol") not in (None, 2, "2") or settings.get("credential_provider"):
+            return None  # RESP3, or a password only a provider knows: redis-py keeps those
         return cls(settings)
 
     async def _connect(self) -> None:
