@@ -243,6 +243,13 @@ def meld_huxi(meld: tuple[str, tuple[int, ...]]) -> int:
     return group_huxi(meld[0], [card >> 2 for card in meld[1]])
 
 
+def _split_if_fits(counts: list[int], groups_left: int, need_pair: bool, n: int) -> Any:
+    """The best split of ``n`` free cards into ``groups_left`` groups, if the count allows one."""
+    if groups_left < 0 or n != (3 * (groups_left - 1) + 2 if need_pair else 3 * groups_left):
+        return None
+    return best_split(counts, need_pair)
+
+
 def _take(pool: dict[int, list[int]], kinds: Iterable[int]) -> list[int]:
     return [pool[k].pop(0) for k in kinds]
 
@@ -259,60 +266,51 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
     melds = s.melds[seat]
     kans = s.kans[seat]
     counts = s.counts[seat]
-    g0 = len(melds) + len(kans)
-    q0 = 0
-    base_huxi = 0
-    for m in melds:
-        if m[0] in FOUR_CARD:
-            q0 += 1
-        base_huxi += meld_huxi(m)
-    for kan in kans:
-        base_huxi += group_huxi("kan", [kan[0] >> 2])
+    left = 7 - len(melds) - len(kans)
+    with_pair = any(m[0] in FOUR_CARD for m in melds)  # PH-4.2
     n_free = len(s.hands[seat])
-    best: tuple[int, str, int, Any] | None = None  # huxi, variant, index, split
-
-    def consider(
-        variant: str,
-        idx: int,
-        extra_huxi: int,
-        groups_left: int,
-        cnts: list[int],
-        need_pair: bool,
-        n: int,
-    ) -> None:
-        nonlocal best
-        if groups_left < 0:
-            return
-        if n != (3 * (groups_left - 1) + 2 if need_pair else 3 * groups_left):
-            return
-        sp = best_split(cnts, need_pair)
-        if sp is None:
-            return
-        h = base_huxi + extra_huxi + sp[0]
-        if h >= 15 and (best is None or h > best[0]):
-            best = (h, variant, idx, sp[1])
-
+    # every way of taking the card that splits completely: (variant, index, extra huxi, split);
+    # most hands split no way at all, so the huxi of the melds is only added up after
+    found: list[tuple[str, int, int, Any]] = []
     if card is None:
-        consider("hand", -1, 0, 7 - g0, counts, q0 > 0, n_free)
+        sp = _split_if_fits(counts, left, with_pair, n_free)
+        if sp is not None:
+            found.append(("hand", -1, 0, sp))
     else:
         k = card >> 2
         own = s.table_seat == seat
         c2 = counts[:]
         c2[k] += 1
-        consider("hand", -1, 0, 7 - g0, c2, q0 > 0, n_free + 1)
+        sp = _split_if_fits(c2, left, with_pair, n_free + 1)
+        if sp is not None:
+            found.append(("hand", -1, 0, sp))
         if not own and counts[k] == 2:
             c3 = counts[:]
             c3[k] -= 2
-            consider("peng", -1, group_huxi("peng", [k]), 7 - g0 - 1, c3, q0 > 0, n_free - 2)
+            sp = _split_if_fits(c3, left - 1, with_pair, n_free - 2)
+            if sp is not None:
+                found.append(("peng", -1, group_huxi("peng", [k]), sp))
         if not own:
             for i, kan in enumerate(kans):
                 if kan[0] >> 2 == k:
-                    extra = group_huxi("pao", [k]) - group_huxi("kan", [k])
-                    consider("pao_kan", i, extra, 7 - g0, counts, True, n_free)
+                    sp = _split_if_fits(counts, left, True, n_free)
+                    if sp is not None:
+                        extra = group_huxi("pao", [k]) - group_huxi("kan", [k])
+                        found.append(("pao_kan", i, extra, sp))
         for i, m in enumerate(melds):
             if m[0] in ("wei", "peng") and m[1][0] >> 2 == k:
-                extra = group_huxi("pao", [k]) - group_huxi(m[0], [k])
-                consider("pao_meld", i, extra, 7 - g0, counts, True, n_free)
+                sp = _split_if_fits(counts, left, True, n_free)
+                if sp is not None:
+                    extra = group_huxi("pao", [k]) - group_huxi(m[0], [k])
+                    found.append(("pao_meld", i, extra, sp))
+    if not found:
+        return None
+    base_huxi = sum(meld_huxi(m) for m in melds) + sum(group_huxi("kan", [kan[0] >> 2]) for kan in kans)
+    best: tuple[int, str, int, Any] | None = None  # huxi, variant, index, split
+    for variant, idx, extra, sp in found:
+        h = base_huxi + extra + sp[0]
+        if h >= 15 and (best is None or h > best[0]):
+            best = (h, variant, idx, sp[1])
     if best is None:
         return None
     huxi, variant, idx, split = best
