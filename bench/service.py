@@ -11,9 +11,10 @@ script's commands back to back, each with its seat's token and ``expected_versio
 server decides every command on its own log, so a refused step (422/409) would show in
 ``errors_by_status``. A table starts the next deal when one ends (``--once``: one deal per table),
 so the concurrency stays at ``--deals``. ``commands_per_s`` counts command POSTs answered 200
-over the play time; each went through the token check, ``decide``, the Lua append, the seat's
-redacted events and its new view in the answer (players get their prompts from that answer and
-from the SSE stream, which pushes each seat its view after every change: no polling).
+over the play time; each went through the token check, ``decide``, the Lua append and the seat's
+redacted events in the answer. The answer carries no view (no ``return_view``), as for a player
+that listens to the SSE stream, which pushes each seat its view after every change (no polling);
+``--return-view`` asks for it with every command, as the web table does.
 
 Why a ratio: the machines are shared and noisy, and here client and server share one event loop,
 so an absolute rate says little on its own. With the same client, the same concurrency and the
@@ -166,8 +167,10 @@ class Bench:
         concurrency: int,
         once: bool,
         scripts: dict[str, list[Script]],
+        return_view: bool = False,
     ) -> None:
         self.session = session
+        self.return_view = return_view
         self.base = base
         self.concurrency = concurrency
         self.once = once
@@ -237,6 +240,8 @@ class Bench:
         body: dict[str, Any] = {"command_id": f"b{deal.commands}", "command": command}
         if version is not None:
             body["expected_version"] = version
+        if self.return_view:
+            body["return_view"] = True
         start = time.perf_counter()
         status, _ = await self.request(
             "POST", f"/deals/{deal.deal_id}/commands", token=deal.tokens[seat], body=body, decode=False
@@ -343,7 +348,9 @@ class Bench:
         return latencies
 
 
-async def measure(url: str, deal_count: int, seconds: float, once: bool = False) -> dict[str, Any]:
+async def measure(
+    url: str, deal_count: int, seconds: float, once: bool = False, return_view: bool = False
+) -> dict[str, Any]:
     run_start = time.perf_counter()
     # SEGMENTS play segments between SEGMENTS + 1 health windows; health gets HEALTH_SHARE of the time
     available = max(2.0, seconds - RESERVE_S)
@@ -362,7 +369,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
         connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
         timeout = aiohttp.ClientTimeout(total=30)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-            bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once, scripts)
+            bench = Bench(session, f"http://127.0.0.1:{port}", deal_count, once, scripts, return_view)
             rates, health_requests, play_time = await bench.alternate(SEGMENTS, health_s, play_s)
             round_trips, appends = service.store.append_round_trips
             replay = await bench.replay_latencies()
@@ -384,6 +391,7 @@ async def measure(url: str, deal_count: int, seconds: float, once: bool = False)
     return {
         "redis": url.split("@")[-1],
         "concurrent_deals": deal_count,
+        "return_view": return_view,
         "deals_started": len(bench.deals),
         "deals_finished": len(finished),
         "deals_finished_by_game": dict(Counter(d.game for d in finished)),
@@ -417,8 +425,11 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=50, help="concurrent deals, also the health concurrency")
     p.add_argument("--seconds", type=float, default=60.0, help="time limit for the whole run")
     p.add_argument("--once", action="store_true", help="each table plays one deal instead of refilling")
+    p.add_argument("--return-view", action="store_true", help="ask for the seat's view in every answer")
     args = p.parse_args()
-    figures = run_on_redis(args.redis, lambda url: measure(url, args.deals, args.seconds, args.once))
+    figures = run_on_redis(
+        args.redis, lambda url: measure(url, args.deals, args.seconds, args.once, args.return_view)
+    )
     emit(figures, args.json)
 
 

@@ -47,19 +47,24 @@ class CreatedDeal(msgspec.Struct):
 
 
 class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """``return_view``: also answer with the seat's view after the command (the SSE stream
+    pushes it anyway, so clients that listen there leave it off and save the server the work)."""
+
     command_id: CommandId
     command: dict[str, Any]
     expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    return_view: bool = False
 
 
 class CommandResult(msgspec.Struct):
-    """The versions written, the events as this seat may see them, and its view afterwards."""
+    """The versions written, the events as this seat may see them, and (when the request asked
+    for it with ``return_view``) the seat's view afterwards, else null."""
 
     version: int
     first_version: int
     duplicate: bool
     events: list[dict[str, Any]]
-    view: dict[str, Any]
+    view: dict[str, Any] | None = None
 
 
 class DealSummary(msgspec.Struct):
@@ -233,7 +238,7 @@ class Api:
                 first_version=outcome.first_version,
                 duplicate=outcome.duplicate,
                 events=self._redact(folded, outcome.events, seat),
-                view=folded.kit.projections.view_from_state(folded.state, seat),  # encoded as is
+                view=folded.kit.projections.view_from_state(folded.state, seat) if body.return_view else None,
             )
         )
 

@@ -684,7 +684,7 @@ async function send(ctx, command) {
   for (const b of app().querySelectorAll(".me-zone button")) b.disabled = true;
   const page = $(".play-page"); if (page) page.dataset.busy = "1";
   try {
-    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command } });
+    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true } });
     ctx.selected = null;
     ctx.busy = false;
     if (answer && answer.view && Array.isArray(answer.view.legal_actions)) applyView(ctx, answer.view);

@@ -92,6 +92,31 @@ async def test_repeated_command_id_returns_the_first_answer_and_appends_nothing(
     assert summary["version"] == first["version"]
 
 
+async def test_command_answer_carries_the_view_only_when_asked(http):
+    created = await (
+        await http.post("/deals", json={"game": "paohuzi", "seats": ["human", "human", "human"]})
+    ).json()
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    start = {"command_id": "s", "command": {"type": "StartDeal", "client_seed": "a"}}
+    plain = await (
+        await http.post(f"/deals/{deal_id}/commands", json=start, headers=auth(tokens["0"]))
+    ).json()
+    assert plain["view"] is None and plain["events"]
+    # the seat that must act next asks for its view with the command
+    actor = str((await (await http.get(f"/deals/{deal_id}")).json())["seats_to_act"][0])
+    view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(tokens[actor]))).json()
+    body = {"command_id": "c", "command": view["legal_actions"][0], "return_view": True}
+    answer = await (
+        await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(tokens[actor]))
+    ).json()
+    after = await (await http.get(f"/deals/{deal_id}/view", headers=auth(tokens[actor]))).json()
+    assert answer["view"] == after and answer["view"]["seat"] == int(actor)
+    assert answer["view"]["version"] == answer["version"]
+    bad = {**body, "command_id": "d", "return_view": "yes"}
+    refused = await http.post(f"/deals/{deal_id}/commands", json=bad, headers=auth(tokens[actor]))
+    assert refused.status == 400 and (await refused.json())["rule"] == "DS-5"
+
+
 async def test_games_deal_list_and_page_headers(http):
     games = (await (await http.get("/games")).json())["games"]
     assert {(g["game"], g["seats"]) for g in games} == {("paohuzi", 3), ("mcr", 4)}
