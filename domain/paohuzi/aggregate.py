@@ -358,6 +358,16 @@ class Options:
         return self.level > 0
 
 
+def _rest_of(pat: tuple[int, int, int], k: int) -> tuple[int, int]:
+    rest = list(pat)
+    rest.remove(k)
+    return rest[0], rest[1]
+
+
+# per kind: every chi pattern holding it, sorted, with the two kinds the hand must add
+_CHI_REST: list[list[tuple[tuple[int, int, int], int, int]]] = [
+    [(pat, *_rest_of(pat, k)) for pat in sorted(CHI_WITH[k])] for k in range(20)
+]
 _CHI_MEMO: dict[tuple[bytes, int], list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]] = {}
 _CHI_MEMO_MAX = 100_000
 
@@ -368,6 +378,10 @@ def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[
     Memoised on the counts: a seat's hand stays the same while the others reveal card after
     card, so the same question comes back many times in a deal. Callers must not change the list.
     """
+    if counts[k] == 0:
+        # no copy of the kind in hand, so no bi (PH-6.5): each chi is one pattern whose two other
+        # kinds the hand holds. The common case, answered without the search or the memo
+        return [(pat, ()) for pat, a, b in _CHI_REST[k] if counts[a] and counts[b] > (a == b)]
     key = (bytes(counts), k)
     hit = _CHI_MEMO.get(key)
     if hit is None:

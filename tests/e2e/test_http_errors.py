@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.api import MAX_BODY
 from tests.e2e.conftest import auth
 
 pytestmark = pytest.mark.redis
@@ -114,6 +115,12 @@ async def test_each_bad_request_is_a_problem_and_appends_nothing(http):
     # an oversized body
     resp = await http.post(url, data=b'{"command_id":"' + b"x" * 200_000 + b'"}', headers=auth(mover))
     await _problem(resp, 413, "DS-10")
+    # one byte over the limit (such a body often sits whole in the buffer: the other read path),
+    # and a body of exactly the limit, which is read and then refused as a bad command
+    for size, status, rule in ((MAX_BODY + 1, 413, "DS-10"), (MAX_BODY, 400, "DS-5")):
+        body = b'{"command_id":"' + b"x" * (size - 17) + b'"}'
+        assert len(body) == size
+        await _problem(await http.post(url, data=body, headers=auth(mover)), status, rule)
     # an empty client seed would make the deck follow from the public commitment
     resp = await http.post(
         url,

@@ -245,3 +245,20 @@ def test_PH_7_3_every_hand_and_kan_is_in_the_result_only_once_the_deal_is_over(d
     assert state.phase == "over"
     shown = view_from_state(state, 1).result
     assert shown == view_from_state(state, 0).result  # the same sheet for every seat
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    cards=st.lists(st.integers(min_value=0, max_value=79), min_size=1, max_size=21, unique=True),
+    k=st.integers(min_value=0, max_value=19),
+)
+def test_PH_6_5_chi_choices_shortcut_agrees_with_the_full_search(cards, k):
+    """``chi_choices`` answers a hand without the claimed kind by a table look-up instead of
+    the bi search: both must give the same chi, in the same order."""
+    from domain.paohuzi.aggregate import _chi_search, chi_choices
+
+    counts = [0] * 20
+    for card in cards:
+        counts[card >> 2] += 1
+    if counts[k] < 4:  # the fourth copy is the claimed card
+        assert chi_choices(counts, k) == _chi_search(counts, k)
