@@ -16,6 +16,7 @@ import os
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -59,8 +60,8 @@ class Folded:
     def over(self) -> bool:
         return self.kit.game.is_over(self.state)
 
-    @property
-    def has_bots(self) -> bool:
+    @cached_property
+    def has_bots(self) -> bool:  # seat kinds never change: asked after every command
         return any(kind.startswith("bot:") for kind in self.seats)
 
 
