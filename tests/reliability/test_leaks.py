@@ -2,8 +2,9 @@
 
 Every seat of each deal is a human seat driven through HTTP by a seeded random player, so every
 seat has a token. For each seat (and a spectator) the live SSE stream is read from version 0 to
-``deal-over``; every command answer (events and view), a sample of own-perspective replay frames
-during the deal, and, once the deal is over, the replay frame of every seat at every step are kept.
+``deal-over``; every command answer (its events, and its view: every other command asks for one
+with ``return_view``), a sample of own-perspective replay frames during the deal, and, once the
+deal is over, the replay frame of every seat at every step are kept.
 The full log (read after the end) says who held what at each version; every integer in a message
 under a key that can hold a card id must not be a card hidden from that seat at that version, and
 the server seed must not appear before the deal's last event.
@@ -182,6 +183,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
         wins = [a for a in actions if a.get("type") in ("Win", "DeclareWin") or a.get("claim") == "win"]
         command = rng.choice(wins) if wins and rng.random() < 0.7 else rng.choice(actions)
         body = {"command_id": f"m{moves}", "command": command, "expected_version": view["version"]}
+        body["return_view"] = moves % 2 == 0  # both shapes of answer are checked
         resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(tokens[seat]))
         assert resp.status == 200, await resp.text()
         received.append((seat, "answer", await resp.json()))
@@ -258,6 +260,8 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
                 leaked = card_ids(event) & hidden[seat][at]
                 assert not leaked, (played["deal_id"], seat, where, at, event, sorted(leaked))
             shown = message["view"]
+            if shown is not None:
+                counted["answer:view"] = counted.get("answer:view", 0) + 1
         else:
             shown = message
         leaked = card_ids(shown) & hidden[seat][version]
@@ -281,6 +285,7 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
     assert totals.get("sse:deal-event", 0) > 50 * DEALS_PER_GAME
     assert totals.get("frame", 0) > 100 * DEALS_PER_GAME
     assert totals.get("answer", 0) > 10 * DEALS_PER_GAME
+    assert totals.get("answer:view", 0) > 5 * DEALS_PER_GAME
     assert totals.get("sse:deal-over", 0) == DEALS_PER_GAME * (SEATS[game] + 1)
 
 
