@@ -112,6 +112,11 @@ async def test_command_answer_carries_the_view_only_when_asked(http):
     after = await (await http.get(f"/deals/{deal_id}/view", headers=auth(tokens[actor]))).json()
     assert answer["view"] == after and answer["view"]["seat"] == int(actor)
     assert answer["view"]["version"] == answer["version"]
+    # the same command again: the first versions and events, and the view as it is now
+    again = await (
+        await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(tokens[actor]))
+    ).json()
+    assert again["duplicate"] and again["events"] == answer["events"] and again["view"] == after
     bad = {**body, "command_id": "d", "return_view": "yes"}
     refused = await http.post(f"/deals/{deal_id}/commands", json=bad, headers=auth(tokens[actor]))
     assert refused.status == 400 and (await refused.json())["rule"] == "DS-5"
