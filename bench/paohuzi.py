@@ -16,30 +16,28 @@ import time
 
 import msgspec
 
-from domain.game import StartDeal
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import evaluate_win, evolve, fold
+from domain.paohuzi.aggregate import evaluate_win, fold
 from domain.paohuzi.bots import make_bot
 from domain.paohuzi.messages import DealWon, Event
 from domain.paohuzi.state import State
+from domain.selfplay import play_deal
 from projections.paohuzi import view_from_state
 
 
 def play(deal_no: int, kinds: list[str], base: bytes = b"bench") -> list:
     server_seed = hashlib.sha256(base + deal_no.to_bytes(8, "big")).digest()
-    events = GAME.create(deal_id=f"b{deal_no}", seats=kinds, server_seed=server_seed)
-    state = fold(events)
     bots = [make_bot(k, deal_no * 3 + i) for i, k in enumerate(kinds)]
-    cmd = StartDeal(seat=0, client_seed=str(deal_no))
-    while True:
-        new = GAME.decide(state, cmd)
-        for e in new:
-            evolve(state, e)
-        events += new
-        if state.phase == "over":
-            return events
-        seat = GAME.seats_to_act(state)[0]
-        cmd = bots[seat].choose(view_from_state(state, seat))
+    events, _state = play_deal(
+        GAME,
+        view_from_state,
+        bots,
+        deal_id=f"b{deal_no}",
+        seats=kinds,
+        server_seed=server_seed,
+        client_seed=str(deal_no),
+    )
+    return events
 
 
 def bench_self_play(n: int) -> tuple[float, list[list]]:

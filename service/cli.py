@@ -15,7 +15,8 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
-from domain.game import DealCreated, StartDeal
+from domain.game import DealCreated
+from domain.selfplay import play_deal
 from service.games import kit
 
 
@@ -57,29 +58,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 # --- simulate ----------------------------------------------------------------
 def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: str = "") -> tuple[Any, list]:
-    """One whole deal in memory: bots choose from their seat views only."""
+    """(final state, events) of one whole deal in memory: bots choose from their seat views only."""
     k = kit(game_name)
-    game = k.game
-    events = game.create(
-        deal_id=deal_seed.hex()[:16], seats=[f"bot:{lv}" for lv in levels], server_seed=deal_seed
+    base = int.from_bytes(deal_seed[:8], "big")
+    bots = [k.make_bot(level, base + i) for i, level in enumerate(levels)]
+    events, state = play_deal(
+        k.game,
+        k.projections.view_from_state,
+        bots,
+        deal_id=deal_seed.hex()[:16],
+        seats=[f"bot:{lv}" for lv in levels],
+        server_seed=deal_seed,
+        client_seed=client_seed,
     )
-    state = game.fold(events)
-    new = game.decide(state, StartDeal(seat=0, client_seed=client_seed))
-    bots = [k.make_bot(level, int.from_bytes(deal_seed[:8], "big") + i) for i, level in enumerate(levels)]
-    steps = 0
-    while True:
-        for e in new:
-            state = game.evolve(state, e)
-        events.extend(new)
-        if game.is_over(state):
-            return state, events
-        seats = game.seats_to_act(state)
-        if not seats or steps > 5000:
-            raise RuntimeError(f"deal stalled after {len(events)} events")
-        seat = seats[0]
-        view = k.projections.view_from_state(state, seat)
-        new = game.decide(state, bots[seat].choose(view))
-        steps += 1
+    return state, events
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

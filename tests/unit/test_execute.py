@@ -2,8 +2,9 @@
 
 The service keeps that state instead of evolving its own copy, so any field the engine sets
 on the way that evolving the events would not set (or a stale cache) would make two service
-processes disagree about one deal. Each step of many bot deals is checked against a fresh fold
-of the whole log, and the state it was given must come out unchanged.
+processes disagree about one deal. Each step of many bot deals (played by the self-play loop,
+which runs on ``execute``) is checked against a fresh fold of the whole log, and the state it
+was given must come out unchanged.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.game import StartDeal, get_game
+from domain.game import get_game
 from domain.paohuzi import aggregate as paohuzi_aggregate
+from domain.selfplay import Step, play_deal
 from service.games import kit
 
 DEALS = 12
@@ -51,27 +53,35 @@ def test_execute_gives_the_fold_and_leaves_its_input_alone(game_name: str, level
     steps = windows = 0
     for deal in range(DEALS):
         seed = hashlib.sha256(f"execute:{game_name}:{level}:{deal}".encode()).digest()
-        log = game.create(deal_id=f"x{deal}", seats=["human"] * game.seat_count, server_seed=seed)
-        state = game.fold(log)
-        bots = [k.make_bot(level, deal * 10 + s) for s in range(game.seat_count)]
-        command: Any = StartDeal(seat=0, client_seed=f"c{deal}")
-        while True:
-            before = copy.deepcopy(fields(state))  # deep: a shared list changed in place shows
-            events, after = game.execute(state, command)
+        created = game.create(deal_id=f"x{deal}", seats=["human"] * game.seat_count, server_seed=seed)
+        # deep: a shared list changed in place shows; taken when each state is made, so whatever
+        # runs on it before the next command (the view, the bot, execute) must leave it alone
+        before = copy.deepcopy(fields(game.fold(created)))
+
+        def check(step: Step) -> None:
+            nonlocal before, steps, windows
+            state, command, events, after = step.before, step.command, step.events, step.after
             assert events == game.decide(state, command)
             assert fields(state) == before, "execute changed the state it was given"
-            log = log + events
-            folded = game.fold(log)
+            folded = game.fold(step.log)
             assert fields(after) == fields(folded)
             steps += 1
             if game_name == "paohuzi" and after.phase == "claim":
                 assert options(after) == options(folded), "options kept from the window's opening differ"
                 windows += 1
-            state = after
-            if game.is_over(state):
-                break
-            seat = game.seats_to_act(state)[0]
-            command = bots[seat].choose(k.projections.view_from_state(state, seat))
+            before = copy.deepcopy(fields(after))
+
+        bots = [k.make_bot(level, deal * 10 + s) for s in range(game.seat_count)]
+        play_deal(
+            game,
+            k.projections.view_from_state,
+            bots,
+            deal_id=f"x{deal}",
+            seats=["human"] * game.seat_count,
+            server_seed=seed,
+            client_seed=f"c{deal}",
+            on_step=check,
+        )
     assert steps > DEALS * 10
     if game_name == "paohuzi":
         assert windows > DEALS

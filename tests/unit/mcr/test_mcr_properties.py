@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.game import SeedRevealed, StartDeal
+from domain.game import SeedRevealed
 from domain.mcr import GAME
 from domain.mcr.bots import make_bot
 from domain.mcr.messages import Claim, DeclareWin, Event, HandWon
+from domain.selfplay import Step, play_deal
 from domain.shuffle import combine_seeds
 from projections.mcr import claim_audit, redact_event, view_from_state
 
@@ -57,17 +60,22 @@ def tile_ids(obj, key=None) -> set[int]:
 def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
                  every_version: bool = True):
     bots = [make_bot(level, bot_seed + i) for i, level in enumerate(levels)]
-    events = GAME.create(deal_id="p", seats=list(levels), server_seed=server_seed)
-    state = GAME.fold(events)
-    frozen = msgspec.json.encode(state)
-    new = GAME.decide(state, StartDeal(seat=1, client_seed=client_seed))
-    assert msgspec.json.encode(state) == frozen  # decide never mutates
-    for e in new:
-        GAME.evolve(state, e)
-        events.append(e)
-        assert sorted(places(state)) == list(range(144))  # from DealStarted on
-        assert GAME.fold(events) == state
-    while not GAME.is_over(state):
+    created = GAME.create(deal_id="p", seats=list(levels), server_seed=server_seed)
+    frozen = msgspec.json.encode(GAME.fold(created))
+
+    def check(step: Step) -> None:
+        # ``state`` is evolved here event by event from the state the command was decided on,
+        # so the checks see every version, and fold is compared with evolving step by step
+        state = copy.deepcopy(step.before)
+        events = step.log[:len(step.log) - len(step.events)]
+        if step.number == 0:
+            assert msgspec.json.encode(step.before) == frozen  # decide never mutates
+            for e in step.events:
+                GAME.evolve(state, e)
+                events.append(e)
+                assert sorted(places(state)) == list(range(144))  # from DealStarted on
+                assert GAME.fold(events) == state
+            return
         # 144 ids, each in exactly one place, at every version
         assert sorted(places(state)) == list(range(144))
         # fold of the log equals the state evolved step by step
@@ -79,14 +87,15 @@ def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
         to_act = GAME.seats_to_act(state)
         assert to_act
         seat = to_act[0]
-        view = view_from_state(state, seat)
+        assert seat == step.seat
+        view = step.view
         assert view.legal_actions and view.prompt
-        cmd = bots[seat].choose(view)
+        cmd = step.command
         wins = [a for a in view.legal_actions
                 if isinstance(a, DeclareWin) or (isinstance(a, Claim) and a.claim == "win")]
         if levels[seat] == "greedy" and wins:
             assert cmd in wins  # greedy never passes a legal win
-        new = GAME.decide(state, cmd)
+        new = step.events
         assert new
         for e in new:
             GAME.evolve(state, e)
@@ -98,6 +107,10 @@ def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
                 red = redact_event(e, other)
                 if red is not None:
                     assert tile_ids(red) <= visible(state, other), (e, other)
+
+    events, state = play_deal(GAME, view_from_state, bots, deal_id="p", seats=list(levels),
+                              server_seed=server_seed, client_seed=client_seed, start_seat=1,
+                              on_step=check)
     assert sorted(places(state)) == list(range(144))
     assert GAME.fold(events) == state
     return events, state

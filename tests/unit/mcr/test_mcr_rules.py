@@ -307,26 +307,27 @@ def test_mc_3_2_quick_claim_check_agrees_with_the_claim_list():
     along bot deals it must agree with ``claim_options`` for every tile and every other seat."""
     from domain.mcr.bots import make_bot
     from domain.mcr.engine import claim_options, has_claim
+    from domain.selfplay import Step, play_deal
     from projections.mcr import view_from_state
 
     checked = claimable = 0
+
+    def check(step: Step) -> None:
+        nonlocal checked, claimable
+        state = step.after
+        if GAME.is_over(state) or state.phase != "turn":
+            return
+        source = state.turn
+        for tile in set(state.hands[source]):
+            for seat in range(4):
+                for kind_of_source in ("discard", "added_kong"):
+                    expected = bool(claim_options(state, seat, tile, kind_of_source, source))
+                    assert has_claim(state, seat, tile, kind_of_source, source) == expected
+                    claimable += expected
+                    checked += 1
+
     for deal in range(6):
-        state = GAME.fold(GAME.create(deal_id="q", seats=["human"] * 4, server_seed=bytes([deal + 1]) * 32))
         bots = [make_bot("greedy", deal * 4 + i) for i in range(4)]
-        command = StartDeal(seat=0, client_seed=f"quick{deal}")
-        while True:
-            state = GAME.execute(state, command)[1]
-            if GAME.is_over(state):
-                break
-            if state.phase == "turn":
-                source = state.turn
-                for tile in set(state.hands[source]):
-                    for seat in range(4):
-                        for kind_of_source in ("discard", "added_kong"):
-                            expected = bool(claim_options(state, seat, tile, kind_of_source, source))
-                            assert has_claim(state, seat, tile, kind_of_source, source) == expected
-                            claimable += expected
-                            checked += 1
-            seat = GAME.seats_to_act(state)[0]
-            command = bots[seat].choose(view_from_state(state, seat))
+        play_deal(GAME, view_from_state, bots, deal_id="q", seats=["human"] * 4,
+                  server_seed=bytes([deal + 1]) * 32, client_seed=f"quick{deal}", on_step=check)
     assert checked > 5000 and claimable > 100

@@ -6,12 +6,12 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.game import StartDeal
 from domain.paohuzi import GAME
 from domain.paohuzi.aggregate import evolve, fold
 from domain.paohuzi.bots import make_bot
 from domain.paohuzi.messages import CardRevealed, Discard, Event
 from domain.paohuzi.state import State
+from domain.selfplay import Step, play_deal
 from projections.paohuzi import claim_audit, redact_event, view_from_state
 
 MAX_COMMANDS = 300
@@ -20,30 +20,32 @@ _enc = msgspec.json.Encoder()
 
 
 def play(server_seed: bytes, client_seed: str, kinds: list[str], bot_seed: int):
-    events = GAME.create(deal_id="p", seats=[f"bot:{k}" for k in kinds], server_seed=server_seed)
-    state = fold(events)
     bots = [make_bot(k, bot_seed + i) for i, k in enumerate(kinds)]
-    commands = [StartDeal(seat=0, client_seed=client_seed)]
+    commands = []
     batches = []
-    new = GAME.decide(state, commands[0])
-    for e in new:
-        evolve(state, e)
-    events += new
-    batches.append((len(events), state.snapshot()))
-    while not GAME.is_over(state):
-        assert len(commands) < MAX_COMMANDS
-        seat = GAME.seats_to_act(state)[0]
-        cmd = bots[seat].choose(view_from_state(state, seat))
-        assert cmd in GAME.legal_actions(state, seat)
-        commands.append(cmd)
-        before = state.snapshot()
-        new = GAME.decide(state, cmd)
-        assert state.snapshot() == before, "decide must not mutate the state"
-        assert new, "a legal command always produces events"
-        for e in new:
-            evolve(state, e)
-        events += new
-        batches.append((len(events), state.snapshot()))
+
+    def check(step: Step) -> None:
+        if step.number:  # a bot's command, chosen from its view of ``before``
+            assert len(commands) < MAX_COMMANDS
+            assert step.command in GAME.legal_actions(step.before, step.seat)
+            # the snapshot was taken when that state was made: nothing since (view, bot, decide)
+            # may have changed it
+            assert step.before.snapshot() == batches[-1][1], "decide must not mutate the state"
+            assert step.events, "a legal command always produces events"
+        commands.append(step.command)
+        batches.append((len(step.log), step.after.snapshot()))
+
+    events, state = play_deal(
+        GAME,
+        view_from_state,
+        bots,
+        deal_id="p",
+        seats=[f"bot:{k}" for k in kinds],
+        server_seed=server_seed,
+        client_seed=client_seed,
+        max_steps=MAX_COMMANDS,
+        on_step=check,
+    )
     assert len(events) < MAX_EVENTS
     return events, commands, state, batches
 

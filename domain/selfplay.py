@@ -1,0 +1,97 @@
+"""The one self-play loop: bots play a whole deal in memory through the game's public contract.
+
+Every place that plays bot deals in memory (``dealstream simulate`` and ``arena``, the benches, the
+tests) goes through ``play_deal``, so a seeded deal gives the same events wherever it is played.
+It stays pure: no clock and no I/O. A caller that times decisions wraps its bots; one that
+records or checks every command passes ``on_step``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.game import Game, StartDeal
+
+
+class Bot(Protocol):
+    def choose(self, view: Any) -> Any: ...
+
+
+ViewFn = Callable[[Any, int], Any]  # (state, seat) -> that seat's view, e.g. view_from_state
+
+
+class DealStalled(RuntimeError):
+    """The deal did not end within the step limit, or nobody was left to act before its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One command and what it did, handed to ``on_step`` once its events are in the log.
+
+    ``number`` is 0 for the ``StartDeal`` (``view`` None) and counts bot commands after it.
+    ``before`` is the state the command was decided on (``Game.execute`` leaves it unchanged),
+    ``after`` the state its ``events`` lead to. ``log`` is the loop's own growing list of every
+    event so far, these included: read it (or copy it), never change it.
+    """
+
+    number: int
+    seat: int
+    view: Any
+    command: Any
+    before: Any
+    events: list[Any]
+    after: Any
+    log: list[Any]
+
+
+def play_deal(
+    game: Game,
+    view: ViewFn,
+    bots: Sequence[Bot],
+    *,
+    deal_id: str,
+    server_seed: bytes,
+    client_seed: str = "",
+    seats: Sequence[str] | None = None,
+    fixed_deck: list[int] | None = None,
+    fixed_dealer: int | None = None,
+    start_seat: int = 0,
+    max_steps: int = 5000,
+    on_step: Callable[[Step], None] | None = None,
+) -> tuple[list[Any], Any]:
+    """(events, final state) of one deal that ``bots`` (one per seat) play to its end.
+
+    Each bot sees only ``view(state, seat)`` of its own seat. ``seats`` are the names written in
+    ``DealCreated`` (default ``"bot"`` for each). Raises ``DealStalled`` after ``max_steps``
+    bot commands, or if the game has nobody to act before it is over.
+    """
+    if len(bots) != game.seat_count:
+        raise ValueError(f"{game.name} needs {game.seat_count} bots, got {len(bots)}")
+    names = list(seats) if seats is not None else ["bot"] * game.seat_count
+    log = game.create(
+        deal_id=deal_id,
+        seats=names,
+        server_seed=server_seed,
+        fixed_deck=fixed_deck,
+        fixed_dealer=fixed_dealer,
+    )
+    state = game.fold(log)
+    seat, seen = start_seat, None
+    command: Any = StartDeal(seat=start_seat, client_seed=client_seed)
+    for number in range(max_steps + 1):
+        events, after = game.execute(state, command)
+        log.extend(events)
+        if on_step is not None:
+            on_step(Step(number, seat, seen, command, state, events, after, log))
+        state = after
+        if game.is_over(state):
+            return log, state
+        to_act = game.seats_to_act(state)
+        if not to_act:
+            raise DealStalled(f"{game.name} deal {deal_id}: nobody to act after {len(log)} events")
+        seat = to_act[0]
+        seen = view(state, seat)
+        command = bots[seat].choose(seen)
+    raise DealStalled(f"{game.name} deal {deal_id} did not end after {max_steps} bot commands")
