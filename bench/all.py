@@ -1,9 +1,10 @@
 """Every bench module in one run, one table (or one JSON object with ``--json``).
 
-Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr and service, one after the other (so
-they do not steal each other's CPU), and merges their figures: each module's ratios are measured
-inside its own run, as the module documents. ``--quick`` passes smaller sizes (a smoke run of about
-a minute); ``--only store,service`` picks modules. A module that fails is reported with its exit
+Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service and arena, one after the
+other (so they do not steal each other's CPU), and merges their figures: each module's ratios are
+measured inside its own run, as the module documents. ``--quick`` passes smaller sizes (a smoke run
+of a few minutes); ``--only store,service`` picks modules. The arena plays thousands of deals, so
+it gets ``ARENA_TIMEOUT_FACTOR`` times ``--timeout``. A module that fails is reported with its exit
 code and the last lines of its stderr, and ``bench.all`` exits 1 after printing everything else.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("store", "paohuzi", "mcr", "service")
+MODULES = ("store", "paohuzi", "mcr", "service", "arena")
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts)
 QUICK = {
@@ -27,7 +28,9 @@ QUICK = {
     "paohuzi": ["--deals", "40", "--tournament", "100", "--win-evals", "4000"],
     "mcr": ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"],
     "service": ["--deals", "10", "--seconds", "15"],
+    "arena": ["--quick"],
 }
+ARENA_TIMEOUT_FACTOR = 12  # the full arena: 600 MCR and 2,000 Paohuzi walls of strong against greedy
 TAKES_REDIS = {"store", "service"}
 
 
@@ -116,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         print(f"bench.{name} …", file=sys.stderr, flush=True)
-        results[name] = run_module(name, args.quick, args.redis, args.timeout)
+        timeout = args.timeout * (ARENA_TIMEOUT_FACTOR if name == "arena" and not args.quick else 1)
+        results[name] = run_module(name, args.quick, args.redis, timeout)
     if args.json:
         print(json.dumps(results))
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import logging
 import sys
@@ -15,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
-from domain.game import DealCreated
+from domain.game import GAMES, DealCreated
 from domain.selfplay import play_deal
 from service.games import kit
 
@@ -79,6 +78,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
+    from service.arena import wall_seed, walls_digest
+
     k = kit(args.game)
     levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
     if len(levels) != k.game.seat_count or any(lv not in k.bot_levels for lv in levels):
@@ -89,13 +90,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     totals = [0] * seats
     draws = 0
     score_sum = 0
+    deck_seeds = []
     started = time.perf_counter()
     console = Console(stderr=True)
     with Progress(console=console, disable=args.json or not console.is_terminal) as progress:
         task = progress.add_task(f"{args.game} deals", total=args.deals)
         for i in range(args.deals):
-            seed = hashlib.sha256(f"{args.seed}:{i}".encode()).digest()
-            state, _events = play_one(args.game, levels, seed)
+            # the wall depends on --seed and i only, so two line-ups play the same walls
+            state, events = play_one(args.game, levels, wall_seed(args.seed, i))
+            deck_seeds.append(events[-1].seed)
             summary = k.deal_summary(state)
             if summary["winner"] is None:
                 draws += 1
@@ -116,6 +119,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "mean_score_of_wins": round(score_sum / decided, 3) if decided else 0.0,
         "score_unit": k.summary.SCORE_UNIT,
         "net_payments_per_seat": totals,
+        "walls_digest": walls_digest(deck_seeds),
         "deals_per_s": round(args.deals / elapsed, 2),
     }
     if args.json:
@@ -131,7 +135,97 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     Console().print(table)
     print(
         f"draws {draws}   mean {result['score_unit']} per win {result['mean_score_of_wins']}"
-        f"   {result['deals_per_s']} deals/s"
+        f"   walls {result['walls_digest']}   {result['deals_per_s']} deals/s"
+    )
+    return 0
+
+
+# --- arena -------------------------------------------------------------------
+ARENA_HELP = """Duplicate match between bot levels. Each wall (a seeded deck: wall w depends only on
+--seed and w, and is the deck of `simulate`'s deal w with the same seed) is played once for every
+rotation of the line-up over the seats, so the luck of the deal cancels. A line-up shorter than
+the seat count is padded by repeating its last bot: MCR `strong,greedy` plays
+strong,greedy,greedy,greedy (4 rotations), Paohuzi `strong,greedy` plays strong,greedy,greedy.
+Per bot: mean net payment per deal with a 95 % Student t interval over the per-wall means (a
+wall's value for a bot averages its payments over every seat it held on that wall), win rate,
+deal-in rate (MCR) or feeding rate and discards taken by the next seat (Paohuzi), mean score of
+its wins, draw share, decision time p50/p95/max; and the edge of the first bot over the second
+(per wall, first minus second) with its interval. The same seed gives the same report, whatever
+--jobs is, apart from the `timing` object."""
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from service.arena import check_lineup, run_arena
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    problem = check_lineup(args.game, bots)
+    if problem is None and args.walls < 1:
+        problem = "--walls must be at least 1"
+    if problem is None and args.jobs < 1:
+        problem = "--jobs must be at least 1"
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    )  # fmt: skip
+    with Progress(*columns, console=console, disable=args.json or not console.is_terminal) as progress:
+        task = progress.add_task(f"{args.game} walls", total=args.walls)
+        result = run_arena(
+            args.game, bots, args.walls, args.seed, args.jobs, lambda n: progress.advance(task, n)
+        )
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    fed_name = "deal_in_rate" if "deal_in_rate" in result["per_bot"][bots[0]] else "feeding_rate"
+    unit = result["score_unit"]
+    table = Table(
+        title=f"{args.game} duplicate arena: {result['walls']} walls x {result['rotations']} rotations, "
+        f"seed {args.seed!r}"
+    )
+    fed_header = fed_name.removesuffix("_rate").replace("_", "-")
+    headers = (
+        "bot",
+        "seats",
+        f"{unit}/deal",
+        "95 % interval",
+        "wins",
+        fed_header,
+        f"{unit}/win",
+        "draws",
+        "ms p50/p95/max",
+    )
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i == 0 else "right", no_wrap=True)
+    for name, f in result["per_bot"].items():
+        ms = result["timing"]["decision_ms"][name]
+        ci = f["ci95"]
+        table.add_row(
+            name,
+            str(f["seats"]),
+            f"{f['mean_net_per_deal']:+.3f}",
+            f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "-",
+            f"{f['win_rate']:.3f}",
+            f"{f[fed_name]:.3f}",
+            "-" if f["mean_score_of_wins"] is None else f"{f['mean_score_of_wins']:.2f}",
+            f"{f['draw_share']:.3f}",
+            f"{ms['p50']:.2f}/{ms['p95']:.2f}/{ms['max']:.1f}",
+        )
+    out = Console()
+    if not out.is_terminal:  # a pipe gets 80 columns by default, too few for the table
+        out = Console(width=120)
+    out.print(table)
+    edge = result["edge"]
+    ci = edge["ci95"]
+    shown = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "(one wall: no interval)"
+    print(
+        f"edge of {edge['of']} over {edge['over']}: {edge['mean_net_per_deal']:+.3f} {unit} per deal {shown}"
+        f"   {result['deals']} deals in {result['timing']['seconds']} s (--jobs {args.jobs})"
     )
     return 0
 
@@ -285,12 +379,34 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
-    s.add_argument("--game", required=True, choices=["paohuzi", "mcr"])
+    s.add_argument("--game", required=True, choices=sorted(GAMES))
     s.add_argument("--deals", type=int, default=100)
-    s.add_argument("--bots", help="comma-separated bot level per seat (default all greedy)")
-    s.add_argument("--seed", default="dealstream", help="tournament seed")
+    s.add_argument(
+        "--bots", help="comma-separated bot level per seat, any level the game has (default all greedy)"
+    )
+    s.add_argument(
+        "--seed", default="dealstream", help="tournament seed: deal i's wall depends on it and i only"
+    )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_simulate)
+
+    s = sub.add_parser(
+        "arena",
+        help="duplicate match between bot levels (luck of the deal cancels)",
+        description=ARENA_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("--game", required=True, choices=sorted(GAMES))
+    s.add_argument(
+        "--bots", required=True,
+        help="comma-separated levels, each once, 2 up to the seat count; the last one fills the remaining "
+        "seats (MCR strong,greedy = strong,greedy,greedy,greedy)",
+    )  # fmt: skip
+    s.add_argument("--walls", type=int, default=100, help="seeded decks, each played once per rotation")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (the report does not depend on it)")
+    s.add_argument("--seed", default="dealstream", help="arena seed: walls and bot seeds derive from it")
+    s.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    s.set_defaults(func=cmd_arena)
 
     for name, func, help_ in (
         ("audit", cmd_audit, "audit a deal (id in Redis, or an exported .jsonl file)"),

@@ -1,0 +1,403 @@
+"""The duplicate arena: how much better one bot level plays than another, with the luck taken out.
+
+Each wall (a seeded deck) is played once for every rotation of the line-up over the seats, so
+every bot meets the same tiles or cards from every seat and the luck of the deal cancels in its
+average. A line-up shorter than the seat count is padded with its last bot (MCR
+``strong,greedy`` plays strong,greedy,greedy,greedy), so a rotation count equals the seat count.
+
+The walls are independent, so they are split into chunks over worker processes and merged back
+in wall order: the report (everything outside its ``timing`` sub-object) depends only on the game,
+the line-up, the number of walls and the seed, never on ``--jobs`` or the machine. Wall w's
+server seed is ``sha256("{seed}:{w}")`` (the deck of ``dealstream simulate``'s deal w with the
+same seed); bot seeds come from (seed, wall, rotation, seat).
+
+Intervals are 95 % Student t intervals over the per-wall values (df = walls - 1): a wall's value
+for a bot is its mean net payment over every seat it held on that wall, which pairs the bots on
+the same tiles. Decision times are measured here, by wrapping each bot's ``choose`` in a timer;
+the self-play loop in ``domain`` stays pure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from multiprocessing import get_context
+from typing import Any
+
+from domain.game import SeedRevealed
+from domain.mcr.messages import HandWon
+from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
+from domain.selfplay import play_deal
+from service.games import kit
+
+CONFIDENCE = 0.95
+INTERVAL_METHOD = "95 % Student t over the per-wall values (df = walls - 1)"
+
+
+# --- seeds and seatings --------------------------------------------------------
+def wall_seed(seed: str, wall: int) -> bytes:
+    """Server seed of wall ``wall``: only the run's seed and the index, never the line-up."""
+    return hashlib.sha256(f"{seed}:{wall}".encode()).digest()
+
+
+def bot_seed(seed: str, wall: int, rotation: int, seat: int) -> int:
+    digest = hashlib.sha256(f"{seed}:bot:{wall}:{rotation}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def lineup(bots: Sequence[str], seat_count: int) -> list[int]:
+    """Bot index per seat before any rotation: the line-up, its last bot repeated to fill."""
+    if not 1 <= len(bots) <= seat_count:
+        raise ValueError(f"a line-up has 1 to {seat_count} bots, got {len(bots)}")
+    return [min(i, len(bots) - 1) for i in range(seat_count)]
+
+
+def seatings(bots: Sequence[str], seat_count: int) -> list[list[int]]:
+    """Bot index per seat for every rotation: in rotation r, the bot of seat 0 sits at seat r."""
+    base = lineup(bots, seat_count)
+    return [[base[(seat - r) % seat_count] for seat in range(seat_count)] for r in range(seat_count)]
+
+
+# --- interval maths ------------------------------------------------------------
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with integer ``df`` (the finite series, exact for t >= 0)."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2:  # odd: (2/pi)(theta + sin cos (1 + 2/3 c2 + 2*4/(3*5) c2^2 + ...)), df - 3 terms
+        term, total = 1.0, 1.0 if df > 1 else 0.0
+        for k in range(1, (df - 1) // 2):
+            term *= c2 * (2 * k) / (2 * k + 1)
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
+    term, total = 1.0, 1.0  # even: sin (1 + 1/2 c2 + 1*3/(2*4) c2^2 + ...), df / 2 terms
+    for k in range(1, df // 2):
+        term *= c2 * (2 * k - 1) / (2 * k)
+        total += term
+    return math.sin(theta) * total
+
+
+@lru_cache(maxsize=256)
+def t_quantile(confidence: float, df: int) -> float:
+    """The t with P(|T| <= t) = ``confidence`` (e.g. 12.706 for 0.95 and df 1), by bisection."""
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    lo, hi = 0.0, 1.0
+    while _t_two_sided(hi, df) < confidence:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if _t_two_sided(mid, df) < confidence:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def mean_interval(
+    values: Sequence[float], confidence: float = CONFIDENCE
+) -> tuple[float, list[float] | None]:
+    """(mean, [low, high]) of ``values`` with a Student t interval; no interval below 2 values."""
+    n = len(values)
+    if n == 0:
+        return 0.0, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = t_quantile(confidence, n - 1) * sd / math.sqrt(n)
+    return mean, [mean - half, mean + half]
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..1) of an ascending list."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, math.ceil(q * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+# --- what a deal says about each seat --------------------------------------------
+def _mcr_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:
+    """Deal-in: another seat won on this seat's discard or on the tile of its added kong."""
+    fed = [0] * seats
+    won = next((e for e in reversed(events) if isinstance(e, HandWon)), None)
+    if won is not None and not won.self_drawn and won.from_seat not in (None, won.seat):
+        fed[won.from_seat] = 1
+    return fed, [0] * seats
+
+
+def _paohuzi_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:
+    """Feeding: another seat won holding a meld it made with a card this seat discarded (nobody
+    wins on a discard itself, PH-6.3, so that meld is how a discard feeds a win); and how many of
+    this seat's discards the next seat took for a chi, pao or peng."""
+    fed = [0] * seats
+    taken = [0] * seats
+    fed_by: list[set[int]] = [set() for _ in range(seats)]  # per claimant: whose discards it took
+    source, owner = "", -1  # where the card on the table came from
+    for e in events:
+        t = type(e)
+        if t is CardDiscarded:
+            source, owner = "discard", e.seat
+        elif t is CardRevealed:
+            source, owner = "reveal", e.seat
+        elif t is MeldMade and source == "discard" and e.claimed is not None and e.from_seat == owner:
+            fed_by[e.seat].add(owner)
+            if e.seat == (owner + 1) % seats and e.meld in ("chi", "pao", "peng"):
+                taken[owner] += 1
+        elif t is DealWon:
+            for s in fed_by[e.seat] - {e.seat}:
+                fed[s] = 1
+    return fed, taken
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    faults: Callable[[list[Any], int], tuple[list[int], list[int]]]
+    fed_name: str  # the report's name for the share of deals a bot's tile or card made a win
+    taken_name: str | None  # the report's name for discards taken by the next seat, per deal
+
+
+FACTS: dict[str, GameFacts] = {
+    "mcr": GameFacts(_mcr_faults, "deal_in_rate", None),
+    "paohuzi": GameFacts(_paohuzi_faults, "feeding_rate", "discards_taken_by_next_per_deal"),
+}
+
+
+# --- playing walls (in worker processes) ------------------------------------------
+class TimedBot:
+    """A bot whose every ``choose`` adds its duration in seconds to ``sink``."""
+
+    __slots__ = ("bot", "sink")
+
+    def __init__(self, bot: Any, sink: list[float]) -> None:
+        self.bot = bot
+        self.sink = sink
+
+    def choose(self, view: Any) -> Any:
+        started = time.perf_counter()
+        command = self.bot.choose(view)
+        self.sink.append(time.perf_counter() - started)
+        return command
+
+
+@dataclass
+class Tally:
+    """One bot's counts over some deals (a deal counts once per seat the bot held in it)."""
+
+    deals: int = 0
+    net: int = 0
+    wins: int = 0
+    score: int = 0
+    fed: int = 0
+    taken: int = 0
+    draws: int = 0
+    decisions: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class Wall:
+    index: int
+    deck_seed: str  # the revealed seed: the same for every rotation, by construction
+    tallies: list[Tally]
+
+
+@dataclass
+class Chunk:
+    walls: list[Wall]
+    times: list[list[float]] = field(default_factory=list)  # per bot, seconds per decision
+
+
+def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, stop: int) -> Chunk:
+    """Walls ``first`` .. ``stop - 1``, each in every rotation of the line-up."""
+    k = kit(game_name)
+    game = k.game
+    facts = FACTS[game_name]
+    rotations = seatings(bots, game.seat_count)
+    times: list[list[float]] = [[] for _ in bots]
+    walls = []
+    for w in range(first, stop):
+        server_seed = wall_seed(seed, w)
+        tallies = [Tally() for _ in bots]
+        deck_seeds = set()
+        for r, owners in enumerate(rotations):
+            players = [
+                TimedBot(k.make_bot(bots[b], bot_seed(seed, w, r, s)), times[b]) for s, b in enumerate(owners)
+            ]
+            before = [len(t) for t in times]
+            events, state = play_deal(
+                game,
+                k.projections.view_from_state,
+                players,
+                deal_id=f"arena-{w}-{r}",
+                seats=[f"bot:{bots[b]}" for b in owners],
+                server_seed=server_seed,
+            )
+            revealed = events[-1]
+            assert isinstance(revealed, SeedRevealed)
+            deck_seeds.add(revealed.seed)
+            summary = k.deal_summary(state)
+            fed, taken = facts.faults(events, game.seat_count)
+            for s, b in enumerate(owners):
+                t = tallies[b]
+                t.deals += 1
+                t.net += summary["payments"][s]
+                t.fed += fed[s]
+                t.taken += taken[s]
+                if summary["winner"] is None:
+                    t.draws += 1
+                elif summary["winner"] == s:
+                    t.wins += 1
+                    t.score += summary["score"]
+            for b, n in enumerate(before):
+                tallies[b].decisions += len(times[b]) - n
+        if len(deck_seeds) != 1:  # pragma: no cover - the deck depends on the seeds only
+            raise RuntimeError(f"wall {w} dealt different decks in different rotations")
+        walls.append(Wall(w, deck_seeds.pop(), tallies))
+    return Chunk(walls, times)
+
+
+# --- the run and its report ------------------------------------------------------
+def check_lineup(game_name: str, bots: Sequence[str]) -> str | None:
+    """Why ``bots`` cannot play an arena of ``game_name`` (None: they can)."""
+    k = kit(game_name)
+    seats = k.game.seat_count
+    unknown = [b for b in bots if b not in k.bot_levels]
+    if unknown:
+        return f"unknown bot level(s) {', '.join(unknown)}; {game_name} has {', '.join(k.bot_levels)}"
+    if not 2 <= len(bots) <= seats:
+        return f"--bots lists 2 to {seats} levels for {game_name} (the last one fills the other seats)"
+    if len(set(bots)) != len(bots):
+        return "--bots lists each level once (the last one fills the other seats)"
+    return None
+
+
+def chunks(walls: int, jobs: int) -> list[tuple[int, int]]:
+    """Wall ranges small enough to keep every worker busy and the progress bar moving."""
+    size = max(1, min(10, math.ceil(walls / (max(1, jobs) * 4))))
+    return [(a, min(walls, a + size)) for a in range(0, walls, size)]
+
+
+def run_arena(
+    game_name: str,
+    bots: Sequence[str],
+    walls: int,
+    seed: str = "dealstream",
+    jobs: int = 1,
+    on_walls: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play the duplicate match and return its report; ``on_walls(n)`` after each n walls done."""
+    problem = check_lineup(game_name, bots)
+    if problem is not None:
+        raise ValueError(problem)
+    if walls < 1:
+        raise ValueError("--walls must be at least 1")
+    bots = tuple(bots)
+    started = time.perf_counter()
+    ranges = chunks(walls, jobs)
+    done: dict[int, Chunk] = {}
+    if jobs <= 1:
+        for i, (a, b) in enumerate(ranges):
+            done[i] = play_walls(game_name, bots, seed, a, b)
+            if on_walls is not None:
+                on_walls(b - a)
+    else:
+        # spawn, not fork: the caller may run threads (a progress bar) that a fork would copy mid-step
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = {
+                pool.submit(play_walls, game_name, bots, seed, a, b): i for i, (a, b) in enumerate(ranges)
+            }
+            for future in as_completed(futures):
+                i = futures[future]
+                done[i] = future.result()
+                if on_walls is not None:
+                    a, b = ranges[i]
+                    on_walls(b - a)
+    merged = [done[i] for i in range(len(ranges))]  # wall order, whatever finished first
+    return report(game_name, bots, seed, merged, jobs, time.perf_counter() - started)
+
+
+def _r(x: float) -> float:
+    return round(x, 4)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, list[float] | None]:
+    mean, ci = mean_interval(values)
+    return _r(mean), None if ci is None else [_r(ci[0]), _r(ci[1])]
+
+
+def report(
+    game_name: str, bots: Sequence[str], seed: str, parts: list[Chunk], jobs: int, seconds: float
+) -> dict[str, Any]:
+    """The arena's one JSON object; only ``timing`` depends on the machine and ``--jobs``."""
+    k = kit(game_name)
+    seats = k.game.seat_count
+    facts = FACTS[game_name]
+    walls = [w for part in parts for w in part.walls]
+    owners = lineup(bots, seats)
+    per_wall = [[w.tallies[b].net / w.tallies[b].deals for w in walls] for b in range(len(bots))]
+    per_bot: dict[str, Any] = {}
+    times: dict[str, Any] = {}
+    for b, name in enumerate(bots):
+        total = Tally()
+        for w in walls:
+            total.add(w.tallies[b])
+        mean, ci = _interval(per_wall[b])
+        figures: dict[str, Any] = {
+            "seats": owners.count(b),
+            "deals": total.deals,
+            "mean_net_per_deal": mean,
+            "ci95": ci,
+            "win_rate": _r(total.wins / total.deals),
+            facts.fed_name: _r(total.fed / total.deals),
+        }
+        if facts.taken_name is not None:
+            figures[facts.taken_name] = _r(total.taken / total.deals)
+        figures["mean_score_of_wins"] = _r(total.score / total.wins) if total.wins else None
+        figures["draw_share"] = _r(total.draws / total.deals)
+        figures["decisions"] = total.decisions
+        per_bot[name] = figures
+        spent = sorted(t for part in parts for t in part.times[b])
+        times[name] = {
+            "p50": _r(percentile(spent, 0.50) * 1e3),
+            "p95": _r(percentile(spent, 0.95) * 1e3),
+            "max": _r(spent[-1] * 1e3) if spent else 0.0,
+        }
+    edge_mean, edge_ci = _interval([x - y for x, y in zip(per_wall[0], per_wall[1], strict=True)])
+    deals = len(walls) * seats
+    return {
+        "game": game_name,
+        "bots": list(bots),
+        "lineup": [bots[b] for b in owners],
+        "seed": seed,
+        "walls": len(walls),
+        "rotations": seats,
+        "deals": deals,
+        "score_unit": k.summary.SCORE_UNIT,
+        "interval": INTERVAL_METHOD,
+        "walls_digest": walls_digest(w.deck_seed for w in walls),
+        "per_bot": per_bot,
+        "edge": {"of": bots[0], "over": bots[1], "mean_net_per_deal": edge_mean, "ci95": edge_ci},
+        "timing": {
+            "seconds": round(seconds, 2),
+            "jobs": jobs,
+            "deals_per_s": round(deals / seconds, 2) if seconds > 0 else None,
+            "decision_ms": times,
+        },
+    }
+
+
+def walls_digest(deck_seeds: Any) -> str:
+    """One hash of the revealed seeds, wall after wall: equal digests mean the same walls."""
+    h = hashlib.sha256()
+    for s in deck_seeds:
+        h.update(s.encode() + b"\n")
+    return h.hexdigest()[:16]
