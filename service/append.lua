@@ -8,6 +8,8 @@
 -- ARGV[5..] the encoded records, versions expected+1 .. expected+n
 -- Every check runs before the first write, and nothing after it can fail on a well-formed call:
 -- Redis never rolls back a half-run script.
+-- After the writes the new version is published on the channel named like the stream (KEYS[1]):
+-- a doorbell for the service processes' stream readers, which then read the stream itself.
 -- Returns last (an integer: appended first..last, first = expected + 1) | {1, first, last} command id seen before |
 --         {2, actual_version, actual_head_hash} conflict | {3, message} bad call.
 local expected = tonumber(ARGV[1])
@@ -38,4 +40,5 @@ if ARGV[2] ~= '' then
 else
   redis.call('HSET', KEYS[2], 'v', current + n, 'h', ARGV[4])
 end
+redis.call('PUBLISH', KEYS[1], current + n)
 return current + n

@@ -51,6 +51,17 @@ class RespConnection:
             return None  # RESP3, or a password only a provider knows: redis-py keeps those
         return cls(settings)
 
+    async def connect(self) -> None:
+        """Open the connection now (AUTH and SELECT done); a pipeline opens it when needed."""
+        await self._connect()
+
+    @property
+    def streams(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """The open connection's reader and writer (for a connection that leaves request and
+        reply, such as pub/sub)."""
+        assert self._reader is not None and self._writer is not None, "not connected"
+        return self._reader, self._writer
+
     async def _connect(self) -> None:
         s = self.settings
         connect_timeout = s.get("socket_connect_timeout") or self.timeout

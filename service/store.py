@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from hashlib import sha256
 from importlib.resources import files
 from typing import Any
@@ -35,11 +35,20 @@ class VersionConflict(Exception):
 
 
 class AppendResult(msgspec.Struct, frozen=True):
-    """Versions written (or, for a repeated command id, written the first time)."""
+    """Versions written (or, for a repeated command id, written the first time), and the hash
+    of the record now at the head when this call wrote it (None for a repeated command id)."""
 
     first_version: int
     last_version: int
     duplicate: bool = False
+    head_hash: str | None = None
+
+
+class StreamHead(msgspec.Struct, frozen=True):
+    """A deal's head as the append script recorded it: the version and the last record's hash."""
+
+    version: int
+    hash: str
 
 
 _encode = msgspec.json.Encoder().encode
@@ -117,6 +126,11 @@ class EventStore:
     def index_key(self) -> str:
         return f"{self.prefix}:deals"
 
+    @property
+    def public_index_key(self) -> str:
+        """Deals anyone may find: finished ones, and live ones open to spectators."""
+        return f"{self.prefix}:deals:public"
+
     # writing ---------------------------------------------------------------
     async def append(
         self,
@@ -189,7 +203,7 @@ class EventStore:
             self._heads[deal_id] = (reply, prev)
             if len(self._heads) > self._head_cache_size:
                 self._heads.popitem(last=False)
-            return AppendResult(expected_version + 1, reply)
+            return AppendResult(expected_version + 1, reply, head_hash=prev)
         return self._refused(deal_id, expected_version, reply)
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
@@ -221,7 +235,7 @@ class EventStore:
         except NoScriptError:
             reply = await self.redis.eval(_APPEND_LUA, 2, *keys_and_args)
         if type(reply) is int:
-            return AppendResult(expected_version + 1, reply)
+            return AppendResult(expected_version + 1, reply, head_hash=new_head)
         return self._refused(deal_id, expected_version, reply)
 
     def _refused(self, deal_id: str, expected_version: int, reply: list) -> AppendResult:
@@ -275,6 +289,31 @@ class EventStore:
         value = await self.redis.hget(self.commands_key(deal_id), "h")
         return value.decode() if isinstance(value, bytes) else value
 
+    async def heads(self, deal_ids: Sequence[str]) -> list[StreamHead | None]:
+        """Each deal's recorded head in one pipeline (None: no log), for the stream readers'
+        periodic check that nothing was missed and that the log did not move backwards."""
+        if not deal_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for deal_id in deal_ids:
+            pipe.hmget(self.commands_key(deal_id), "v", "h")
+        heads: list[StreamHead | None] = []
+        for version, hash_ in await pipe.execute():
+            if version is None:
+                heads.append(None)
+                continue
+            text = hash_.decode() if isinstance(hash_, bytes) else (hash_ or "")
+            heads.append(StreamHead(int(version), text))
+        return heads
+
+    async def command_at(self, deal_id: str, version: int) -> bytes | None:
+        """The command stored on the record at ``version`` (the first record of its batch)."""
+        raws = await self.read_raw(deal_id, version, version)
+        if not raws:
+            return None
+        command = decode_record(raws[0]).command
+        return bytes(command) if command else None
+
     # reading ---------------------------------------------------------------
     async def version(self, deal_id: str) -> int:
         last = await self.redis.xrevrange(self.events_key(deal_id), "+", "-", count=1)
@@ -294,13 +333,31 @@ class EventStore:
     ) -> list[StoredEvent]:
         return [decode_record(raw) for raw in await self.read_raw(deal_id, from_version, to_version)]
 
+    async def read_many_raw(
+        self, after: Sequence[tuple[str, int]], count: int = MAX_BATCH
+    ) -> list[list[bytes]]:
+        """For each (deal, version): the records after that version (at most ``count``), in one
+        pipeline: what a stream reader fetches when several deals' doorbells rang at once."""
+        if not after:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for deal_id, version in after:
+            pipe.xrange(self.events_key(deal_id), f"0-{version + 1}", "+", count=count)
+        return [[_field(fields, b"e") for _id, fields in entries] for entries in await pipe.execute()]
+
+    def channel(self, deal_id: str) -> str:
+        """The pub/sub channel the append script rings after each append (the stream's key)."""
+        return self.events_key(deal_id)
+
     async def subscribe_batches(
         self, deal_id: str, after_version: int = 0, block_ms: int = 5000
     ) -> AsyncIterator[list[StoredEvent]]:
         """Yield the events after ``after_version`` as they are appended, one list per read.
 
-        Blocks in ``XREAD BLOCK``; the client's socket timeout must exceed ``block_ms``. Runs
-        until the caller stops iterating.
+        Blocks in ``XREAD BLOCK`` on a connection of its own, so it suits tools and tests that
+        follow one deal; the service's streams go through ``service.streams.StreamHub``, which
+        holds no connection per subscriber. The client's socket timeout must exceed
+        ``block_ms``. Runs until the caller stops iterating.
         """
         last = after_version
         key = self.events_key(deal_id)
@@ -321,14 +378,24 @@ class EventStore:
                 yield record
 
     # deal meta and index -----------------------------------------------------
-    async def put_meta(self, deal_id: str, fields: dict[str, str], created_ms: int | None = None) -> None:
-        """Write meta fields; with ``created_ms`` also list the deal in the index."""
-        # through the append pipeline: both writes are idempotent, so a resend is harmless
+    async def put_meta(
+        self,
+        deal_id: str,
+        fields: dict[str, str],
+        created_ms: int | None = None,
+        *,
+        public: bool = False,
+    ) -> None:
+        """Write meta fields; with ``created_ms`` also list the deal in the index (and, with
+        ``public``, in the index anyone may read)."""
+        # through the append pipeline: every write is idempotent, so a resend is harmless
         if fields:
             flat = [part for item in fields.items() for part in item]
             await self._appends.call("HSET", self.meta_key(deal_id), *flat)
         if created_ms is not None:
             await self._appends.call("ZADD", self.index_key, created_ms, deal_id)
+            if public:
+                await self._appends.call("ZADD", self.public_index_key, created_ms, deal_id)
 
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         raw = await self.redis.hgetall(self.meta_key(deal_id))
@@ -337,18 +404,21 @@ class EventStore:
             for k, v in raw.items()
         }
 
-    async def list_deals(self, offset: int = 0, count: int = 100, newest_first: bool = True) -> list[str]:
+    async def list_deals(
+        self, offset: int = 0, count: int = 100, newest_first: bool = True, *, public: bool = False
+    ) -> list[str]:
+        """Deal ids by creation time; ``public``: only those in the index anyone may read."""
         fetch = self.redis.zrevrange if newest_first else self.redis.zrange
-        ids = await fetch(self.index_key, offset, offset + count - 1)
+        ids = await fetch(self.public_index_key if public else self.index_key, offset, offset + count - 1)
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
     async def deal_summaries(self, deal_ids: Sequence[str]) -> list[dict[str, str]]:
-        """game, created_ms and status of each deal, in one pipeline."""
+        """game, created_ms, status and spectators of each deal, in one pipeline."""
+        names = ("game", "created_ms", "status", "spectators")
         pipe = self.redis.pipeline(transaction=False)
         for deal_id in deal_ids:
-            pipe.hmget(self.meta_key(deal_id), "game", "created_ms", "status")
+            pipe.hmget(self.meta_key(deal_id), *names)
         rows = await pipe.execute() if deal_ids else []
-        names = ("game", "created_ms", "status")
         return [
             {
                 n: (v.decode() if isinstance(v, bytes) else v)
@@ -361,12 +431,9 @@ class EventStore:
     async def delete_deal(self, deal_id: str) -> None:
         await self.redis.delete(self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id))
         await self.redis.zrem(self.index_key, deal_id)
+        await self.redis.zrem(self.public_index_key, deal_id)
         self._forget(deal_id)
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def encode_events(events: Iterable[msgspec.Struct]) -> list[tuple[str, bytes]]:
-    return [(event_type_name(e), msgspec.json.encode(e)) for e in events]
