@@ -46,7 +46,7 @@ class DealResult(msgspec.Struct, frozen=True):
 
 class SeatView(msgspec.Struct, frozen=True):
     version: int
-    seat: int
+    seat: int | None  # None: a spectator's view (no hand, no actions)
     phase: str  # new | discard | claim | over
     dealer: int | None
     face_up: int | None  # the dealer's public 21st card (PH-2.4)

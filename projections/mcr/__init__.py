@@ -27,7 +27,13 @@ from domain.mcr.state import State
 from domain.mcr.view import MeldView, ResultView, SeatPublic, SeatView, WindowView
 
 __all__ = ["seat_view", "view_from_state", "public_view", "full_view", "redact_event",
-           "claim_audit"]
+           "claim_audit", "public_turn"]
+
+
+def public_turn(s: State) -> list[int]:
+    """The seats everyone may know the deal waits on: the seat whose turn it is. Who may claim
+    in an open window stays hidden from the others (MC-5.2), so it is never listed."""
+    return [s.turn] if s.phase == "turn" else []
 
 
 def _prompt(acts: list) -> str | None:

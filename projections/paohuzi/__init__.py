@@ -23,7 +23,7 @@ from domain.paohuzi.messages import (
 from domain.paohuzi.state import State
 from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, TableCard
 
-__all__ = ["seat_view", "view_from_state", "full_view", "redact_event", "claim_audit"]
+__all__ = ["seat_view", "view_from_state", "full_view", "redact_event", "claim_audit", "public_turn"]
 
 
 @lru_cache(maxsize=16384)
@@ -69,18 +69,25 @@ def _result(s: State) -> DealResult | None:
     )
 
 
-def view_from_state(state: State, seat: int) -> SeatView:
+def public_turn(state: State) -> list[int]:
+    """The seats everyone may know the deal waits on: the seat that must discard. Who may
+    claim in an open window stays hidden from the others (PH-7), so it is never listed."""
+    return [state.turn] if state.phase == "discard" else []
+
+
+def view_from_state(state: State, seat: int | None) -> SeatView:
+    """The view of ``seat``, or of a spectator (``None``): the public table, no hand."""
     s = state
     phase = s.phase
     if phase not in ("new", "discard", "claim", "over"):
         phase = "over" if s.result is not None else phase
-    legal = agg.legal_actions(s, seat)
+    legal = agg.legal_actions(s, seat) if seat is not None else []
     prompt = None
     if legal:
         prompt = {"new": "start", "discard": "discard", "claim": "claim"}.get(s.phase)
     window = s.window if s.phase == "claim" else None
     my_answer = None
-    if window is not None and seat in s.answers:
+    if window is not None and seat is not None and seat in s.answers:
         my_answer = s.answers[seat][0]
     last = None
     if s.resolutions:
@@ -96,9 +103,9 @@ def view_from_state(state: State, seat: int) -> SeatView:
         phase=phase,
         dealer=s.dealer if s.dealer >= 0 else None,
         face_up=s.face_up if s.face_up >= 0 else None,
-        hand=sorted(s.hands[seat]),
-        kans=[list(k) for k in s.kans[seat]],
-        chou=[kind_name(k) for k in sorted(s.chou[seat])],
+        hand=sorted(s.hands[seat]) if seat is not None else [],
+        kans=[list(k) for k in s.kans[seat]] if seat is not None else [],
+        chou=[kind_name(k) for k in sorted(s.chou[seat])] if seat is not None else [],
         melds=[[_meld_view(m) for m in s.melds[i]] for i in range(SEATS)],
         rows=[list(r) for r in s.rows],
         concealed=[len(s.hands[i]) + 3 * len(s.kans[i]) for i in range(SEATS)],
@@ -115,7 +122,7 @@ def view_from_state(state: State, seat: int) -> SeatView:
     )
 
 
-def seat_view(events: Iterable[Any], seat: int) -> SeatView:
+def seat_view(events: Iterable[Any], seat: int | None) -> SeatView:
     return view_from_state(agg.fold(events), seat)
 
 
