@@ -1,88 +1,37 @@
-"""The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit."""
+"""The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit.
+
+Handlers decode the request, call one function of the command side (``DealService``) or of the
+read side (``service.queries``, the one visibility gate) and encode the answer.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections import defaultdict, deque
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 from aiohttp import web
 from aiohttp_sse import sse_response
 
 from domain.errors import RuleViolation
-from service.audit import audit_log
+from service import queries
 from service.deals import DealService
 from service.openapi import openapi_document
+from service.queries import SPECTATOR, ReadSide, Viewer
+from service.schemas import CommandRequest, CommandResult, CreateDeal, Health
 from service.store import EventStore
+from service.streams import CLOSE, Batch, StreamHub, Subscription
 
 MAX_BODY = 64 * 1024
 WEB_ROOT = Path(__file__).with_name("web")
-
-CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")]
-SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
-
-
-class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
-    """``seats``: one entry per seat, ``human`` or ``bot:<level>``."""
-
-    game: Annotated[str, msgspec.Meta(max_length=32)]
-    seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
-    client_seed: Annotated[str, msgspec.Meta(max_length=256)] | None = None
-    deck: Annotated[list[int], msgspec.Meta(max_length=256)] | None = None
-    dealer: int | None = None
-
-
-class CreatedDeal(msgspec.Struct):
-    deal_id: str
-    game: str
-    ruleset: str
-    seats: list[str]
-    commitment: str
-    tokens: dict[str, str]
-    version: int
-
-
-class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """``return_view``: also answer with the seat's view after the command (the SSE stream
-    pushes it anyway, so clients that listen there leave it off and save the server the work)."""
-
-    command_id: CommandId
-    command: dict[str, Any]
-    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    return_view: bool = False
-
-
-class CommandResult(msgspec.Struct):
-    """The versions written, the events as this seat may see them, and (when the request asked
-    for it with ``return_view``) the seat's view afterwards, else null."""
-
-    version: int
-    first_version: int
-    duplicate: bool
-    events: list[dict[str, Any]]
-    view: dict[str, Any] | None = None
-
-
-class DealSummary(msgspec.Struct):
-    deal_id: str
-    game: str
-    seats: list[str]
-    version: int
-    over: bool
-    commitment: str
-    seats_to_act: list[int]
-
-
-class ReplayFrame(msgspec.Struct):
-    step: int
-    total: int
-    perspective: str
-    event: dict[str, Any] | None
-    view: Any
+KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
+_VERSION = re.compile(r"[0-9]{1,16}")
+HUB = web.AppKey("hub", StreamHub)
 
 
 def _decode(body: bytes, type_: Any) -> Any:
@@ -113,10 +62,48 @@ def _json(obj: Any, status: int = 200) -> web.Response:
 
 
 def _bearer(request: web.Request) -> str | None:
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return header[7:].strip() or None
-    return request.query.get("token") or None  # EventSource cannot set headers
+    """The seat token: ``Authorization: Bearer …``, or ``?token=`` (EventSource cannot set
+    headers). Header bytes outside printable ASCII are refused here, never passed on."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        if not header.isascii() or not header.isprintable():
+            raise RuleViolation("DS-8", "the Authorization header must be printable ASCII")
+        if header.startswith("Bearer "):
+            return header[7:].strip() or None
+    token = request.query.get("token") or None
+    if token is not None and (not token.isascii() or not token.isprintable()):
+        raise RuleViolation("DS-8", "a seat token is printable ASCII")
+    return token
+
+
+def _version_param(request: web.Request, name: str, header: str | None = None) -> int | None:
+    """A version from a query parameter (or a header such as ``Last-Event-ID``): ASCII digits."""
+    raw = request.headers.get(header) if header else None
+    if raw is None:
+        raw = request.query.get(name)
+    if raw is None:
+        return None
+    if not _VERSION.fullmatch(raw) or int(raw) >= 2**53:
+        raise RuleViolation("DS-5", f"{header or name} is a version number, 0 or more")
+    return int(raw)
+
+
+def _whole(request: web.Request, name: str, default: int | None, low: int, high: int) -> int | None:
+    """A whole-number query parameter in ``low..high`` (ASCII digits), or ``default``."""
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"-?[0-9]{1,16}", raw) or not low <= int(raw) <= high:
+        raise RuleViolation("DS-5", f"{name} is a whole number from {low} to {high}")
+    return int(raw)
+
+
+def _transport_alive(request: web.Request) -> Any:
+    def alive() -> bool:
+        transport = request.transport
+        return transport is not None and not transport.is_closing()
+
+    return alive
 
 
 class RateLimiter:
@@ -144,51 +131,46 @@ class RateLimiter:
 
 
 class Api:
-    def __init__(self, deals: DealService, create_limit: int = 120, create_window: float = 60.0) -> None:
+    def __init__(
+        self,
+        deals: DealService,
+        hub: StreamHub,
+        create_limit: int = 120,
+        create_window: float = 60.0,
+        keepalive: float = KEEPALIVE_S,
+    ) -> None:
         self.deals = deals
+        self.reads = ReadSide(deals)
+        self.hub = hub
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
-        self.streams: set[asyncio.Task] = set()  # open SSE handlers, ended at shutdown
+        self.keepalive = keepalive
 
-    # helpers -------------------------------------------------------------------
-    async def _perspective(self, request: web.Request, deal_id: str) -> int | None:
-        token = _bearer(request)
-        return await self.deals.authenticate(deal_id, token) if token else None
-
-    @staticmethod
-    def _redact(folded: Any, events: list[Any], seat: int | None) -> list[dict[str, Any]]:
-        redact = folded.kit.projections.redact_event
-        return [r for r in (redact(e, seat) for e in events) if r is not None]
+    async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
+        return await self.reads.viewer(deal_id, _bearer(request), anonymous=anonymous)
 
     # handlers ------------------------------------------------------------------
     async def health(self, request: web.Request) -> web.Response:
-        return _json({"ok": True})
+        """200 while the event store answers the stream hub's pings; 503 (DS-12) while not."""
+        from service.problems import problem
+
+        if not self.hub.healthy:
+            return problem(503, "the event store is unreachable; the service retries by itself", "DS-12")
+        return _json(Health(ok=True, store="ok", streams=self.hub.subscribers))
 
     async def create_deal(self, request: web.Request) -> web.Response:
         if not self.limiter.allow(request.remote or "?"):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         body = _decode(await _body(request), CreateDeal)
-        created = await self.deals.create(body.game, body.seats, body.client_seed, body.deck, body.dealer)
+        created = await self.deals.create(
+            body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators
+        )
         return _json(created, status=201)
 
     async def list_deals(self, request: web.Request) -> web.Response:
-        try:
-            offset = min(10**9, max(0, int(request.query.get("offset", 0))))
-            count = min(200, max(1, int(request.query.get("count", 50))))
-        except ValueError:
-            raise RuleViolation("DS-5", "offset and count are whole numbers") from None
-        ids = await self.store.list_deals(offset, count)
-        metas = await self.store.deal_summaries(ids)
-        deals = [
-            {
-                "deal_id": i,
-                "game": m.get("game"),
-                "created_ms": int(m.get("created_ms") or 0),
-                "over": m.get("status") == "over",
-            }
-            for i, m in zip(ids, metas, strict=True)
-        ]
-        return _json({"deals": deals})
+        offset = _whole(request, "offset", 0, 0, 10**9)
+        count = _whole(request, "count", 50, 1, 200)
+        return _json(await self.reads.deals_list(queries.NOBODY, offset, count))
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count and bot levels (what the lobby offers)."""
@@ -211,26 +193,14 @@ class Api:
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        folded = await self.deals.load(deal_id)
-        self.deals.kick_bots(deal_id)
-        return _json(
-            DealSummary(
-                deal_id=deal_id,
-                game=folded.kit.name,
-                seats=folded.seats,
-                version=folded.version,
-                over=folded.over,
-                commitment=folded.events[0].commitment,
-                seats_to_act=folded.kit.game.seats_to_act(folded.state),
-            )
-        )
+        return _json(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
 
     async def view(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, _bearer(request))
-        folded = await self.deals.load(deal_id)
-        self.deals.kick_bots(deal_id)
-        return _json(folded.kit.projections.view_from_state(folded.state, seat))
+        token = _bearer(request)
+        if token is None:
+            raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
+        return _json(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -243,111 +213,129 @@ class Api:
             command_id=f"seat{seat}:{body.command_id}",
             expected_version=body.expected_version,
         )
-        folded = self.deals.cached(deal_id) or await self.deals.load(deal_id)
+        folded = outcome.folded
+        viewer = Viewer.of_seat(seat)
         return _json(
             CommandResult(
                 version=outcome.last_version,
                 first_version=outcome.first_version,
                 duplicate=outcome.duplicate,
-                events=self._redact(folded, outcome.events, seat),
-                view=folded.kit.projections.view_from_state(folded.state, seat) if body.return_view else None,
+                events=queries.command_events(folded, outcome.events, viewer),
+                view=queries.view(folded, viewer) if body.return_view else None,
             )
         )
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events for the token's seat, or a spectator without one (see
+        ``service.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
         deal_id = request.match_info["deal_id"]
-        seat = await self._perspective(request, deal_id)
+        viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
+        after = _version_param(request, "after", header="Last-Event-ID") or 0
         folded = await self.deals.load(deal_id)
+        ended = None  # a stream that has nothing to follow: one message, then the end
+        if after >= folded.version and folded.over:
+            ended = "deal-over"  # a finished deal read to its end
+        elif after > folded.version:
+            ended = "reset"  # the store holds less than the client saw: start again
+        sub = None if ended else self.hub.open(folded, deal_id, viewer, after, _transport_alive(request))
         try:
-            after = int(request.headers.get("Last-Event-ID") or request.query.get("after", 0))
-        except ValueError:
-            raise RuleViolation("DS-5", "after is a version number") from None
-        if not 0 <= after < 2**53:
-            raise RuleViolation("DS-5", "after is a version number, 0 or more")
-        kit_ = folded.kit
-        redact = kit_.projections.redact_event
-        task = asyncio.current_task()
-        if task is not None:
-            self.streams.add(task)
-            task.add_done_callback(self.streams.discard)
-        async with sse_response(request) as resp:
-            resp.ping_interval = 10
-            if folded.over and after >= folded.version:
-                # a finished deal read to its end: nothing will ever follow, do not hang on
-                await resp.send(json.dumps({"version": folded.version}), event="deal-over")
-                return resp
-            async for batch in self.store.subscribe_batches(deal_id, after, block_ms=10_000):
-                over = False
-                for record in batch:
-                    event = kit_.decode_event(record.data)
-                    shown = redact(event, seat)
-                    if shown is not None:  # events hidden from this seat leave a gap in versions
-                        payload = {"version": record.version, "event": shown}
-                        await resp.send(
-                            msgspec.json.encode(payload).decode(), id=str(record.version), event="deal-event"
-                        )
-                    over = over or type(event).__name__ == "SeedRevealed"
-                if seat is not None:
-                    # mjai-style: after each batch the seat gets its fresh view, legal actions
-                    # included when it must act, so a client never has to poll
-                    view = await self._current_view(deal_id, seat, batch[-1].version)
-                    await resp.send(
-                        msgspec.json.encode(view).decode(), id=str(batch[-1].version), event="view"
-                    )
-                if over:
-                    await resp.send(json.dumps({"version": batch[-1].version}), event="deal-over")
-                    break
+            async with sse_response(request, ping_interval=self.keepalive, send_timeout=30) as resp:
+                if sub is None:
+                    await resp.send(json.dumps({"version": folded.version}), event=ended)
+                else:
+                    await self._relay(sub, resp, folded.version)
+        finally:
+            if sub is not None:
+                self.hub.leave(sub)
         return resp
 
-    async def _current_view(self, deal_id: str, seat: int, at_least: int) -> Any:
-        folded = self.deals.cached(deal_id)
-        if folded is None or folded.version < at_least:
-            folded = await self.deals.load(deal_id)
-        return folded.kit.projections.view_from_state(folded.state, seat)
+    async def _relay(self, sub: Subscription, resp: Any, head: int) -> None:
+        """Send the backlog up to ``head``, then every batch the hub hands over, filling any gap
+        from the store, until the deal ends or the hub closes the subscription."""
+        while sub.position < head:
+            raws = [
+                r for r in await self.hub.read_after(sub.deal_id, sub.position) if _record_version(r) <= head
+            ]
+            if not raws:
+                break
+            if await self._send(sub, resp, self._batch(sub, raws)):
+                return
+        while True:
+            item = await sub.queue.get()
+            if item is CLOSE:
+                if sub.reason == "reset":
+                    await resp.send(json.dumps({"version": sub.position}), event="reset")
+                return
+            batch: Batch = item
+            if batch.last <= sub.position:
+                continue
+            while batch.first > sub.position + 1:  # a gap: the hub read on before we joined
+                raws = await self.hub.read_after(sub.deal_id, sub.position)
+                raws = [r for r in raws if _record_version(r) < batch.first]
+                if not raws:
+                    break
+                if await self._send(sub, resp, self._batch(sub, raws)):
+                    return
+            if await self._send(sub, resp, batch):
+                return
+
+    def _batch(self, sub: Subscription, raws: list[bytes]) -> Batch:
+        from domain.envelope import decode_record
+
+        records = [decode_record(r) for r in raws]
+        feed = self.hub.feeds.get(sub.deal_id)
+        kit_ = feed.kit if feed is not None else self.deals.cached(sub.deal_id).kit
+        return Batch(sub.deal_id, records, [kit_.decode_event(r.data) for r in records], raws)
+
+    async def _send(self, sub: Subscription, resp: Any, batch: Batch) -> bool:
+        """Send the part of ``batch`` after the subscription's position; True at the deal's end."""
+        messages = batch.memo.get(sub.viewer)
+        if messages is None:
+            messages = batch.memo[sub.viewer] = asyncio.ensure_future(self._messages(batch, sub.viewer))
+        shown, view, over = await messages
+        for version, payload in shown:
+            if version > sub.position:
+                await resp.send(payload, id=str(version), event="deal-event")
+        sub.position = batch.last
+        if view is not None:
+            await resp.send(view, id=str(batch.last), event="view")
+        if over:
+            await resp.send(json.dumps({"version": batch.last}), event="deal-over")
+        return over
+
+    async def _messages(self, batch: Batch, viewer: Viewer) -> tuple[list[tuple[int, str]], str | None, bool]:
+        """The SSE payloads of a batch for one viewer, through the gate; built once per viewer."""
+        folded = self.deals.cached(batch.deal_id)
+        if folded is None or folded.version < batch.last:
+            folded = await self.deals.load(batch.deal_id)
+        pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
+        shown = [
+            (version, msgspec.json.encode({"version": version, "event": event}).decode())
+            for version, event in queries.stream_events(folded.kit, pairs, viewer)
+        ]
+        over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
+        # mjai-style: after each batch the viewer gets its view at that batch's version (a seat's
+        # legal actions when it must act), so a client never has to poll
+        state = batch.memo.get("state")
+        if state is None:
+            if folded.version == batch.last:
+                state = folded.state
+            else:  # the fold has moved on (a backlog, or commands since): the state back then
+                state = folded.kit.game.fold(folded.events[: batch.last])
+            batch.memo["state"] = state
+        view = msgspec.json.encode(queries.view_of_state(folded, state, viewer)).decode()
+        return shown, view, over
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        folded = await self.deals.load(deal_id)
-        total = folded.version
-        try:
-            step = int(request.query.get("step", total))
-        except ValueError:
-            raise RuleViolation("DS-5", "step is a whole number") from None
-        if not 0 <= step <= total:
-            raise RuleViolation("DS-5", f"step must be between 0 and {total}")
-        wanted = request.query.get("perspective")
-        token = _bearer(request)
-        own = await self.deals.authenticate(deal_id, token) if token else None
-        if not folded.over:
-            if own is None:
-                raise RuleViolation("DS-8", "during the deal, replay is for seats only (own perspective)")
-            if wanted not in (None, str(own)):
-                raise RuleViolation("DS-2", "other perspectives and 'all' open when the deal is over")
-            wanted = str(own)
-        wanted = wanted or "all"
-        events = folded.events[:step]
-        projections = folded.kit.projections
-        if wanted == "all":
-            view = projections.full_view(events)
-            event = msgspec.to_builtins(events[-1]) if events else None
-        else:
-            try:
-                seat = int(wanted)
-            except ValueError:
-                raise RuleViolation("DS-5", "perspective is a seat number or 'all'") from None
-            if not 0 <= seat < len(folded.seats):
-                raise RuleViolation("DS-3", f"no seat {seat}")
-            view = projections.seat_view(events, seat)
-            event = projections.redact_event(events[-1], seat) if events else None
-        return _json(ReplayFrame(step=step, total=total, perspective=wanted, event=event, view=view))
+        step = _whole(request, "step", None, 0, 2**53)
+        viewer = await self._viewer(request, deal_id)
+        frame = await self.reads.replay(deal_id, viewer, step, request.query.get("perspective"))
+        return _json(frame)
 
     async def log(self, request: web.Request) -> web.StreamResponse:
         deal_id = request.match_info["deal_id"]
-        folded = await self.deals.load(deal_id)
-        if not folded.over:
-            raise RuleViolation("DS-2", "the whole log opens when the deal is over")
-        raws = await self.store.read_raw(deal_id)
-        body = b"\n".join(raws) + b"\n"
+        body = await self.reads.log(deal_id, await self._viewer(request, deal_id))
         return web.Response(
             body=body,
             content_type="application/x-ndjson",
@@ -356,11 +344,7 @@ class Api:
 
     async def audit(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        await self.deals.load(deal_id)  # 404 for an unknown deal
-        raws = await self.store.read_raw(deal_id)
-        head = await self.store.head_hash(deal_id)
-        report = await asyncio.get_running_loop().run_in_executor(None, audit_log, raws, head)
-        return _json(report)
+        return _json(await self.reads.audit(deal_id, await self._viewer(request, deal_id)))
 
     async def openapi(self, request: web.Request) -> web.Response:
         return _json(openapi_document())
@@ -370,6 +354,12 @@ class Api:
         if index.exists():
             return web.FileResponse(index)
         return web.Response(text="dealstream API: see /openapi.json\n")
+
+
+def _record_version(raw: bytes) -> int:
+    from domain.envelope import decode_record
+
+    return decode_record(raw).version
 
 
 # The web client talks to this server only; the header says so even where the meta tag is not read.
@@ -387,8 +377,17 @@ async def _page_headers(request: web.Request, response: web.StreamResponse) -> N
         response.headers["Cache-Control"] = "no-cache"
 
 
-def build_app(deals: DealService, *, create_limit: int = 120) -> web.Application:
-    api = Api(deals, create_limit=create_limit)
+def build_app(
+    deals: DealService,
+    *,
+    create_limit: int = 120,
+    hub: StreamHub | None = None,
+    keepalive: float = KEEPALIVE_S,
+    bot_supervisor_s: float = 2.0,
+) -> web.Application:
+    """The application. ``hub``: the live-stream reader (default: one on the store's client)."""
+    hub = hub if hub is not None else StreamHub(deals)
+    api = Api(deals, hub, create_limit=create_limit, keepalive=keepalive)
     from service.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
@@ -411,15 +410,24 @@ def build_app(deals: DealService, *, create_limit: int = 120) -> web.Application
     r.add_get("/deals/{deal_id}/audit", api.audit)
     if WEB_ROOT.is_dir():
         r.add_static("/web/", WEB_ROOT)
+    background: list[asyncio.Task] = []
+
+    async def on_startup(app: web.Application) -> None:
+        await hub.wait_connected()
+        background.append(asyncio.create_task(deals.supervise_bots(bot_supervisor_s)))
 
     async def on_shutdown(app: web.Application) -> None:
-        # SSE handlers wait in XREAD BLOCK; end them now instead of after the shutdown timeout
-        for task in list(api.streams):
-            task.cancel()
+        # live streams wait on their queues; end them now instead of after the shutdown timeout
+        await hub.close()
 
     async def on_cleanup(app: web.Application) -> None:
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         await deals.close()
 
+    app[HUB] = hub
+    app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

@@ -12,18 +12,20 @@ from domain.game import GAMES, get_game
 
 @cache
 def openapi_document() -> dict[str, Any]:
-    from service import api
+    from service import queries, schemas
     from service.audit import AuditReport
     from service.problems import Problem
 
     games = [get_game(name) for name in GAMES]
     named: list[Any] = [
-        api.CreateDeal,
-        api.CreatedDeal,
-        api.CommandRequest,
-        api.CommandResult,
-        api.DealSummary,
-        api.ReplayFrame,
+        schemas.CreateDeal,
+        schemas.CreatedDeal,
+        schemas.CommandRequest,
+        schemas.CommandResult,
+        schemas.Health,
+        queries.DealSummary,
+        queries.ReplayFrame,
+        queries.DealList,
         AuditReport,
         Problem,
     ]
@@ -63,10 +65,23 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": body(ref("CreateDeal")),
                     "responses": ok(ref("CreatedDeal"), "201"),
                 },
-                "get": {"summary": "list deals, newest first", "responses": ok(None)},
+                "get": {
+                    "summary": "deals anyone may find, newest first: finished ones and live ones open "
+                    "to spectators",
+                    "parameters": [
+                        {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 200}},
+                    ],
+                    "responses": ok(ref("DealList")),
+                },
             },
             "/deals/{deal_id}": {
-                "get": {"parameters": [deal_id], "responses": ok(ref("DealSummary"))},
+                "get": {
+                    "summary": "public summary (a seat token adds whether that seat is asked)",
+                    "security": [{}, {"seat": []}],
+                    "parameters": [deal_id],
+                    "responses": ok(ref("DealSummary")),
+                },
             },
             "/deals/{deal_id}/view": {
                 "get": {
@@ -88,12 +103,19 @@ def openapi_document() -> dict[str, Any]:
             "/deals/{deal_id}/events/stream": {
                 "get": {
                     "summary": "server-sent events, filtered for the token's seat (or a spectator)",
-                    "parameters": [deal_id, {"name": "after", "in": "query", "schema": {"type": "integer"}}],
+                    "security": [{}, {"seat": []}],
+                    "parameters": [
+                        deal_id,
+                        {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                        {"name": "token", "in": "query", "schema": {"type": "string"}},
+                        {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}},
+                    ],
                     "responses": ok(None, media="text/event-stream"),
                 }
             },
             "/deals/{deal_id}/replay": {
                 "get": {
+                    "security": [{}, {"seat": []}],
                     "parameters": [
                         deal_id,
                         {"name": "step", "in": "query", "schema": {"type": "integer", "minimum": 0}},
@@ -103,10 +125,27 @@ def openapi_document() -> dict[str, Any]:
                 }
             },
             "/deals/{deal_id}/log": {
-                "get": {"parameters": [deal_id], "responses": ok(None, media="application/x-ndjson")}
+                "get": {
+                    "summary": "the stored records as JSON lines, once the deal is over",
+                    "parameters": [deal_id],
+                    "responses": ok(None, media="application/x-ndjson"),
+                }
             },
-            "/deals/{deal_id}/audit": {"get": {"parameters": [deal_id], "responses": ok(ref("AuditReport"))}},
-            "/health": {"get": {"responses": ok(None)}},
+            "/deals/{deal_id}/audit": {
+                "get": {
+                    "summary": "the audit; during the deal only its public part and the token's own "
+                    "options and answers in windows already resolved",
+                    "security": [{}, {"seat": []}],
+                    "parameters": [deal_id],
+                    "responses": ok(ref("AuditReport")),
+                }
+            },
+            "/health": {
+                "get": {
+                    "summary": "200 while the event store answers, 503 (DS-12) while it does not",
+                    "responses": ok(ref("Health")),
+                }
+            },
             "/games": {
                 "get": {"summary": "the games, their seat counts and bot levels", "responses": ok(None)}
             },

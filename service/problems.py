@@ -10,7 +10,8 @@ import redis.exceptions
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.deals import DealNotFound, StaleVersion
+from service.deals import CommandIdReused, DealNotFound, StaleVersion
+from service.streams import TooManyStreams
 
 log = logging.getLogger("dealstream.http")
 
@@ -30,6 +31,8 @@ _DS_STATUS = {
     "DS-10": 413,
     "DS-11": 429,
     "DS-12": 503,
+    "DS-13": 409,
+    "DS-14": 503,
 }
 _TITLES = {
     400: "Bad request",
@@ -42,7 +45,7 @@ _TITLES = {
     422: "Illegal move",
     429: "Too many requests",
     500: "Internal error",
-    503: "Event store unavailable",
+    503: "Service unavailable",
 }
 
 
@@ -86,6 +89,12 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
         return problem(404, str(exc), "DS-7")
     except StaleVersion as exc:
         return problem(409, str(exc), "DS-4", expected_version=exc.expected, actual_version=exc.actual)
+    except CommandIdReused as exc:
+        return problem(409, str(exc), "DS-13")
+    except TooManyStreams as exc:
+        answer = problem(503, str(exc), "DS-14")
+        answer.headers["Retry-After"] = str(exc.retry_after)
+        return answer
     except web.HTTPRequestEntityTooLarge:
         return problem(413, "the request body is larger than this server accepts", "DS-10")
     except web.HTTPException as exc:

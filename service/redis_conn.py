@@ -8,30 +8,41 @@ import redis.asyncio as aioredis
 
 from service.embedded import DEFAULT_DATA_DIR, EmbeddedRedis
 
-# Blocking reads (XREAD BLOCK) must return before the socket times out.
-SOCKET_TIMEOUT_S = 30.0
+# No call the service makes blocks in Redis (the live streams wait on a pub/sub doorbell, not in
+# XREAD BLOCK), so this is only how long a stalled Redis may hold a request before it gets 503.
+SOCKET_TIMEOUT_S = 10.0
+STREAMS_CLIENT_NAME = "dealstream-streams"  # the live streams' connections, as CLIENT LIST names them
 
 
 def connect(
-    url: str, *, max_connections: int = 512, socket_timeout: float = SOCKET_TIMEOUT_S
+    url: str,
+    *,
+    max_connections: int = 512,
+    socket_timeout: float = SOCKET_TIMEOUT_S,
+    client_name: str | None = None,
 ) -> aioredis.Redis:
-    """An asyncio client; its socket timeout must exceed every ``XREAD BLOCK`` the store issues
-    (10 s for the event stream). A Redis that stops answering costs a request this long, then 503."""
+    """An asyncio client. A Redis that stops answering costs a request ``socket_timeout``,
+    then 503 (DS-12)."""
     return aioredis.from_url(
         url,
         socket_timeout=socket_timeout,
-        socket_connect_timeout=5.0,
+        socket_connect_timeout=min(5.0, socket_timeout),
         max_connections=max_connections,
         health_check_interval=15,
+        client_name=client_name,
     )
 
 
 def resolve_redis_url(
-    explicit: str | None = None, data_dir: str | None = None
+    explicit: str | None = None, data_dir: str | None = None, *, owner: bool = False
 ) -> tuple[str, EmbeddedRedis | None]:
-    """The URL to use, plus the embedded server we started (to stop on exit), if any."""
+    """The URL to use, plus the embedded server handle (to ``stop`` on exit), if any.
+
+    ``owner``: this process is a service and must own the embedded data directory (a second
+    service on the same directory gets ``DataDirInUse``); one-shot tools use a running server.
+    """
     url = explicit or os.environ.get("DEALSTREAM_REDIS_URL")
     if url:
         return url, None
     embedded = EmbeddedRedis(data_dir or os.environ.get("DEALSTREAM_DATA_DIR", DEFAULT_DATA_DIR))
-    return embedded.start(), embedded
+    return embedded.start(owner=owner), embedded

@@ -32,7 +32,9 @@ async def store(redis_client, key_prefix):
 async def http(aiohttp_client, store):
     """A test client for a --dev server with no bot think time."""
     app = build_app(DealService(store, dev=True, bot_delay=0.0), create_limit=10_000)
-    return await aiohttp_client(app)
+    client = await aiohttp_client(app)
+    yield client
+    await client.close()  # stop the app (its bots and streams) before the store drops the keys
 
 
 def auth(token: str) -> dict[str, str]:

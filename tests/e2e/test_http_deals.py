@@ -127,10 +127,16 @@ async def test_games_deal_list_and_page_headers(http):
     assert {(g["game"], g["seats"]) for g in games} == {("paohuzi", 3), ("mcr", 4)}
     assert all(set(g["bots"]) >= {"greedy", "random"} for g in games)
 
-    created = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    # a live deal with people is listed only when it was opened to spectators
+    private = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    assert private["spectators"] is False
+    body = {"game": "mcr", "seats": ["human"] * 4, "spectators": True}
+    created = await (await http.post("/deals", json=body)).json()
     listed = (await (await http.get("/deals")).json())["deals"]
     assert listed[0]["deal_id"] == created["deal_id"]
+    assert private["deal_id"] not in [d["deal_id"] for d in listed]
     assert listed[0]["game"] == "mcr" and listed[0]["over"] is False and listed[0]["created_ms"] > 0
+    assert listed[0]["spectators"] is True
 
     page = await http.get("/")
     assert page.status == 200

@@ -131,8 +131,29 @@ async def test_the_claim_audit_settles_a_dispute(http):
     assert (await view("1"))["window"] is not None  # seat 2 could still beat a chow: no resolution yet
     await post("2", "c2", pung)
 
+    # during the deal the resolution is public; the answers only to the seat that gave them
     audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
     assert audit["chain_ok"] and audit["redecided_ok"], audit["problems"]
+    window = next(w for w in audit["claim_windows"] if w["card"] == w5)
+    assert window["answers"] == [] and window["options"] == {}
+    assert (window["resolution"]["seat"], window["resolution"]["claim"]) == (2, "pung")
+    own = await (await http.get(f"/deals/{deal_id}/audit", headers=auth(tokens["1"]))).json()
+    window = next(w for w in own["claim_windows"] if w["card"] == w5)
+    assert [(a["seat"], a["answer"]) for a in window["answers"]] == [(1, "chow")]
+    assert set(window["options"]) == {"1"}
+
+    # once the deal is over anyone can settle the dispute from the audit
+    moves = 0
+    while True:
+        views = [await view(str(s)) for s in range(4)]
+        if views[0]["result"] is not None:
+            break
+        seat, acting = next((s, v) for s, v in enumerate(views) if v["legal_actions"])
+        await post(str(seat), f"m{moves}", acting["legal_actions"][-1])
+        moves += 1
+        assert moves < 1000
+    audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert audit["ok"], audit["problems"]
     window = next(w for w in audit["claim_windows"] if w["card"] == w5)
     assert [(a["seat"], a["answer"]) for a in window["answers"]] == [(1, "chow"), (2, "pung")]
     assert window["resolution"]["seat"] == 2

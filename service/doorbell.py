@@ -1,0 +1,100 @@
+"""The stream hub's pub/sub connection: the doorbell the append script rings after each append.
+
+On a plain TCP or unix-socket client this is a connection of our own (``service.resp`` opens it;
+hiredis parses), so its timeouts and its cancellation are exactly ours; redis-py's ``PubSub`` is
+the fallback for other clients (fakeredis, TLS). Either way the hub sees one small interface:
+``subscribe``, ``unsubscribe`` and ``ping`` write a request, ``next`` waits for the next message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import hiredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from service.resp import READ_CHUNK, RespConnection
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Doorbell:
+    """A pub/sub connection. ``next`` returns ("message", channel), ("pong", ""), or None when
+    nothing came within the timeout; a lost connection raises redis-py's ``ConnectionError``."""
+
+    def __init__(self, redis: Any) -> None:
+        self._resp = RespConnection.for_client(redis)
+        self._pubsub = redis.pubsub() if self._resp is None else None
+        self._parser = hiredis.Reader()
+        self._pending: list[tuple[str, str]] = []  # redis-py messages read ahead
+
+    async def open(self, channels: list[str]) -> None:
+        if self._resp is not None:
+            await self._resp.connect()
+            self._write("SUBSCRIBE", *channels)
+        else:
+            await self._pubsub.subscribe(*channels)
+
+    def _write(self, *args: Any) -> None:
+        _reader, writer = self._resp.streams
+        writer.write(hiredis.pack_command(args))
+
+    async def subscribe(self, channels: list[str]) -> None:
+        if self._resp is not None:
+            self._write("SUBSCRIBE", *channels)
+        else:
+            await self._pubsub.subscribe(*channels)
+
+    async def unsubscribe(self, channels: list[str]) -> None:
+        if self._resp is not None:
+            self._write("UNSUBSCRIBE", *channels)
+        else:
+            await self._pubsub.unsubscribe(*channels)
+
+    async def ping(self) -> None:
+        if self._resp is not None:
+            self._write("PING")
+        else:
+            await self._pubsub.ping()
+
+    async def next(self, timeout: float) -> tuple[str, str] | None:
+        if self._resp is None:
+            message = await self._pubsub.get_message(timeout=timeout)
+            if message is None:
+                return None
+            return _text(message["type"]), _text(message.get("channel") or "")
+        reader, _writer = self._resp.streams
+        while True:
+            reply = self._parser.gets()
+            if reply is not False:
+                if isinstance(reply, list) and reply:
+                    kind = _text(reply[0])
+                    if kind == "message":
+                        return "message", _text(reply[1])
+                    if kind == "pong":
+                        return "pong", ""
+                    continue  # subscribe / unsubscribe confirmations
+                if isinstance(reply, hiredis.ReplyError):
+                    raise RedisConnectionError(f"the doorbell connection was refused: {reply}")
+                continue
+            try:
+                data = await asyncio.wait_for(reader.read(READ_CHUNK), timeout)
+            except TimeoutError:
+                return None
+            except OSError as exc:
+                raise RedisConnectionError(f"lost the doorbell connection: {exc}") from exc
+            if not data:
+                raise RedisConnectionError("Redis closed the doorbell connection")
+            self._parser.feed(data)
+
+    async def close(self) -> None:
+        if self._resp is not None:
+            self._resp.close()
+        else:
+            try:
+                await self._pubsub.aclose()
+            except Exception:  # noqa: BLE001 - closing a broken connection may fail again
+                pass

@@ -1,0 +1,292 @@
+"""The read side: every read the service answers passes this one visibility gate.
+
+Each read takes the viewer (a seat of the deal, a spectator, or nobody) and the deal's state and
+returns only what that viewer may know now (PH-7, MC-5; DESIGN.md section 4). While a deal is
+live nobody sees another seat's hidden cards, its claim options or an answer still secret, in
+any route; once the deal is over everything is public. HTTP handlers hold no visibility rule of
+their own: they decode the request, call one function here and encode what it returns.
+
+The pure gate functions (``summary``, ``view``, ``replay_frame``, ``audit``, ``stream_events``,
+``listing``) take a folded deal and a viewer; ``ReadSide`` does the I/O around them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+from typing import Any
+
+import msgspec
+
+from domain.errors import RuleViolation
+from service.audit import AuditReport, audit_log
+from service.deals import DealService, Folded
+from service.store import EventStore
+
+
+class Viewer(msgspec.Struct, frozen=True):
+    """Who is reading: ``seat`` for a seat token of this deal; else a spectator or nobody
+    (they may know the same: the public table)."""
+
+    kind: str  # seat | spectator | nobody
+    seat: int | None = None
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Viewer:
+        return cls("seat", seat)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}" if self.seat is not None else self.kind
+
+
+SPECTATOR = Viewer("spectator")
+NOBODY = Viewer("nobody")
+
+
+# --- answer types ----------------------------------------------------------------------------
+class DealSummary(msgspec.Struct):
+    """``seats_to_act``: the seats anyone may know the deal waits on (the seat whose turn it
+    is), plus the viewer's own seat when it must answer; never who may claim."""
+
+    deal_id: str
+    game: str
+    seats: list[str]
+    version: int
+    over: bool
+    commitment: str
+    seats_to_act: list[int]
+    spectators: bool
+
+
+class ReplayFrame(msgspec.Struct):
+    step: int
+    total: int
+    perspective: str
+    event: dict[str, Any] | None
+    view: Any
+
+
+class DealListing(msgspec.Struct):
+    deal_id: str
+    game: str | None
+    created_ms: int
+    over: bool
+    spectators: bool
+
+
+class DealList(msgspec.Struct):
+    """Deals anyone may find, newest first: finished ones, and live ones open to spectators."""
+
+    deals: list[DealListing]
+
+
+# --- the gate (pure) -------------------------------------------------------------------------
+def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
+    projections = folded.kit.projections
+    acting = list(projections.public_turn(folded.state))
+    if viewer.seat is not None and viewer.seat not in acting:
+        if viewer.seat in folded.kit.game.seats_to_act(folded.state):
+            acting.append(viewer.seat)  # a seat may know that it is asked itself
+    return DealSummary(
+        deal_id=deal_id,
+        game=folded.kit.name,
+        seats=folded.seats,
+        version=folded.version,
+        over=folded.over,
+        commitment=folded.events[0].commitment,
+        seats_to_act=sorted(acting),
+        spectators=folded.spectators,
+    )
+
+
+def view(folded: Folded, viewer: Viewer) -> Any:
+    """The seat's own view (hand, legal actions); for anyone else the public table."""
+    return folded.kit.projections.view_from_state(folded.state, viewer.seat)
+
+
+def view_of_state(folded: Folded, state: Any, viewer: Viewer) -> Any:
+    """``view`` at an earlier state of the same deal (what a live stream shows after a batch)."""
+    return folded.kit.projections.view_from_state(state, viewer.seat)
+
+
+def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: str | None) -> ReplayFrame:
+    """One frame of the replay: the state after ``step`` events as ``perspective`` saw it.
+
+    During the deal only a seat may replay, and only its own perspective; after the end any
+    seat or ``all``.
+    """
+    total = folded.version
+    step = total if step is None else step
+    if not 0 <= step <= total:
+        raise RuleViolation("DS-5", f"step must be between 0 and {total}")
+    if not folded.over:
+        if viewer.seat is None:
+            raise RuleViolation("DS-8", "during the deal, replay is for seats only (own perspective)")
+        if perspective not in (None, str(viewer.seat)):
+            raise RuleViolation("DS-2", "other perspectives and 'all' open when the deal is over")
+        perspective = str(viewer.seat)
+    perspective = perspective or "all"
+    events = folded.events[:step]
+    projections = folded.kit.projections
+    if perspective == "all":
+        shown = projections.full_view(events)
+        event = msgspec.to_builtins(events[-1]) if events else None
+    else:
+        try:
+            seat = int(perspective)
+        except ValueError:
+            raise RuleViolation("DS-5", "perspective is a seat number or 'all'") from None
+        if not 0 <= seat < len(folded.seats):
+            raise RuleViolation("DS-3", f"no seat {seat}")
+        shown = projections.seat_view(events, seat)
+        event = projections.redact_event(events[-1], seat) if events else None
+    return ReplayFrame(step=step, total=total, perspective=perspective, event=event, view=shown)
+
+
+def may_read_log(folded: Folded, viewer: Viewer) -> None:
+    """The stored records hold every hidden card: they open when the deal is over."""
+    if not folded.over:
+        raise RuleViolation("DS-2", "the whole log opens when the deal is over")
+
+
+_LIVE_PROBLEM_DETAIL = {
+    "redecide": "a stored command does not decide to its stored events",
+    "claims": "a resolved claim window does not follow the rules",
+}
+
+
+def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
+    """The audit as ``viewer`` may read it.
+
+    Once the deal is over: everything. During it: what is public (the chain, the commitment,
+    the versions, whether the stored commands decide again to the stored events) and the claim
+    windows already resolved, each with the options and answers of the viewer's own seat only;
+    the open window and everyone else's options and answers stay out.
+    """
+    if folded.over and report.finished:
+        return report
+    seat = viewer.seat
+    windows = []
+    for window in report.claim_windows:
+        if window.get("resolution") is None:
+            continue  # the open window: who may claim and who answered are still secret
+        options = window.get("options") or {}
+        own = options.get(str(seat), options.get(seat)) if seat is not None else None
+        windows.append(
+            {
+                **{k: v for k, v in window.items() if k not in ("options", "answers", "expected")},
+                "options": {str(seat): own} if own is not None else {},
+                "answers": [
+                    a for a in window.get("answers", ()) if seat is not None and a.get("seat") == seat
+                ],
+                "expected": None,
+            }
+        )
+    resolved_at = {w.get("opened_at_version") for w in windows}
+    problems = [
+        msgspec.structs.replace(p, detail=_LIVE_PROBLEM_DETAIL.get(p.check, p.detail))
+        for p in report.problems
+        if p.check != "claims" or p.version in resolved_at
+    ]
+    return msgspec.structs.replace(
+        report,
+        ok=False,
+        claim_windows=windows,
+        claim_windows_ok=all(w.get("consistent", False) for w in windows),
+        problems=problems,
+    )
+
+
+def stream_events(folded_kit: Any, events: list[tuple[int, Any]], viewer: Viewer) -> list[tuple[int, Any]]:
+    """The (version, event) pairs of a live batch as ``viewer`` may see them; events hidden from
+    the viewer are left out (its versions skip them)."""
+    redact = folded_kit.projections.redact_event
+    shown = []
+    for version, event in events:
+        r = redact(event, viewer.seat)
+        if r is not None:
+            shown.append((version, r))
+    return shown
+
+
+def command_events(folded: Folded, events: list[Any], viewer: Viewer) -> list[dict[str, Any]]:
+    """The events of a command's answer as the seat that sent it may see them."""
+    redact = folded.kit.projections.redact_event
+    return [r for r in (redact(e, viewer.seat) for e in events) if r is not None]
+
+
+def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
+    """Rows of the public index (finished deals and live ones open to spectators): only what
+    the index itself says about each deal."""
+    return DealList(
+        deals=[
+            DealListing(
+                deal_id=deal_id,
+                game=meta.get("game"),
+                created_ms=int(meta.get("created_ms") or 0),
+                over=meta.get("status") in ("over", "imported"),
+                spectators=meta.get("spectators") == "1",
+            )
+            for deal_id, meta in zip(ids, metas, strict=True)
+        ]
+    )
+
+
+# --- the reads (I/O around the gate) ----------------------------------------------------------
+class ReadSide:
+    """Loads what a read needs and hands it through the gate above."""
+
+    def __init__(self, deals: DealService, audit_cache_size: int = 256) -> None:
+        self.deals = deals
+        self.store: EventStore = deals.store
+        self._audits: OrderedDict[tuple[str, str], AuditReport] = OrderedDict()
+        self._audit_cache_size = audit_cache_size
+
+    async def viewer(self, deal_id: str, token: str | None, *, anonymous: Viewer = NOBODY) -> Viewer:
+        """The seat a token acts for (a bad token is refused, never read as a spectator)."""
+        if token is None:
+            return anonymous
+        return Viewer.of_seat(await self.deals.authenticate(deal_id, token))
+
+    async def summary(self, deal_id: str, viewer: Viewer) -> DealSummary:
+        folded = await self.deals.load(deal_id)
+        self.deals.kick_bots(deal_id)
+        return summary(deal_id, folded, viewer)
+
+    async def view(self, deal_id: str, viewer: Viewer) -> Any:
+        if viewer.seat is None:
+            raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
+        folded = await self.deals.load(deal_id)
+        self.deals.kick_bots(deal_id)
+        return view(folded, viewer)
+
+    async def replay(
+        self, deal_id: str, viewer: Viewer, step: int | None, perspective: str | None
+    ) -> ReplayFrame:
+        folded = await self.deals.load(deal_id)
+        return replay_frame(folded, viewer, step, perspective)
+
+    async def log(self, deal_id: str, viewer: Viewer) -> bytes:
+        folded = await self.deals.load(deal_id)
+        may_read_log(folded, viewer)
+        raws = await self.store.read_raw(deal_id)
+        return b"\n".join(raws) + b"\n"
+
+    async def audit(self, deal_id: str, viewer: Viewer) -> AuditReport:
+        folded = await self.deals.load(deal_id)  # 404 for an unknown deal
+        raws = await self.store.read_raw(deal_id)
+        head = await self.store.head_hash(deal_id)
+        # the audit of the same bytes is the same report: keyed by a digest of what was read
+        key = (deal_id, hashlib.sha256(b"\n".join(raws) + f"|{head}".encode()).hexdigest())
+        report = self._audits.get(key)
+        if report is None:
+            report = await asyncio.get_running_loop().run_in_executor(None, audit_log, raws, head)
+            self._audits[key] = report
+            while len(self._audits) > self._audit_cache_size:
+                self._audits.popitem(last=False)
+        return audit(report, folded, viewer)
+
+    async def deals_list(self, viewer: Viewer, offset: int, count: int) -> DealList:
+        ids = await self.store.list_deals(offset, count, public=True)
+        return listing(ids, await self.store.deal_summaries(ids))

@@ -1,0 +1,65 @@
+"""Request and answer bodies of the HTTP API: the msgspec types the handlers decode and encode,
+and from which the OpenAPI document is built (so the two cannot drift apart)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")]
+SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
+
+
+class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
+    """``seats``: one entry per seat, ``human`` or ``bot:<level>``. ``spectators``: list the
+    deal while it is live and let anyone watch its public table (default: only all-bot deals;
+    a deal with people is unlisted until it ends)."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
+    client_seed: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+    deck: Annotated[list[int], msgspec.Meta(max_length=256)] | None = None
+    dealer: int | None = None
+    spectators: bool | None = None
+
+
+class CreatedDeal(msgspec.Struct):
+    deal_id: str
+    game: str
+    ruleset: str
+    seats: list[str]
+    commitment: str
+    tokens: dict[str, str]
+    version: int
+    spectators: bool
+
+
+class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """``return_view``: also answer with the seat's view after the command (the SSE stream
+    pushes it anyway, so clients that listen there leave it off and save the server the work)."""
+
+    command_id: CommandId
+    command: dict[str, Any]
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    return_view: bool = False
+
+
+class CommandResult(msgspec.Struct):
+    """The versions written, the events as this seat may see them, and (when the request asked
+    for it with ``return_view``) the seat's view afterwards, else null."""
+
+    version: int
+    first_version: int
+    duplicate: bool
+    events: list[dict[str, Any]]
+    view: dict[str, Any] | None = None
+
+
+class Health(msgspec.Struct):
+    """``store``: ``ok`` or ``unreachable`` (then the answer is 503); ``streams``: live streams
+    this process serves."""
+
+    ok: bool
+    store: str
+    streams: int

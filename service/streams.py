@@ -1,0 +1,392 @@
+"""Live streams: one reader per service process fans each deal's new events out to every local
+subscriber (DESIGN.md section 3, "live updates").
+
+A subscriber holds no Redis connection. The hub holds two: a pub/sub connection on which the
+append script rings a doorbell (the stream key as channel, the new version as message) for
+every deal that has local subscribers, and one connection on which a single reader task
+fetches, in one pipeline, whatever the rung deals appended since the hub last read them, plus
+the backlog a new or lagging subscriber asks for. The doorbell only says "look"; the stream is
+the truth: after the pub/sub connection was lost (a Redis restart, a stall) the reader reads
+every subscribed stream again from the last version it delivered, and once a second it checks
+every subscribed deal's recorded head, so a lost doorbell costs at most that second and a
+stream never skips or repeats an event. A head that moved backwards (Redis came back with less
+than was delivered) ends that deal's streams with a ``reset`` message, and the clients
+reconnect from what they have.
+
+On Redis Cluster the same reader runs once per node over the deals whose slots that node owns
+(the doorbell channel is the stream key, so it maps to the stream's slot); nothing here reads
+across deals in one command except the pipeline, which a cluster client splits by node.
+
+Dead clients: a subscriber whose connection closed is dropped by a sweep twice a second (it
+is never waited on until its deal's next event); keep-alive comments go out at a fixed interval
+so a half-open connection fails a write. A subscriber that falls more than ``queue_limit``
+batches behind is closed, and reconnects with ``Last-Event-ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.envelope import StoredEvent, decode_record, record_hash
+from service.deals import STORE_ERRORS, DealService
+from service.doorbell import Doorbell
+from service.store import MAX_BATCH, EventStore
+
+log = logging.getLogger("dealstream.streams")
+
+CLOSE = object()  # put on a subscriber's queue to end it
+
+
+class TooManyStreams(Exception):
+    """This process already serves its maximum of live streams (HTTP 503 + Retry-After)."""
+
+    def __init__(self, limit: int, retry_after: int) -> None:
+        super().__init__(f"this server already serves {limit} live streams; retry in {retry_after} s")
+        self.limit = limit
+        self.retry_after = retry_after
+
+
+@dataclass
+class Batch:
+    """Records a reader fetched for one deal, decoded once, shared by all its subscribers."""
+
+    deal_id: str
+    records: list[StoredEvent]
+    events: list[Any]
+    raws: list[bytes]
+    memo: dict[Any, Any] = field(default_factory=dict)  # per-viewer messages, built once
+
+    @property
+    def first(self) -> int:
+        return self.records[0].version
+
+    @property
+    def last(self) -> int:
+        return self.records[-1].version
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One live stream: where it stands (the last version it sent) and its queue of batches."""
+
+    deal_id: str
+    viewer: Any
+    position: int
+    alive: Callable[[], bool]
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    reason: str | None = None  # why the hub closed it: "reset", "slow", "shutdown"
+
+    def close(self, reason: str) -> None:
+        if self.reason is None:
+            self.reason = reason
+            self.queue.put_nowait(CLOSE)
+
+
+@dataclass(eq=False)
+class Feed:
+    """The hub's reading position on one deal with local subscribers."""
+
+    deal_id: str
+    kit: Any  # the game's kit, to decode the records
+    channel: str
+    version: int
+    head_hash: str | None
+    subscribers: set[Subscription] = field(default_factory=set)
+
+
+class StreamHub:
+    def __init__(
+        self,
+        deals: DealService,
+        *,
+        redis: Any | None = None,
+        max_streams: int = 10_000,
+        retry_after: int = 5,
+        poll_interval: float = 1.0,
+        sweep_interval: float = 0.5,
+        queue_limit: int = 256,
+        pong_timeout: float = 2.0,
+    ) -> None:
+        """``redis``: the client the hub's two connections come from (default: the store's)."""
+        self.deals = deals
+        client = redis if redis is not None else deals.store.redis
+        self.redis = client
+        self.store = EventStore(client, deals.store.prefix)  # reads only, on the hub's own client
+        self.max_streams = max_streams
+        self.retry_after = retry_after
+        self.poll_interval = poll_interval
+        self.sweep_interval = sweep_interval
+        self.queue_limit = queue_limit
+        self.pong_timeout = pong_timeout
+        self.feeds: dict[str, Feed] = {}
+        self._by_channel: dict[str, str] = {}
+        self._count = 0
+        self._dirty: set[str] = set()
+        self._backlog: list[tuple[str, int, asyncio.Future[list[bytes]]]] = []
+        self._check_heads = False
+        self._wake = asyncio.Event()
+        self._channels_changed = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+        self._closed = False
+        self.connected = False  # the pub/sub connection is up and answering
+        self.reads_ok = True  # the reader's last round trip worked
+        self.delivered = 0  # batches handed to subscribers (for benchmarks)
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        if not self._tasks and not self._closed:
+            self._tasks = [
+                asyncio.create_task(self._listen(), name="streams-listen"),
+                asyncio.create_task(self._read(), name="streams-read"),
+                asyncio.create_task(self._tick(), name="streams-tick"),
+            ]
+
+    async def close(self) -> None:
+        """End every subscription and pending read (the service is shutting down)."""
+        self._closed = True
+        for feed in self.feeds.values():
+            for sub in list(feed.subscribers):
+                sub.close("shutdown")
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        for _deal, _after, future in self._backlog:
+            future.cancel()
+        self._backlog = []
+
+    async def wait_connected(self, timeout: float = 5.0) -> bool:
+        """Wait (at start-up) until the doorbell connection is up; False after ``timeout``."""
+        self.start()
+        deadline = time.monotonic() + timeout
+        while not self.connected and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        return self.connected
+
+    @property
+    def healthy(self) -> bool:
+        return self.connected and self.reads_ok
+
+    @property
+    def subscribers(self) -> int:
+        return self._count
+
+    # --- subscribers ----------------------------------------------------------------------
+    def open(
+        self, folded: Any, deal_id: str, viewer: Any, after: int, alive: Callable[[], bool]
+    ) -> Subscription:
+        """A subscription from ``after`` to a deal folded as ``folded`` (the hub reads on from
+        its version; the subscriber fetches its own backlog first)."""
+        if self._count >= self.max_streams or self._closed:
+            raise TooManyStreams(self.max_streams, self.retry_after)
+        self.start()
+        sub = Subscription(deal_id, viewer, after, alive)
+        feed = self.feeds.get(deal_id)
+        if feed is None:
+            channel = self.store.channel(deal_id)
+            feed = self.feeds[deal_id] = Feed(deal_id, folded.kit, channel, folded.version, folded.head_hash)
+            self._by_channel[channel] = deal_id
+            self._channels_changed.set()
+            self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
+        feed.subscribers.add(sub)
+        self._count += 1
+        return sub
+
+    def leave(self, sub: Subscription) -> None:
+        feed = self.feeds.get(sub.deal_id)
+        if feed is None or sub not in feed.subscribers:
+            return
+        feed.subscribers.discard(sub)
+        self._count -= 1
+        if not feed.subscribers:
+            del self.feeds[sub.deal_id]
+            self._by_channel.pop(feed.channel, None)
+            self._dirty.discard(sub.deal_id)
+            self._channels_changed.set()
+
+    async def read_after(self, deal_id: str, version: int) -> list[bytes]:
+        """Records after ``version`` (up to a batch's worth), fetched by the hub's reader, so a
+        backlog costs no connection of its own. Waits out a store that cannot be reached."""
+        future: asyncio.Future[list[bytes]] = asyncio.get_running_loop().create_future()
+        if self._closed:
+            future.cancel()
+        self._backlog.append((deal_id, version, future))
+        self._wake.set()
+        self.start()
+        return await future
+
+    def _mark(self, deal_id: str) -> None:
+        self._dirty.add(deal_id)
+        self._wake.set()
+
+    # --- the doorbell ---------------------------------------------------------------------
+    async def _listen(self) -> None:
+        backoff = 0.05
+        idle = f"{self.store.prefix}:streams-idle"  # pub/sub needs one channel before it reads
+        while True:
+            bell = Doorbell(self.redis)
+            try:
+                subscribed = {idle, *self._by_channel}
+                self._channels_changed.clear()
+                async with asyncio.timeout(self.pong_timeout + 1):
+                    await bell.open(sorted(subscribed))
+                    await bell.ping()
+                    while (await bell.next(self.pong_timeout)) not in (("pong", ""), None):
+                        pass  # the subscription's confirmations, then the pong
+                self.connected = True
+                backoff = 0.05
+                self._check_heads = True  # read everything since the last delivery
+                for deal_id in list(self.feeds):
+                    self._mark(deal_id)
+                last_pong = last_ping = time.monotonic()
+                while True:
+                    if self._channels_changed.is_set():
+                        self._channels_changed.clear()
+                        wanted = {idle, *self._by_channel}
+                        if wanted - subscribed:
+                            await bell.subscribe(sorted(wanted - subscribed))
+                        if subscribed - wanted:
+                            await bell.unsubscribe(sorted(subscribed - wanted))
+                        subscribed = wanted
+                    message = await bell.next(0.1)
+                    now = time.monotonic()
+                    if message is not None:
+                        kind, channel = message
+                        if kind == "message":
+                            deal_id = self._by_channel.get(channel)
+                            if deal_id is not None:
+                                self._mark(deal_id)
+                        elif kind == "pong":
+                            last_pong = now
+                    if now - last_ping >= self.poll_interval:
+                        await bell.ping()
+                        last_ping = now
+                    if now - last_pong > self.poll_interval + self.pong_timeout:
+                        raise ConnectionError("the pub/sub connection stopped answering")
+            except asyncio.CancelledError:
+                raise
+            except (*STORE_ERRORS, TimeoutError) as exc:
+                if self.connected:
+                    log.warning("stream doorbell lost (%s); reconnecting", exc)
+                self.connected = False
+            except Exception:  # noqa: BLE001 - the listener must outlive any surprise
+                log.exception("stream doorbell failed; reconnecting")
+                self.connected = False
+            finally:
+                await bell.close()
+            await asyncio.sleep(backoff)
+            backoff = min(1.0, backoff * 2)
+
+    async def _tick(self) -> None:
+        """Once a ``poll_interval``: check every subscribed head; twice as often: drop the
+        subscribers whose clients hung up."""
+        last_poll = time.monotonic()
+        while True:
+            await asyncio.sleep(self.sweep_interval)
+            for feed in list(self.feeds.values()):
+                for sub in list(feed.subscribers):
+                    if not sub.alive():
+                        sub.close("gone")
+                        self.leave(sub)
+            if time.monotonic() - last_poll >= self.poll_interval:
+                last_poll = time.monotonic()
+                if self.feeds:
+                    self._check_heads = True
+                    self._wake.set()
+
+    # --- the reader -----------------------------------------------------------------------
+    async def _read(self) -> None:
+        backoff = 0.05
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            dirty, self._dirty = self._dirty, set()
+            backlog, self._backlog = self._backlog, []
+            check = self._check_heads
+            self._check_heads = False
+            feeds = [self.feeds[d] for d in dirty if d in self.feeds]
+            try:
+                if check:
+                    feeds = await self._changed_heads(feeds)
+                requests = [(f.deal_id, f.version) for f in feeds]
+                requests += [(deal_id, after) for deal_id, after, fut in backlog if not fut.done()]
+                replies = await self.store.read_many_raw(requests) if requests else []
+            except asyncio.CancelledError:
+                for _d, _a, fut in backlog:
+                    fut.cancel()
+                raise
+            except STORE_ERRORS as exc:
+                if self.reads_ok:
+                    log.warning("stream reader cannot reach the event store (%s); retrying", exc)
+                self.reads_ok = False
+                self._dirty |= dirty
+                self._backlog = backlog + self._backlog
+                self._check_heads = self._check_heads or check
+                await asyncio.sleep(backoff)
+                backoff = min(1.0, backoff * 2)
+                self._wake.set()
+                continue
+            self.reads_ok = True
+            backoff = 0.05
+            for feed, raws in zip(feeds, replies, strict=False):
+                self._deliver(feed, raws)
+            open_backlog = [fut for _d, _a, fut in backlog if not fut.done()]
+            for fut, raws in zip(open_backlog, replies[len(feeds) :], strict=True):
+                fut.set_result(raws)
+
+    async def _changed_heads(self, feeds: list[Feed]) -> list[Feed]:
+        """The dirty feeds plus every feed whose recorded head moved; a head that moved
+        backwards resets that deal's streams."""
+        wanted = {f.deal_id: f for f in feeds}
+        everyone = list(self.feeds.values())
+        for feed, head in zip(everyone, await self.store.heads([f.deal_id for f in everyone]), strict=True):
+            version = head.version if head is not None else 0
+            if version < feed.version or (
+                version == feed.version
+                and feed.head_hash
+                and head is not None
+                and head.hash != feed.head_hash
+            ):
+                self._reset(feed, version)
+            elif version > feed.version:
+                wanted[feed.deal_id] = feed
+        return [f for f in wanted.values() if f.deal_id in self.feeds]
+
+    def _reset(self, feed: Feed, version: int) -> None:
+        log.error(
+            "deal %s: the event store's head went back from version %d to %d (data lost or restored "
+            "from an older append-only file); its streams are reset and reconnect",
+            feed.deal_id, feed.version, version,
+        )  # fmt: skip
+        for sub in list(feed.subscribers):
+            sub.close("reset")
+            self.leave(sub)
+
+    def _deliver(self, feed: Feed, raws: list[bytes]) -> None:
+        if not raws or feed.deal_id not in self.feeds:
+            return
+        records = [decode_record(raw) for raw in raws]
+        fresh = [(raw, r) for raw, r in zip(raws, records, strict=True) if r.version > feed.version]
+        if len(raws) >= MAX_BATCH:
+            self._mark(feed.deal_id)  # there is more: read on at once
+        if not fresh:
+            return
+        raws = [raw for raw, _ in fresh]
+        records = [r for _, r in fresh]
+        self.deals.absorb(feed.deal_id, raws, records)
+        events = [feed.kit.decode_event(r.data) for r in records]
+        feed.version = records[-1].version
+        feed.head_hash = record_hash(raws[-1])
+        batch = Batch(feed.deal_id, records, events, raws)
+        self.delivered += 1
+        for sub in list(feed.subscribers):
+            if sub.queue.qsize() >= self.queue_limit:
+                sub.close("slow")
+                self.leave(sub)
+            else:
+                sub.queue.put_nowait(batch)
