@@ -25,23 +25,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from service.api import build_app
     from service.deals import DealService
+    from service.embedded import DataDirInUse
     from service.gc_tuning import tune_gc
-    from service.redis_conn import connect, resolve_redis_url
+    from service.redis_conn import STREAMS_CLIENT_NAME, connect, resolve_redis_url
     from service.store import EventStore
+    from service.streams import StreamHub
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    url, embedded = resolve_redis_url(args.redis, args.data_dir)
+    try:
+        url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
+    except DataDirInUse as exc:
+        print(f"dealstream: {exc}", file=sys.stderr)
+        return 1
     try:
 
         async def make_app() -> web.Application:
             client = connect(url, socket_timeout=args.redis_timeout)
             await client.ping()
+            # the live streams' two connections (doorbell and reader) come from a client of
+            # their own with a short timeout, so a stalled Redis is noticed in seconds
+            streams_client = connect(
+                url, max_connections=4, socket_timeout=2.0, client_name=STREAMS_CLIENT_NAME
+            )
             deals = DealService(EventStore(client, args.prefix), dev=args.dev, bot_delay=args.bot_delay)
-            app = build_app(deals, create_limit=args.create_limit)
+            hub = StreamHub(deals, redis=streams_client, max_streams=args.max_streams)
+            app = build_app(deals, create_limit=args.create_limit, hub=hub, keepalive=args.keepalive)
             tune_gc()
 
             async def close_redis(_app: web.Application) -> None:
                 await client.aclose()
+                await streams_client.aclose()
 
             app.on_cleanup.append(close_redis)
             return app
@@ -372,9 +385,13 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot thinks (0 in tests)")
     s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
     s.add_argument(
-        "--redis-timeout", type=float, default=30.0,
-        help="seconds a Redis call may take before the API answers 503 (more than the 10 s stream block)",
+        "--redis-timeout", type=float, default=10.0,
+        help="seconds a Redis call may take before the API answers 503 (at least 0.5)",
     )  # fmt: skip
+    s.add_argument("--max-streams", type=int, default=10_000, help="live event streams this process serves")
+    s.add_argument(
+        "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
+    )
     redis_opts(s)
     s.set_defaults(func=cmd_serve)
 
@@ -429,8 +446,10 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_import)
 
     args = p.parse_args(argv)
-    if getattr(args, "redis_timeout", 30.0) <= 10.0:
-        p.error("--redis-timeout must exceed the event stream's 10 s block")
+    if getattr(args, "redis_timeout", 10.0) < 0.5:
+        p.error("--redis-timeout must be at least 0.5 seconds")
+    if getattr(args, "max_streams", 1) < 1 or getattr(args, "keepalive", 1.0) <= 0:
+        p.error("--max-streams and --keepalive must be positive")
     return args.func(args)
 
 
