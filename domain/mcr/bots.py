@@ -1,4 +1,5 @@
-"""Bots that see one seat view only (DESIGN.md section 7): ``random`` and ``greedy``.
+"""Bots that see one seat view only (DESIGN.md section 7): ``random``, ``greedy`` and ``strong``
+(the expected-value search of ``domain.mcr.strong``).
 
 greedy: always takes a legal win; otherwise minimises shanten (over all MCR forms) and, among
 equal shanten, maximises the unseen copies of the tiles that improve the hand. A ready hand
@@ -12,6 +13,7 @@ import random
 
 from domain.mcr import scoring
 from domain.mcr.messages import AddedKong, Claim, ConcealedKong, DeclareWin, Discard, Pass
+from domain.mcr.strong import StrongBot
 from domain.mcr.tiles import KIND_CODES
 from domain.mcr.view import SeatView
 
@@ -216,7 +218,7 @@ class GreedyBot:
         return choice
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
 def make_bot(level: str, seed: int = 0):

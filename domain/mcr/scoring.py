@@ -176,3 +176,18 @@ def waits(kinds: tuple[int, ...]) -> frozenset[int]:
         w = useful(kinds)[1] if shanten(kinds) == 0 else _EMPTY
         _waits_cache[kinds] = w
     return w
+
+
+def fan_points(
+    packs: tuple, hand: tuple[str, ...], win: str, self_drawn: bool, seat_wind: int, prevailing: int
+) -> int:
+    """Points before flowers of a complete hand, -1 when it is not one.
+
+    For searches over hypothetical hands (the strong bot): one bare calculator call, no fan list
+    and no RuleViolation built; no fourth-tile, kong or last-tile facts (they are not known ahead).
+    """
+    try:
+        raw = _calc(packs, hand, win, 0, self_drawn, False, False, False, seat_wind, prevailing, True)
+    except TypeError:
+        return -1
+    return sum([pts * cnt for pts, cnt, _zh, _en in raw])
