@@ -510,3 +510,146 @@ async def check_log(
 
 def type_of(record: Any) -> str:
     return record.type
+
+
+# --- raw HTTP, for bytes no client library would send, and many cheap streams -------------------
+@dataclass
+class RawAnswer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+async def raw_request(port: int, head: bytes, body: bytes = b"", timeout: float = 10.0) -> RawAnswer:
+    """Send ``head`` (request line and headers, without the blank line) and ``body`` as they are;
+    read the whole answer (the connection is closed after it)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        if body:
+            head += b"\r\nContent-Length: " + str(len(body)).encode()
+        writer.write(head + b"\r\nConnection: close\r\n\r\n" + body)
+        await writer.drain()
+        data = await asyncio.wait_for(reader.read(-1), timeout)
+    finally:
+        writer.close()
+    head_part, _, rest = data.partition(b"\r\n\r\n")
+    lines = head_part.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    if headers.get("transfer-encoding") == "chunked":
+        out, buf = b"", rest
+        while buf:
+            size_line, _, buf = buf.partition(b"\r\n")
+            size = int(size_line or b"0", 16)
+            if size == 0:
+                break
+            out, buf = out + buf[:size], buf[size + 2 :]
+        rest = out
+    return RawAnswer(status, headers, rest)
+
+
+class SseClient:
+    """One event stream over a plain socket: cheap enough to open thousands from one process.
+
+    ``messages`` collects (event, id, data) as they arrive; ``comments`` counts keep-alives.
+    """
+
+    def __init__(self, port: int, path: str, headers: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.path = path
+        self.headers = headers or {}
+        self.status = 0
+        self.messages: list[tuple[str, str | None, str]] = []
+        self.comments = 0
+        self.ended = False
+        self.arrived: list[float] = []  # monotonic time of each message
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task | None = None
+        self.new = asyncio.Event()
+
+    async def open(self, timeout: float = 10.0) -> SseClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self._writer = writer
+        extra = "".join(f"{k}: {v}\r\n" for k, v in self.headers.items())
+        writer.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n{extra}\r\n".encode()
+        )
+        await writer.drain()
+        status_line = await asyncio.wait_for(reader.readline(), timeout)
+        self.status = int(status_line.split()[1])
+        while (await asyncio.wait_for(reader.readline(), timeout)) not in (b"\r\n", b""):
+            pass
+        self._task = asyncio.create_task(self._read(reader))
+        return self
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        event, ident, data = "message", None, []
+        try:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    break
+                text = line.decode().rstrip("\r\n")
+                if not text:  # chunk sizes and blank lines; a blank line ends a message
+                    if data:
+                        self.messages.append((event, ident, "\n".join(data)))
+                        self.arrived.append(time.monotonic())
+                        self.new.set()
+                    event, ident, data = "message", None, []
+                    continue
+                if text.startswith(":"):
+                    self.comments += 1
+                elif text.startswith("event:"):
+                    event = text[6:].strip()
+                elif text.startswith("id:"):
+                    ident = text[3:].strip()
+                elif text.startswith("data:"):
+                    data.append(text[5:].lstrip())
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.ended = True
+            self.new.set()
+
+    def events(self, name: str = "deal-event") -> list[dict[str, Any]]:
+        return [json.loads(d) for e, _i, d in self.messages if e == name]
+
+    def versions(self) -> list[int]:
+        return [m["version"] for m in self.events()]
+
+    async def wait_for(self, predicate: Any, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not predicate(self):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.ended:
+                return bool(predicate(self))
+            self.new.clear()
+            try:
+                await asyncio.wait_for(self.new.wait(), remaining)
+            except TimeoutError:
+                pass
+        return True
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.transport.abort()  # hang up at once, as a closed browser tab does
+        if self._task is not None:
+            self._task.cancel()
+
+
+def redis_clients(port: int) -> dict[str, int]:
+    """connected and blocked clients, and the live streams' own connections, of a Redis server."""
+    client = redis.Redis(port=port, socket_timeout=5)
+    try:
+        info = client.info("clients")
+        names = [c.get("name", "") for c in client.client_list()]
+    finally:
+        client.close()
+    return {
+        "connected": int(info["connected_clients"]),
+        "blocked": int(info["blocked_clients"]),
+        "streams": sum(1 for n in names if n == "dealstream-streams"),
+    }

@@ -1,13 +1,22 @@
-"""No leak: over generated deals of both games, nothing a seat receives holds a card hidden from it.
+"""No leak: over generated deals of both games, nothing anyone receives holds what is hidden from it.
 
 Every seat of each deal is a human seat driven through HTTP by a seeded random player, so every
 seat has a token. For each seat (and a spectator) the live SSE stream is read from version 0 to
 ``deal-over``; every command answer (its events, and its view: every other command asks for one
 with ``return_view``), a sample of own-perspective replay frames during the deal, and, once the
 deal is over, the replay frame of every seat at every step are kept.
+
+Besides, at many versions of the live deal (every claim window that still waits on a seat after
+another answered, and every few versions else) every GET operation of ``/openapi.json`` is asked
+as each seat, as a spectator and with no token: the route list comes from the document, not from
+this file, so a new route is covered without editing the test. Parameters are filled from their
+schema (integers with versions and seats, ``perspective`` with each seat and ``all``).
+
 The full log (read after the end) says who held what at each version; every integer in a message
-under a key that can hold a card id must not be a card hidden from that seat at that version, and
-the server seed must not appear before the deal's last event.
+under a key that can hold a card id must not be a card hidden from that seat at that version, the
+server seed must not appear before the deal's last event, and while a claim window is open no
+answer may hold another seat's claim options (its legal actions), its secret answer, or name it
+among the seats to act.
 
 Integers under keys listed in ``NOT_CARDS`` (versions, seats, counts, scores) are skipped; any other
 integer counts as a card id, so a new field that carries ids is checked without being listed.
@@ -41,7 +50,8 @@ NOT_CARDS = {
     "source_seat", "from_seat", "winner", "eligible", "waiting", "count", "concealed", "hand_count",
     "concealed_kongs", "stock_left", "wall_count", "front", "back", "wind", "seat_winds",
     "prevailing_wind", "points", "fan_points", "flower_points", "payments", "huxi", "tun",
-    "upgrades", "actual_version", "expected_version", "status",
+    "upgrades", "actual_version", "expected_version", "status", "seats_to_act", "created_ms", "streams",
+    "versions", "opened_at_version", "seats", "kind",
 }  # fmt: skip
 
 
@@ -114,6 +124,72 @@ def hidden_by_version(game: str, events: list) -> tuple[dict[int | None, list[se
     return hidden, over
 
 
+def _open_window(game: str, state) -> tuple[int | None, set[int], dict[int, str]]:
+    """(window id, eligible seats, answers given so far) of the open claim window, if any."""
+    if state.phase != "claim":
+        return None, set(), {}
+    if game == "mcr":
+        w = state.window
+        return w.window, set(w.eligible), {s: a[0] for s, a in w.answers.items()}
+    return state.window, set(state.eligible), {s: a[0] for s, a in state.answers.items()}
+
+
+def secrets_by_version(game: str, events: list) -> list[dict]:
+    """Per version: the open window, and per seat its legal actions and its answer in that window
+    (secret to every other seat until the window is resolved)."""
+    k = kit(game)
+    state = k.game.initial_state()
+    out = []
+    for i in range(len(events) + 1):
+        if i:
+            state = k.game.evolve(state, events[i - 1])
+        window, eligible, answers = _open_window(game, state)
+        legal = {}
+        if window is not None:
+            for s in eligible:
+                legal[s] = {_canon(msgspec.to_builtins(a)) for a in k.game.legal_actions(state, s)}
+        out.append({"window": window, "eligible": eligible, "answers": answers, "legal": legal})
+    return out
+
+
+def _canon(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+SEAT_LISTS = {"seats_to_act", "eligible", "waiting_on", "asked"}
+
+
+def secret_leaks(obj, viewer: int | None, secret: dict) -> list:
+    """What ``obj`` shows of the open window that ``viewer`` may not know: another eligible seat's
+    legal action, another seat's answer there, another eligible seat named among seats to act."""
+    if secret["window"] is None:
+        return []
+    others = {s for s in secret["eligible"] if s != viewer}
+    forbidden = {a for s in others for a in secret["legal"].get(s, ())}
+    found = []
+
+    def walk(node, window):
+        if isinstance(node, dict):
+            window = node.get("window", window)
+            if forbidden and _canon(node) in forbidden:
+                found.append(("legal action", node))
+            seat = node.get("seat")
+            for key in ("answer", "claim"):
+                if seat in others and seat in secret["answers"] and node.get(key) == secret["answers"][seat]:
+                    if window in (secret["window"], None) and "rule_id" not in node:
+                        found.append(("answer", node))
+            for k2, v in node.items():
+                if k2 in SEAT_LISTS and isinstance(v, list) and set(v) & others:
+                    found.append((k2, v))
+                walk(v, window)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, window)
+
+    walk(obj, None)
+    return found
+
+
 # --- the app and the players -------------------------------------------------------------------
 @pytest.fixture
 async def app_client(aiohttp_client, real_redis_url, key_prefix):
@@ -163,6 +239,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
     listeners = {s: asyncio.create_task(read_sse(http, deal_id, tokens[s])) for s in range(n)}
     listeners[None] = asyncio.create_task(read_sse(http, deal_id, None))
     received: list[tuple[int | None, str, dict]] = []  # (seat, where, message)
+    probes = 0
     start = {"type": "StartDeal", "client_seed": f"leak-{seed}"}
     resp = await http.post(
         f"/deals/{deal_id}/commands", json={"command_id": "start", "command": start}, headers=auth(tokens[0])
@@ -198,6 +275,10 @@ async def play_deal(http, game: str, seed: int) -> dict:
             received.append((seat, "frame", await frame.json()))
         moves += 1
         assert moves < 3000
+        probe_now = window_open_after_answer(http, views, seat) or moves % 4 == 0
+        if probe_now:
+            received.extend(await probe_every_route(http, deal_id, tokens, probes))
+            probes += 1
     for seat, task in listeners.items():
         for name, message in await asyncio.wait_for(task, 60):
             received.append((seat, f"sse:{name}", message))
@@ -212,11 +293,110 @@ async def play_deal(http, game: str, seed: int) -> dict:
             frame = await http.get(f"/deals/{deal_id}/replay", params={"step": step, "perspective": seat})
             assert frame.status == 200, (step, seat, await frame.text())
             received.append((seat, "frame", await frame.json()))
-    return {"deal_id": deal_id, "events": events, "received": received, "tokens": tokens}
+    return {"deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes}
+
+
+def window_open_after_answer(http, views: list[dict], seat: int) -> bool:
+    """The seat that just moved answered a claim window that still waits on another seat."""
+    before = views[seat]
+    return before["prompt"] == "claim" and sum(1 for v in views if v["prompt"] == "claim") >= 2
+
+
+# --- every GET route of the OpenAPI document -------------------------------------------------
+async def get_operations(http) -> list[tuple[str, list[dict]]]:
+    document = await (await http.get("/openapi.json")).json()
+    return [
+        (path, ops["get"].get("parameters", [])) for path, ops in document["paths"].items() if "get" in ops
+    ]
+
+
+def fill(parameters: list[dict], deal_id: str, seats: int, version: int, n: int, token: str | None):
+    """Path, query and header values for one request (the n-th probe picks other candidates)."""
+    path, query, headers = {}, {}, {}
+    for p in parameters:
+        name, where = p["name"], p["in"]
+        kind = p.get("schema", {}).get("type")
+        if name == "deal_id":
+            value = deal_id
+        elif name == "perspective":
+            value = [*map(str, range(seats)), "all"][n % (seats + 1)]
+        elif name == "token":
+            if token is None:
+                continue
+            value = token
+        elif kind == "integer" and name in ("seat",):
+            value = str(n % seats)
+        elif kind == "integer":
+            low = p["schema"].get("minimum", 0)
+            value = str(max(low, [version, 0, max(0, version - 1), version // 2, 1][n % 5]))
+        elif where == "header" and name.lower() == "last-event-id":
+            value = str(max(0, version - 1 - n % 3))
+        elif where == "path":
+            value = str(n % seats)
+        else:
+            continue  # an optional string parameter the test cannot guess: left out
+        {"path": path, "query": query, "header": headers}[where][name] = value
+    return path, query, headers
+
+
+async def read_stream(resp, version: int) -> list[tuple[str, dict]]:
+    """The messages of a live stream up to its first view at ``version`` (or the deal's end, or
+    a second of silence)."""
+    messages, name, data = [], "message", []
+    try:
+        while True:
+            try:
+                line = (await asyncio.wait_for(resp.content.readline(), 1.0)).decode()
+            except TimeoutError:
+                return messages
+            if not line:
+                return messages
+            line = line.rstrip("\r\n")
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip())
+            elif line == "" and data:
+                message = json.loads("\n".join(data))
+                messages.append((name, message))
+                if name in ("deal-over", "reset") or (name == "view" and message["version"] >= version):
+                    return messages
+                name, data = "message", []
+    finally:
+        resp.close()
+
+
+async def probe_every_route(http, deal_id: str, tokens: list[str], n: int) -> list[tuple]:
+    """Every GET operation as each seat, a spectator and nobody, at the deal's current version."""
+    version = (await (await http.get(f"/deals/{deal_id}")).json())["version"]
+    out = []
+    for path, parameters in await get_operations(http):
+        for viewer in [*range(len(tokens)), None]:
+            token = tokens[viewer] if viewer is not None else None
+            values, query, headers = fill(parameters, deal_id, len(tokens), version, n + (viewer or 0), token)
+            if token is not None and "token" not in query:
+                headers["Authorization"] = f"Bearer {token}"
+            url = path.format(**values)
+            resp = await http.get(url, params=query, headers=headers)
+            if resp.content_type == "text/event-stream":
+                assert resp.status == 200, url
+                for name, message in await read_stream(resp, version):
+                    out.append((viewer, f"route:{path}:sse:{name}", {"_at": version, "body": message}))
+                continue
+            body = await resp.read()
+            if resp.content_type == "application/x-ndjson":
+                shown = [json.loads(line) for line in body.splitlines() if line.strip()]
+            else:
+                shown = json.loads(body) if body else None
+            assert resp.status < 500, (url, resp.status, body[:300])
+            out.append((viewer, f"route:{path}", {"_at": version, "body": shown, "status": resp.status}))
+    return out
 
 
 def message_version(where: str, message: dict) -> int | None:
     """The version a message shows the deal at."""
+    if where.startswith("route:"):
+        return message["_at"]
     if where == "frame":
         return message["step"]
     if where in ("view", "sse:view"):
@@ -245,12 +425,24 @@ def align(shown: list[dict], events: list, first: int, last: int) -> list[int]:
 def check_deal(game: str, played: dict) -> dict[str, int]:
     events = played["events"]
     hidden, over = hidden_by_version(game, events)
+    secrets = secrets_by_version(game, events)
     seed = events[0].server_seed
     counted: dict[str, int] = {}
     for seat, where, message in played["received"]:
         counted[where] = counted.get(where, 0) + 1
         version = message_version(where, message)
         if version is None:
+            continue
+        if where.startswith("route:"):
+            body = message["body"]
+            leaked = card_ids(body) & hidden[seat][version]
+            assert not leaked, (played["deal_id"], seat, where, version, sorted(leaked), body)
+            told = secret_leaks(body, seat, secrets[version])
+            assert not told, (played["deal_id"], seat, where, version, told[:3])
+            text = json.dumps(body)
+            if not over[version]:
+                assert seed not in text, (played["deal_id"], seat, where, version)
+            assert not any(token in text for token in played["tokens"]), (where, "a seat token in an answer")
             continue
         if where == "answer":
             # an answer's events are versions first_version..version minus those hidden from the
@@ -281,6 +473,11 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
         played = await play_deal(app_client, game, seed=1000 * SEATS[game] + i)
         for where, n in check_deal(game, played).items():
             totals[where] = totals.get(where, 0) + n
+        assert played["probes"] >= 5
+    # every GET operation of the document was asked, by every kind of viewer
+    operations = [path for path, _ in await get_operations(app_client)]
+    for path in operations:
+        assert any(w == f"route:{path}" or w.startswith(f"route:{path}:sse:") for w in totals), path
     # the check ran over every kind of message, for every seat
     assert totals.get("sse:deal-event", 0) > 50 * DEALS_PER_GAME
     assert totals.get("frame", 0) > 100 * DEALS_PER_GAME
