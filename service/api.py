@@ -68,8 +68,9 @@ def _bearer(request: web.Request) -> str | None:
     if header is not None:
         if not header.isascii() or not header.isprintable():
             raise RuleViolation("DS-8", "the Authorization header must be printable ASCII")
-        if header.startswith("Bearer "):
-            return header[7:].strip() or None
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() == "bearer":  # auth schemes are case-insensitive (RFC 9110 section 11.1)
+            return credentials.strip() or None
     token = request.query.get("token") or None
     if token is not None and (not token.isascii() or not token.isprintable()):
         raise RuleViolation("DS-8", "a seat token is printable ASCII")
@@ -386,6 +387,9 @@ def build_app(
     bot_supervisor_s: float = 2.0,
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client)."""
+    from service import parse_errors
+
+    parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals)
     api = Api(deals, hub, create_limit=create_limit, keepalive=keepalive)
     from service.problems import problem_middleware

@@ -129,6 +129,7 @@ class DealService:
         self._cache_size = cache_size
         self._token_digests: OrderedDict[str, dict[int, str]] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[Folded]] = {}
         self._bot_tasks: dict[str, asyncio.Task] = {}
 
     # creation ------------------------------------------------------------------
@@ -214,10 +215,21 @@ class DealService:
     async def load(self, deal_id: str) -> Folded:
         """The folded deal at the log's current version (cache plus whatever came since).
 
-        The read starts at the cached version itself: if the store no longer holds that record
-        as we folded it (data lost, or Redis restored from an older append-only file), the
-        store's truth wins: the cache is dropped, loudly, and the log is folded again.
+        Concurrent loads of one deal share one read (a burst of views or stream openings costs
+        one round trip, not one connection each). The read starts at the cached version itself:
+        if the store no longer holds that record as we folded it (data lost, or Redis restored
+        from an older append-only file), the store's truth wins: the cache is dropped, loudly,
+        and the log is folded again.
         """
+        pending = self._loading.get(deal_id)
+        if pending is None or pending.done():
+            pending = self._loading[deal_id] = asyncio.ensure_future(self._load(deal_id))
+            pending.add_done_callback(
+                lambda f: self._loading.pop(deal_id, None) if self._loading.get(deal_id) is f else None
+            )
+        return await asyncio.shield(pending)
+
+    async def _load(self, deal_id: str) -> Folded:
         folded = self._cache.get(deal_id)
         if folded is None:
             folded = await self._fresh_fold(deal_id)
