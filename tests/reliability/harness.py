@@ -523,16 +523,24 @@ class RawAnswer:
         return json.loads(self.body)
 
 
-async def raw_request(port: int, head: bytes, body: bytes = b"", timeout: float = 10.0) -> RawAnswer:
+async def raw_request(
+    port: int, head: bytes, body: bytes = b"", timeout: float = 10.0, *, head_only: bool = False
+) -> RawAnswer:
     """Send ``head`` (request line and headers, without the blank line) and ``body`` as they are;
-    read the whole answer (the connection is closed after it)."""
+    read the whole answer (the connection is closed after it), or with ``head_only`` the status
+    and headers alone (an event stream that answered 200 never ends)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
         if body:
             head += b"\r\nContent-Length: " + str(len(body)).encode()
         writer.write(head + b"\r\nConnection: close\r\n\r\n" + body)
         await writer.drain()
-        data = await asyncio.wait_for(reader.read(-1), timeout)
+        if head_only:
+            data = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+            if b"text/event-stream" not in data:  # a refusal: its body is short, read it whole
+                data += await asyncio.wait_for(reader.read(-1), timeout)
+        else:
+            data = await asyncio.wait_for(reader.read(-1), timeout)
     finally:
         writer.close()
     head_part, _, rest = data.partition(b"\r\n\r\n")

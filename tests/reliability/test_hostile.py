@@ -366,3 +366,82 @@ async def test_a_finished_deals_stream_resumed_at_or_past_its_end_closes_at_once
         assert resp.status == 200
         body = (await asyncio.wait_for(resp.read(), 5)).decode()
         assert "event: deal-over" in body and "deal-event" not in body
+
+
+@pytest.mark.timeout(120)
+async def test_hostile_headers_get_4xx_problems_and_append_nothing(prod):
+    """Header names, values, encodings and lengths no client library would send (over a plain
+    socket): every answer is a 4xx problem document, never a 500, and nothing is appended."""
+    from tests.reliability.harness import raw_request
+
+    http = prod
+    mcr = await _create(http, "mcr", ["human", "human", "bot:greedy", "bot:random"])
+    mid, tok0 = mcr["deal_id"], mcr["tokens"]["0"]
+    start = {"command_id": "go", "command": {"type": "StartDeal", "client_seed": "headers"}}
+    assert (await http.post(f"/deals/{mid}/commands", json=start, headers=auth(tok0))).status == 200
+    await asyncio.sleep(0.1)
+    before = await _snapshot(http)
+    token = tok0.encode()
+    port = http.server.port
+    routes = [
+        b"/deals/" + mid.encode() + p
+        for p in (b"/view", b"/events/stream", b"/replay?step=1", b"", b"/audit")
+    ]
+    headers: list[bytes] = [
+        b"Authorization: Bearer \xe9t\xe9",  # Latin-1
+        b"Authorization: Bearer " + token + b"\xc3\xa9",  # UTF-8 after a real token
+        b"Authorization: \xff\xfe\xfd",
+        b"Authorization: Bearer " + token + b"\x00",  # NUL
+        b"Authorization: Bearer " + token + b"\x1b[31m",  # an escape sequence
+        b"Authorization: Bearer " + b"A" * 7000,  # long, under aiohttp's line limit
+        b"Authorization: Bearer " + b"A" * 20000,  # over aiohttp's line limit
+        b"Authorization: Bearer " + token + b"\r\nAuthorization: Bearer " + token[::-1],  # two of them
+        b"Authorization: Bearer\t" + token[::-1],
+        b"Authorization: bearer " + token[::-1],
+        b"Authorization: Bearer " + token[::-1] + b"\r\n " + token,  # obsolete line folding
+        b"Auth\xe9rization: Bearer " + token,  # a header name outside ASCII
+        b"X-\xe9\xe9: 1",
+        b"Authorization : Bearer " + token,  # a space before the colon
+        b": no name",
+        b"Last-Event-ID: \xd9\xa1\xd9\xa2",  # Arabic-Indic digits
+        b"Last-Event-ID: 99999999999999999999999",
+        b"Last-Event-ID: 1\xff",
+        b"Last-Event-ID: 0x10",
+        b"Content-Type: application/json; charset=\xe9",
+        b"Host: \xe9\xe9",
+        b"\r\n".join(b"X-Many-%d: %d" % (i, i) for i in range(150)),  # more headers than allowed
+        b"Transfer-Encoding: chunked\r\nContent-Length: 5",  # a smuggling shape
+        b"Connection: \xff",
+    ]
+    outcomes = []
+    for route in routes:
+        for header in headers:
+            head = b"GET " + route + b" HTTP/1.1\r\nHost: x\r\n" + header
+            try:
+                answer = await raw_request(port, head, timeout=10, head_only=route.endswith(b"/stream"))
+            except (OSError, TimeoutError, ValueError, IndexError, asyncio.IncompleteReadError) as exc:
+                outcomes.append((route, header[:60], 0, repr(exc)))
+                continue
+            outcomes.append((route, header[:60], answer.status, answer.headers.get("content-type", "")))
+    for header in headers:
+        body = json.dumps({"command_id": "h", "command": {"type": "Pass", "window": 1}}).encode()
+        head = (
+            b"POST /deals/"
+            + mid.encode()
+            + b"/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        )
+        try:
+            answer = await raw_request(port, head + header, body, timeout=10)
+        except (OSError, TimeoutError, ValueError, IndexError) as exc:
+            outcomes.append((b"commands", header[:60], 0, repr(exc)))
+            continue
+        outcomes.append((b"commands", header[:60], answer.status, answer.headers.get("content-type", "")))
+    server_errors = [o for o in outcomes if o[2] >= 500 or o[2] == 0]
+    assert not server_errors, "\n".join(map(str, server_errors))
+    # a good header among bad ones may still be answered 200 (a stream, a view): every refusal is a problem
+    refusals = [o for o in outcomes if o[2] >= 400]
+    assert len(refusals) > len(outcomes) // 2
+    not_problems = [o for o in refusals if not o[3].startswith(PROBLEM)]
+    assert not not_problems, "\n".join(map(str, not_problems))
+    await asyncio.sleep(0.1)
+    assert await _snapshot(http) == before, "a hostile header appended or created something"
