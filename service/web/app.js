@@ -566,6 +566,8 @@ function openStream(ctx) {
     } catch { scheduleRefresh(ctx); }
   });
   es.addEventListener("deal-over", () => { es.close(); scheduleRefresh(ctx); });
+  // the store holds less than this page has seen (Redis came back older): start again from it
+  es.addEventListener("reset", async () => { es.close(); ctx.view = null; await refresh(ctx); if (!ctx.closed) openStream(ctx); });
 }
 function scheduleRefresh(ctx, delay = 30) {
   if (ctx.pending) return;
