@@ -1,6 +1,6 @@
 """Every bench module in one run, one table (or one JSON object with ``--json``).
 
-Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service and arena, one after the
+Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service, streams and arena, one after the
 other (so they do not steal each other's CPU), and merges their figures: each module's ratios are
 measured inside its own run, as the module documents. ``--quick`` passes smaller sizes (a smoke run
 of a few minutes); ``--only store,service`` picks modules. The arena plays thousands of deals, so
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("store", "paohuzi", "mcr", "service", "arena")
+MODULES = ("store", "paohuzi", "mcr", "service", "streams", "arena")
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts)
 QUICK = {
@@ -28,6 +28,7 @@ QUICK = {
     "paohuzi": ["--deals", "40", "--tournament", "100", "--win-evals", "4000"],
     "mcr": ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"],
     "service": ["--deals", "10", "--seconds", "15"],
+    "streams": ["--quick"],
     "arena": ["--quick"],
 }
 ARENA_TIMEOUT_FACTOR = 12  # the full arena: 600 MCR and 2,000 Paohuzi walls of strong against greedy

@@ -503,3 +503,34 @@ async def test_a_redis_that_comes_back_empty_or_older_is_the_truth(own_redis, pr
             shutil.rmtree(snapshot, ignore_errors=True)
     finally:
         service.cleanup()
+
+
+async def test_streams_beyond_the_bound_get_503_with_retry_after(aiohttp_client, real_redis_url, key_prefix):
+    from service.streams import StreamHub
+
+    client = connect(real_redis_url)
+    deals = DealService(EventStore(client, key_prefix), bot_delay=0.0)
+    http = await aiohttp_client(build_app(deals, hub=StreamHub(deals, max_streams=3)))
+    try:
+        created = await (await http.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3})).json()
+        port, path = http.server.port, f"/deals/{created['deal_id']}/events/stream"
+        held = [await SseClient(port, path).open() for _ in range(3)]
+        assert [s.status for s in held] == [200, 200, 200]
+        refused = await http.get(path)
+        problem = await refused.json()
+        assert refused.status == 503 and refused.content_type == PROBLEM, problem
+        assert problem["rule"] == "DS-14" and int(refused.headers["Retry-After"]) > 0
+        held[0].close()  # a place frees up as soon as the sweep sees the hang-up
+        deadline = time.monotonic() + 5
+        while True:
+            again = await raw_request(port, f"GET {path} HTTP/1.1\r\nHost: x".encode(), head_only=True)
+            if again.status == 200:
+                break
+            assert time.monotonic() < deadline, again.status
+            await asyncio.sleep(0.1)
+        for s in held:
+            s.close()
+    finally:
+        await http.close()
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
