@@ -1,4 +1,5 @@
-"""Paohuzi bots. They read one seat view (never the state) and return one of its legal actions."""
+"""Paohuzi bots. They read one seat view (never the state) and return one of its legal actions:
+``random``, ``greedy`` and ``strong`` (the determinized rollouts of ``domain.paohuzi.strong``)."""
 
 from __future__ import annotations
 
@@ -111,7 +112,10 @@ class GreedyBot:
         return best
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+# the strong bot plays the greedy one in its rollouts, so it is imported once GreedyBot exists
+from .strong import StrongBot  # noqa: E402
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
 def make_bot(level: str, seed: int = 0) -> Any:
@@ -121,4 +125,4 @@ def make_bot(level: str, seed: int = 0) -> Any:
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "Pass"]
+__all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "StrongBot", "Pass"]

@@ -1,0 +1,78 @@
+"""The ``strong`` Paohuzi bot: determinized rollouts on the seat view alone.
+
+``option_values(view, seed)`` values every legal action (expected net tun for the seat, see
+``evaluate``); ``StrongBot.choose`` takes a win at once and otherwise the action with the best
+value after a successive-halving search. Pure: no I/O, no clock, a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import Pao, Win
+from ..view import SeatView
+from .evaluate import CLAIM_STAGES, STAGES, OptionValue, action_key, option_values, ranked_values
+
+
+def _dead_pao(view: SeatView) -> bool:
+    """PH-6.6: a pao that calls for a discard from a hand of kan only makes the hand dead."""
+    if view.hand:
+        return False
+    me = view.seat
+    fours = sum(1 for m in view.melds[me] if m.meld in ("ti", "pao"))
+    held = 3 * len(view.kans) + sum(len(m.cards) for m in view.melds[me])
+    return held + 1 > 20 + max(0, fours)  # the pao adds a card and a four-card group
+
+
+class StrongBot:
+    """Cheap to build (it keeps only the seed): the service makes one per decision."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        stages: tuple[tuple[int, int], ...] = STAGES,
+        claim_stages: tuple[tuple[int, int], ...] = CLAIM_STAGES,
+    ) -> None:
+        self.seed = seed
+        self.stages = stages
+        self.claim_stages = claim_stages
+
+    def choose(self, view: SeatView) -> Any:
+        acts = view.legal_actions
+        if len(acts) == 1:
+            return acts[0]
+        for a in acts:
+            if isinstance(a, Win):
+                return a  # bots never pass a win (PH-4.7)
+        paos = [a for a in acts if isinstance(a, Pao)]
+        if paos:
+            if not _dead_pao(view):
+                # long runs found no position where passing a pao paid: it adds huxi (PH-3)
+                # and never costs a chou
+                return paos[0]
+            acts = [a for a in acts if not isinstance(a, Pao)]
+            view = _with_actions(view, acts)
+        if len({action_key(a) for a in acts}) == 1:
+            return acts[0]
+        from ..bots import GreedyBot  # here, not at import: bots.py registers this class
+
+        greedy = action_key(GreedyBot(0).choose(view))
+        order = {action_key(a): i for i, a in enumerate(acts)}
+
+        def prefer(a: Any) -> int:
+            k = action_key(a)
+            return -1 if k == greedy else order[k]
+
+        stages = self.stages if view.phase == "discard" else self.claim_stages
+        vals = ranked_values(view, self.seed, stages, prefer)
+        most = max(v.samples for v in vals)
+        return min((v for v in vals if v.samples == most), key=lambda v: (-v.value, prefer(v.action))).action
+
+
+def _with_actions(view: SeatView, acts: list[Any]) -> SeatView:
+    import msgspec
+
+    return msgspec.structs.replace(view, legal_actions=acts)
+
+
+__all__ = ["OptionValue", "StrongBot", "option_values", "ranked_values"]

@@ -1,0 +1,113 @@
+"""The greedy bot's choices read straight off an aggregate ``State`` (no seat view).
+
+Rollouts play thousands of moves per decision; building a ``SeatView`` for each would cost more
+than the move. These functions give exactly the command ``GreedyBot.choose`` would give on the
+view of the same state (a unit test compares them), so the simulated opponents are the bots the
+strong bot actually meets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..aggregate import window_options
+from ..cards import CHI_WITH, chi_huxi, kind_name
+from ..messages import Chi, Discard, Pao, Pass, Peng, Win
+from ..state import State
+from ..wins import PARTNERS
+
+_MIXED: list[list[tuple[int, int]]] = [[] for _ in range(20)]
+_RUN: list[list[tuple[int, int, int, int]]] = [[] for _ in range(20)]
+for _k in range(20):
+    for _a, _b, _d in CHI_WITH[_k]:
+        if _a == _b:
+            _MIXED[_k].append((_a, _d))
+        elif _b == _d:
+            _MIXED[_k].append((_b, _a))
+        else:
+            _RUN[_k].append((_a, _b, _d, 3 + chi_huxi((_a, _b, _d))))
+
+
+def keep_scores(c: list[int]) -> list[int]:
+    """``bots._keep_scores`` with the chi patterns sorted out beforehand (same numbers)."""
+    sc = [0] * 20
+    for k in range(20):
+        if not c[k]:
+            continue
+        v = 5 if c[k] >= 2 else 0
+        for t, o in _MIXED[k]:
+            if c[t] >= 2 and c[o]:
+                v += 3
+        for a, b, d, w in _RUN[k]:
+            if c[a] and c[b] and c[d]:
+                v += w
+        for j in PARTNERS[k]:
+            if c[j]:
+                v += 1
+        sc[k] = v
+    return sc
+
+
+_DISCARD_MEMO: dict[bytes, int] = {}
+
+
+def greedy_discard_kind(counts: list[int]) -> int:
+    """The kind GreedyBot discards from a hand with these counts."""
+    memo_key = bytes(counts)
+    hit = _DISCARD_MEMO.get(memo_key)
+    if hit is not None:
+        return hit
+    if len(_DISCARD_MEMO) > 200_000:
+        _DISCARD_MEMO.clear()
+    sc = keep_scores(counts)
+    best = -1
+    key = None
+    for k in range(20):
+        if counts[k]:
+            kk = (sc[k], -k)
+            if key is None or kk < key:
+                key, best = kk, k
+    _DISCARD_MEMO[memo_key] = best
+    return best
+
+
+def greedy_chi_value(
+    counts: list[int], claimed: int, main: tuple[int, ...], bis: tuple[tuple[int, ...], ...]
+) -> int:
+    """GreedyBot's score of one chi choice (it takes the best one above zero)."""
+    used = [0] * 20
+    huxi = 0
+    for g in (main, *bis):
+        huxi += chi_huxi(tuple(g))
+        for k in g:
+            used[k] += 1
+    used[claimed] -= 1
+    broken = sum(1 for k in range(20) if used[k] and counts[k] >= 2 and used[k] < counts[k])
+    return 2 + 2 * huxi - 4 * broken - 2 * len(bis)
+
+
+def greedy_command(s: State, seat: int) -> Any:
+    """GreedyBot's command for ``seat`` in ``s`` (the seat must be one the deal waits on)."""
+    if s.phase == "discard":
+        k = greedy_discard_kind(s.counts[seat])
+        card = min(c for c in s.hands[seat] if c >> 2 == k)
+        return Discard(seat=seat, card=card)
+    o = window_options(s)[seat]
+    w = s.window
+    if o.win is not None:
+        return Win(seat=seat, window=w)
+    if o.pao is not None:
+        return Pao(seat=seat, window=w)
+    if o.peng:
+        return Peng(seat=seat, window=w)
+    if o.chi:
+        claimed = s.table >> 2
+        best = None
+        best_v = 0
+        for main, bis in o.chi:
+            v = greedy_chi_value(s.counts[seat], claimed, main, bis)
+            if v > best_v:
+                best, best_v = (main, bis), v
+        if best is not None:
+            return Chi(seat=seat, window=w, groups=[[kind_name(x) for x in g] for g in (best[0], *best[1])])
+    return Pass(seat=seat, window=w)
