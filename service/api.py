@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 from aiohttp import web
-from aiohttp_sse import sse_response
+from aiohttp_sse import EventSourceResponse, sse_response
 
 from domain.errors import RuleViolation
 from service import queries
@@ -87,6 +87,14 @@ def _version_param(request: web.Request, name: str, header: str | None = None) -
     if not _VERSION.fullmatch(raw) or int(raw) >= 2**53:
         raise RuleViolation("DS-5", f"{header or name} is a version number, 0 or more")
     return int(raw)
+
+
+def _aborter(request: web.Request) -> Any:
+    def abort() -> None:
+        if request.transport is not None:
+            request.transport.abort()
+
+    return abort
 
 
 def _whole(request: web.Request, name: str, default: int | None, low: int, high: int) -> int | None:
@@ -238,7 +246,9 @@ class Api:
             ended = "deal-over"  # a finished deal read to its end
         elif after > folded.version:
             ended = "reset"  # the store holds less than the client saw: start again
-        sub = None if ended else self.hub.open(folded, deal_id, viewer, after, _transport_alive(request))
+        sub = None
+        if not ended:
+            sub = self.hub.open(folded, deal_id, viewer, after, _transport_alive(request), _aborter(request))
         try:
             async with sse_response(request, ping_interval=self.keepalive, send_timeout=30) as resp:
                 if sub is None:
@@ -289,29 +299,35 @@ class Api:
         return Batch(sub.deal_id, records, [kit_.decode_event(r.data) for r in records], raws)
 
     async def _send(self, sub: Subscription, resp: Any, batch: Batch) -> bool:
-        """Send the part of ``batch`` after the subscription's position; True at the deal's end."""
-        messages = batch.memo.get(sub.viewer)
-        if messages is None:
-            messages = batch.memo[sub.viewer] = asyncio.ensure_future(self._messages(batch, sub.viewer))
-        shown, view, over = await messages
-        for version, payload in shown:
-            if version > sub.position:
-                await resp.send(payload, id=str(version), event="deal-event")
+        """Write the part of ``batch`` after the subscription's position, in one write; True at
+        the deal's end. The frames are built once per viewer and batch, shared by subscribers."""
+        frames = batch.memo.get(sub.viewer)
+        if frames is None:
+            frames = batch.memo[sub.viewer] = asyncio.ensure_future(self._frames(batch, sub.viewer))
+        events, tail, over = await frames
+        if events and events[0][0] <= sub.position:  # a subscriber that had part of it already
+            events = [(v, f) for v, f in events if v > sub.position]
         sub.position = batch.last
-        if view is not None:
-            await resp.send(view, id=str(batch.last), event="view")
-        if over:
-            await resp.send(json.dumps({"version": batch.last}), event="deal-over")
+        await resp.write(b"".join(f for _v, f in events) + tail)
         return over
 
-    async def _messages(self, batch: Batch, viewer: Viewer) -> tuple[list[tuple[int, str]], str | None, bool]:
-        """The SSE payloads of a batch for one viewer, through the gate; built once per viewer."""
+    async def _frames(self, batch: Batch, viewer: Viewer) -> tuple[list[tuple[int, bytes]], bytes, bool]:
+        """The SSE frames of a batch for one viewer, through the gate: one ``deal-event`` per
+        event the viewer may see, then its ``view`` at the batch's version, then ``deal-over``
+        if the deal ended (framed by aiohttp-sse, captured as bytes)."""
         folded = self.deals.cached(batch.deal_id)
         if folded is None or folded.version < batch.last:
             folded = await self.deals.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
-        shown = [
-            (version, msgspec.json.encode({"version": version, "event": event}).decode())
+        events = [
+            (
+                version,
+                await _frame(
+                    msgspec.json.encode({"version": version, "event": event}).decode(),
+                    str(version),
+                    "deal-event",
+                ),
+            )  # fmt: skip
             for version, event in queries.stream_events(folded.kit, pairs, viewer)
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
@@ -325,7 +341,10 @@ class Api:
                 state = folded.kit.game.fold(folded.events[: batch.last])
             batch.memo["state"] = state
         view = msgspec.json.encode(queries.view_of_state(folded, state, viewer)).decode()
-        return shown, view, over
+        tail = await _frame(view, str(batch.last), "view")
+        if over:
+            tail += await _frame(json.dumps({"version": batch.last}), None, "deal-over")
+        return events, tail, over
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -355,6 +374,24 @@ class Api:
         if index.exists():
             return web.FileResponse(index)
         return web.Response(text="dealstream API: see /openapi.json\n")
+
+
+class _FrameCapture(EventSourceResponse):
+    """aiohttp-sse's own ``send`` framing, captured as bytes instead of written: a batch is
+    framed once per viewer and the same bytes go to every subscriber in one write."""
+
+    def __init__(self) -> None:
+        super().__init__(send_timeout=None)
+        self.buffer = bytearray()
+
+    async def write(self, data: bytes) -> None:  # type: ignore[override]
+        self.buffer += data
+
+
+async def _frame(data: str, ident: str | None, event: str) -> bytes:
+    capture = _FrameCapture()
+    await capture.send(data, id=ident, event=event)
+    return bytes(capture.buffer)
 
 
 def _record_version(raw: bytes) -> int:

@@ -80,6 +80,8 @@ class RespConnection:
                     setup.append(("AUTH", user, s["password"]) if user else ("AUTH", s["password"]))
                 if s.get("db"):
                     setup.append(("SELECT", s["db"]))
+                if s.get("client_name"):  # as redis-py names its own connections
+                    setup.append(("CLIENT", "SETNAME", s["client_name"]))
                 if setup:
                     for reply in await self._exchange(setup):
                         if isinstance(reply, Exception):

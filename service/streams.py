@@ -78,13 +78,16 @@ class Subscription:
     viewer: Any
     position: int
     alive: Callable[[], bool]
+    abort: Callable[[], None] | None = None  # drop the client's connection (a write may be stuck)
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
-    reason: str | None = None  # why the hub closed it: "reset", "slow", "shutdown"
+    reason: str | None = None  # why the hub closed it: "reset", "slow", "gone", "shutdown"
 
     def close(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason
             self.queue.put_nowait(CLOSE)
+            if reason == "slow" and self.abort is not None:
+                self.abort()  # a client that stopped reading: its handler may wait in a write
 
 
 @dataclass(eq=False)
@@ -178,14 +181,20 @@ class StreamHub:
 
     # --- subscribers ----------------------------------------------------------------------
     def open(
-        self, folded: Any, deal_id: str, viewer: Any, after: int, alive: Callable[[], bool]
+        self,
+        folded: Any,
+        deal_id: str,
+        viewer: Any,
+        after: int,
+        alive: Callable[[], bool],
+        abort: Callable[[], None] | None = None,
     ) -> Subscription:
         """A subscription from ``after`` to a deal folded as ``folded`` (the hub reads on from
         its version; the subscriber fetches its own backlog first)."""
         if self._count >= self.max_streams or self._closed:
             raise TooManyStreams(self.max_streams, self.retry_after)
         self.start()
-        sub = Subscription(deal_id, viewer, after, alive)
+        sub = Subscription(deal_id, viewer, after, alive, abort)
         feed = self.feeds.get(deal_id)
         if feed is None:
             channel = self.store.channel(deal_id)
