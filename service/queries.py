@@ -225,7 +225,7 @@ def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
                 deal_id=deal_id,
                 game=meta.get("game"),
                 created_ms=int(meta.get("created_ms") or 0),
-                over=meta.get("status") in ("over", "imported"),
+                over=meta.get("status") == "over",
                 spectators=meta.get("spectators") == "1",
             )
             for deal_id, meta in zip(ids, metas, strict=True)
