@@ -70,7 +70,11 @@ def openapi_document() -> dict[str, Any]:
                     "to spectators",
                     "parameters": [
                         {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-                        {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 200}},
+                        {
+                            "name": "count",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+                        },
                     ],
                     "responses": ok(ref("DealList")),
                 },
