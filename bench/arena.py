@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from service.arena import INTERVAL_METHOD, run_arena
-from service.games import kit
+from service.app.arena import INTERVAL_METHOD, run_arena
+from service.app.games import kit
 
 GAMES = ("mcr", "paohuzi")
 BASELINE = "greedy"

@@ -30,7 +30,7 @@ def run_on_redis(redis_url: str | None, measure: Any) -> dict[str, Any]:
     """Run ``measure(url)`` (a coroutine function) on the chosen Redis, the embedded one by default."""
     import asyncio
 
-    from service.redis_conn import resolve_redis_url
+    from service.store.connection import resolve_redis_url
 
     url, embedded = resolve_redis_url(redis_url)
     try:

@@ -49,12 +49,10 @@ from aiohttp import web
 from bench.common import emit, median, parser, run_on_redis
 from domain.game import StartDeal
 from domain.shuffle import dealer_and_deck
-from service.api import build_app
-from service.deals import DealService
-from service.games import kit
+from service import bootstrap
+from service.app.games import kit
 from service.gc_tuning import tune_gc
-from service.redis_conn import connect
-from service.store import EventStore
+from service.store.connection import connect
 
 MAX_COMMANDS_PER_DEAL = 400
 SCRIPTS_PER_GAME = 150  # a 60 s run starts about 500 deals per game: each deck comes back about 3 times
@@ -359,8 +357,10 @@ async def measure(
     scripts = make_scripts_elsewhere(SCRIPTS_PER_GAME)
     client = connect(url)
     prefix = f"bench-svc-{uuid.uuid4().hex[:8]}"
-    service = DealService(EventStore(client, prefix=prefix), dev=True, bot_delay=0.0)
-    runner = web.AppRunner(build_app(service, create_limit=10**6), access_log=None)
+    settings = bootstrap.Settings(prefix=prefix, dev=True, bot_delay=0.0, create_limit=10**6)
+    app = bootstrap.application(client, settings)
+    service = app[bootstrap.DEALS]
+    runner = web.AppRunner(app, access_log=None)
     tune_gc()  # as `dealstream serve` does
     try:
         await runner.setup()

@@ -13,8 +13,8 @@ import uuid
 import msgspec
 
 from bench.common import emit, parser, run_on_redis
-from service.redis_conn import connect
-from service.store import EventStore
+from service.store.connection import connect
+from service.store.event_store import EventStore
 
 
 class Discarded(msgspec.Struct, frozen=True, tag=True):

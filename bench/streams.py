@@ -532,7 +532,7 @@ async def _restart(server: Redis) -> float:
 async def _check_streams(session, service: Service, tables: list[Table], server: Redis) -> dict[str, int]:
     """Each stream's event ids are the log's events visible to it, once each, in order; every
     acknowledged command is in the log at its versions."""
-    from service.games import kit
+    from service.app.games import kit
 
     bad = lost = 0
     for table in tables:

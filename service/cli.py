@@ -16,20 +16,16 @@ import msgspec
 from domain.envelope import decode_record
 from domain.game import GAMES, DealCreated
 from domain.selfplay import play_deal
-from service.games import kit
+from service.app.games import kit
 
 
 # --- serve -------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     from aiohttp import web
 
-    from service.api import build_app
-    from service.deals import DealService
-    from service.embedded import DataDirInUse
-    from service.gc_tuning import tune_gc
-    from service.redis_conn import STREAMS_CLIENT_NAME, connect, resolve_redis_url
-    from service.store import EventStore
-    from service.streams import StreamHub
+    from service import bootstrap
+    from service.store.connection import resolve_redis_url
+    from service.store.embedded import DataDirInUse
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
@@ -37,31 +33,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except DataDirInUse as exc:
         print(f"dealstream: {exc}", file=sys.stderr)
         return 1
+    settings = bootstrap.Settings(
+        prefix=args.prefix,
+        dev=args.dev,
+        bot_delay=args.bot_delay,
+        create_limit=args.create_limit,
+        max_streams=args.max_streams,
+        keepalive=args.keepalive,
+        redis_timeout=args.redis_timeout,
+        bot_budget=args.bot_budget,
+        bot_workers=args.bot_workers,
+    )
     try:
-
-        async def make_app() -> web.Application:
-            client = connect(url, socket_timeout=args.redis_timeout)
-            await client.ping()
-            # the live streams' two connections (doorbell and reader) come from a client of
-            # their own with a short timeout, so a stalled Redis is noticed in seconds
-            streams_client = connect(
-                url, max_connections=4, socket_timeout=2.0, client_name=STREAMS_CLIENT_NAME
-            )
-            deals = DealService(EventStore(client, args.prefix), dev=args.dev, bot_delay=args.bot_delay)
-            hub = StreamHub(deals, redis=streams_client, max_streams=args.max_streams)
-            app = build_app(deals, create_limit=args.create_limit, hub=hub, keepalive=args.keepalive)
-            tune_gc()
-
-            async def close_redis(_app: web.Application) -> None:
-                await client.aclose()
-                await streams_client.aclose()
-
-            app.on_cleanup.append(close_redis)
-            return app
-
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
         print(f"dealstream on http://{args.host}:{args.port}/ (events in {where})", flush=True)
-        web.run_app(make_app(), host=args.host, port=args.port, print=None, access_log=None)
+        web.run_app(
+            bootstrap.serve(url, settings), host=args.host, port=args.port, print=None, access_log=None
+        )
     finally:
         if embedded is not None:
             embedded.stop()
@@ -91,7 +79,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from service.arena import wall_seed, walls_digest
+    from service.app.arena import wall_seed, walls_digest
 
     k = kit(args.game)
     levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
@@ -172,7 +160,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from service.arena import check_lineup, run_arena
+    from service.app.arena import check_lineup, run_arena
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     problem = check_lineup(args.game, bots)
@@ -245,8 +233,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 # --- logs from Redis or a file -------------------------------------------------
 def _with_store(args: argparse.Namespace, work: Any) -> Any:
-    from service.redis_conn import connect, resolve_redis_url
-    from service.store import EventStore
+    from service.store.connection import connect, resolve_redis_url
+    from service.store.event_store import EventStore
 
     url, embedded = resolve_redis_url(args.redis, args.data_dir)
 
@@ -276,7 +264,7 @@ def _load_raws(args: argparse.Namespace) -> tuple[list[bytes], str | None]:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from service.audit import audit_log
+    from service.app.audit import audit_log
 
     raws, head = _load_raws(args)
     report = audit_log(raws, head)
@@ -306,7 +294,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from domain.envelope import verify_chain
-    from service.store import now_ms
+    from service.store.event_store import now_ms
 
     raws = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
     broken = verify_chain(raws)
@@ -392,6 +380,13 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a Redis call may take before the API answers 503 (at least 0.5)",
     )  # fmt: skip
     s.add_argument("--max-streams", type=int, default=10_000, help="live event streams this process serves")
+    s.add_argument(
+        "--bot-budget", type=float, default=1.0,
+        help="seconds a searching bot may think before its seat plays the greedy move",
+    )  # fmt: skip
+    s.add_argument(
+        "--bot-workers", type=int, default=None, help="worker processes for searching bots (default 2)"
+    )
     s.add_argument(
         "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
     )

@@ -12,7 +12,7 @@ import sys
 import msgspec
 import redis.asyncio as aioredis
 
-from service.store import EventStore, VersionConflict
+from service.store.event_store import EventStore, VersionConflict
 
 
 class Note(msgspec.Struct, frozen=True, tag=True):

@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from domain.envelope import GENESIS, decode_record, record_hash, verify_chain
-from service.store import EventStore, VersionConflict
+from service.store.event_store import EventStore, VersionConflict
 from tests.conftest import drop_prefix
 
 ROOT = Path(__file__).resolve().parents[2]

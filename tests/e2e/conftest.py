@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from service.api import build_app
-from service.deals import DealService
-from service.redis_conn import connect
-from service.store import EventStore
+from service import bootstrap
+from service.store.connection import connect
+from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
 
 
@@ -31,7 +31,7 @@ async def store(redis_client, key_prefix):
 @pytest.fixture
 async def http(aiohttp_client, store):
     """A test client for a --dev server with no bot think time."""
-    app = build_app(DealService(store, dev=True, bot_delay=0.0), create_limit=10_000)
+    app = bootstrap.application(store.redis, replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True))
     client = await aiohttp_client(app)
     yield client
     await client.close()  # stop the app (its bots and streams) before the store drops the keys

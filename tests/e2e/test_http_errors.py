@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from service.api import MAX_BODY
+from service import bootstrap
+from service.http.routes import MAX_BODY
 from tests.e2e.conftest import auth
 
 pytestmark = pytest.mark.redis
@@ -160,10 +163,9 @@ async def test_bad_deal_creation_is_refused(http):
 
 
 async def test_fixed_decks_need_dev_mode(aiohttp_client, store):
-    from service.api import build_app
-    from service.deals import DealService
-
-    client = await aiohttp_client(build_app(DealService(store, dev=False)))
+    client = await aiohttp_client(
+        bootstrap.application(store.redis, replace(bootstrap.TEST_SETTINGS, prefix=store.prefix))
+    )
     resp = await client.post(
         "/deals", json={"game": "paohuzi", "seats": ["human"] * 3, "deck": list(range(80)), "dealer": 0}
     )

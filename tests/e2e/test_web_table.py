@@ -395,8 +395,12 @@ async def test_translations_complete_and_shuffle_test_vector(web_server, browser
         }"""
     )
     assert vector == [
-        1, [55, 48, 53, 42, 65, 73, 78, 19, 71, 6, 57, 77], [10, 79, 63],
-        1, [128, 41, 40, 110, 29, 34, 99, 63, 38, 48, 51, 43], [96, 4, 31],
+        1,
+        [55, 48, 53, 42, 65, 73, 78, 19, 71, 6, 57, 77],
+        [10, 79, 63],
+        1,
+        [128, 41, 40, 110, 29, 34, 99, 63, 38, 48, 51, 43],
+        [96, 4, 31],
     ]
     assert page.js_errors == []
 
@@ -414,7 +418,8 @@ async def test_mcr_fan_names_are_translated_in_the_result_sheet(web_server, brow
         await page.wait_for_selector("#result")
         fans = await page.eval_on_selector_all(
             "#result tr[data-fan] .fan-name",
-            "els => els.map(e => [e.closest('tr').dataset.fan, e.lang, e.textContent])")
+            "els => els.map(e => [e.closest('tr').dataset.fan, e.lang, e.textContent])",
+        )
         if fans:
             break
     assert fans, "no MCR deal was won in eight tries"

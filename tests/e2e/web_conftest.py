@@ -47,8 +47,20 @@ def web_server():
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "web-server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", REAL_REDIS_URL,
-         "--prefix", prefix, "--bot-delay", "0"],
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--redis",
+            REAL_REDIS_URL,
+            "--prefix",
+            prefix,
+            "--bot-delay",
+            "0",
+        ],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,

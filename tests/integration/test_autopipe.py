@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from service.autopipe import AutoPipeline
+from service.store.autopipe import AutoPipeline
 from tests.conftest import drop_prefix
 
 

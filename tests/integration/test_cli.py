@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from service.deals import DealService
-from service.store import EventStore
+from service.app.deals import DealService
+from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
 from tests.e2e.conftest import wait_for
 
@@ -49,7 +49,7 @@ def test_simulate_prints_a_summary_for_each_game():
 
 
 async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix, tmp_path):
-    from service.redis_conn import connect
+    from service.store.connection import connect
 
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)

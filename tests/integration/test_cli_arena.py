@@ -53,7 +53,7 @@ def test_simulate_plays_the_same_walls_whatever_the_lineup() -> None:
 
 
 def test_simulate_takes_every_level_the_game_has() -> None:
-    from service.games import kit
+    from service.app.games import kit
 
     for game in ("paohuzi", "mcr"):
         k = kit(game)

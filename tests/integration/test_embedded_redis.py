@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 
 from domain.envelope import verify_chain
-from service.embedded import EmbeddedRedis
-from service.redis_conn import connect, resolve_redis_url
-from service.store import EventStore
+from service.store.connection import connect, resolve_redis_url
+from service.store.embedded import EmbeddedRedis
+from service.store.event_store import EventStore
 
 
 class Noted(msgspec.Struct, frozen=True, tag=True):

@@ -17,8 +17,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from service.autopipe import AutoPipeline
-from service.resp import RespConnection
+from service.store.autopipe import AutoPipeline
+from service.store.resp import RespConnection
 
 
 def _free_port() -> int:

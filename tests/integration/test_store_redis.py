@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.redis_conn import connect
+from service.store.connection import connect
 from tests.contracts.store_contract import EventStoreContract
 
 pytestmark = pytest.mark.redis

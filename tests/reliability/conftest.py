@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
-from service.redis_conn import connect
-from service.store import EventStore
+from service.store.connection import connect
+from service.store.event_store import EventStore
 from tests.reliability.harness import RedisServer
 
 

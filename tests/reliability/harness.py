@@ -44,7 +44,7 @@ def redis_binary() -> str:
     for candidate in ("/usr/bin/redis-server", shutil.which("redis-server")):
         if candidate and os.path.exists(candidate):
             return candidate
-    from service.embedded import redis_server_binary
+    from service.store.embedded import redis_server_binary
 
     return redis_server_binary()
 

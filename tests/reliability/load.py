@@ -14,8 +14,8 @@ import time
 import uuid
 from typing import Any
 
-from service.redis_conn import connect
-from service.store import EventStore
+from service.store.connection import connect
+from service.store.event_store import EventStore
 from tests.reliability.harness import Players, RedisServer, ServiceProcess, check_log, percentile
 
 

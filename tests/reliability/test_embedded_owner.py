@@ -15,9 +15,8 @@ import aiohttp
 import pytest
 import redis
 
-from service.embedded import EmbeddedRedis
+from service.store.embedded import EmbeddedRedis
 from tests.reliability.harness import ROOT, free_port
-
 
 LOCK_NAME = "dealstream.lock"  # the owner's lock file in the data dir (named here as the README does)
 

@@ -17,15 +17,15 @@ import json
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from service.api import build_app
-from service.deals import DealService
-from service.redis_conn import connect
-from service.store import EventStore
+from service import bootstrap
+from service.store.connection import connect
+from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
 from tests.reliability.harness import PROBLEM, ROOT, ServiceProcess
 
@@ -133,7 +133,7 @@ async def prod(aiohttp_client, real_redis_url, key_prefix):
     """The app as production runs it (no --dev), in this process, under the test's prefix."""
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    app = build_app(DealService(store, dev=False, bot_delay=0.0), create_limit=10_000)
+    app = bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix))
     http = await aiohttp_client(app)
     http.store = store
     yield http

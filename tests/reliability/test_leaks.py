@@ -28,15 +28,14 @@ import asyncio
 import json
 import os
 import random
+from dataclasses import replace
 
 import msgspec
 import pytest
 
-from service.api import build_app
-from service.deals import DealService
-from service.games import kit
-from service.redis_conn import connect
-from service.store import EventStore
+from service import bootstrap
+from service.app.games import kit
+from service.store.connection import connect
 from tests.conftest import drop_prefix
 
 pytestmark = pytest.mark.redis
@@ -194,7 +193,7 @@ def secret_leaks(obj, viewer: int | None, secret: dict) -> list:
 @pytest.fixture
 async def app_client(aiohttp_client, real_redis_url, key_prefix):
     client = connect(real_redis_url)
-    app = build_app(DealService(EventStore(client, key_prefix), bot_delay=0.0), create_limit=10_000)
+    app = bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix))
     http = await aiohttp_client(app)
     yield http
     await drop_prefix(client, key_prefix)

@@ -15,14 +15,13 @@ import random
 import shutil
 import signal
 import time
+from dataclasses import replace
 
 import aiohttp
 import pytest
 
-from service.api import build_app
-from service.deals import DealService
-from service.redis_conn import connect
-from service.store import EventStore
+from service import bootstrap
+from service.store.connection import connect
 from tests.conftest import drop_prefix
 from tests.reliability.harness import (
     PROBLEM,
@@ -45,9 +44,9 @@ def auth(token: str) -> dict[str, str]:
 async def served(aiohttp_client, real_redis_url, key_prefix):
     """The production app (no --dev) in this process; ``.deals`` is its command side."""
     client = connect(real_redis_url)
-    deals = DealService(EventStore(client, key_prefix), bot_delay=0.0)
-    http = await aiohttp_client(build_app(deals, create_limit=10_000))
-    http.deals = deals
+    app = bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix))
+    http = await aiohttp_client(app)
+    http.deals = app[bootstrap.DEALS]
     yield http
     await http.close()
     await drop_prefix(client, key_prefix)
@@ -362,7 +361,7 @@ def _bot_turn(view: dict) -> bool:
 async def _stream_check(client: SseClient, session, base: str, deal_id: str, seat: int) -> None:
     """The stream delivered exactly the events the seat may see, once each, in order."""
     from projections.paohuzi import redact_event
-    from service.games import kit
+    from service.app.games import kit
 
     async with session.get(f"{base}/deals/{deal_id}/log") as resp:
         assert resp.status == 200
@@ -506,11 +505,9 @@ async def test_a_redis_that_comes_back_empty_or_older_is_the_truth(own_redis, pr
 
 
 async def test_streams_beyond_the_bound_get_503_with_retry_after(aiohttp_client, real_redis_url, key_prefix):
-    from service.streams import StreamHub
-
     client = connect(real_redis_url)
-    deals = DealService(EventStore(client, key_prefix), bot_delay=0.0)
-    http = await aiohttp_client(build_app(deals, hub=StreamHub(deals, max_streams=3)))
+    settings = replace(bootstrap.TEST_SETTINGS, prefix=key_prefix, max_streams=3)
+    http = await aiohttp_client(bootstrap.application(client, settings))
     try:
         created = await (await http.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3})).json()
         port, path = http.server.port, f"/deals/{created['deal_id']}/events/stream"

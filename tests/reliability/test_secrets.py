@@ -6,17 +6,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
 import pytest
 import redis as redis_sync
 
-from service import deals as deals_module
-from service.api import RateLimiter, build_app
-from service.deals import DealService
-from service.redis_conn import connect
-from service.store import EventStore
+from service import bootstrap
+from service.app import deals as deals_module
+from service.app.deals import DealService
+from service.http.routes import RateLimiter
+from service.store.connection import connect
+from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
 from tests.reliability.harness import PROBLEM, Players, ServiceProcess
 
@@ -137,7 +139,9 @@ async def test_token_check_compares_every_seat_digest_in_constant_time(deal_serv
 async def test_deal_creation_is_bounded_per_client_address(aiohttp_client, real_redis_url, key_prefix):
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    http = await aiohttp_client(build_app(DealService(store, bot_delay=0.0), create_limit=5))
+    http = await aiohttp_client(
+        bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix, create_limit=5))
+    )
     try:
         body = {"game": "paohuzi", "seats": ["human"] * 3}
         for _ in range(5):

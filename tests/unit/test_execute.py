@@ -19,7 +19,7 @@ import pytest
 from domain.game import get_game
 from domain.paohuzi import aggregate as paohuzi_aggregate
 from domain.selfplay import Step, play_deal
-from service.games import kit
+from service.app.games import kit
 
 DEALS = 12
 

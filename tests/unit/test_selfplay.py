@@ -10,7 +10,7 @@ import pytest
 
 from domain.game import DealCreated, SeedRevealed, StartDeal, get_game
 from domain.selfplay import DealStalled, Step, play_deal
-from service.games import kit
+from service.app.games import kit
 
 SEATS = {"paohuzi": 3, "mcr": 4}
 _enc = msgspec.json.Encoder()

@@ -1,4 +1,4 @@
-"""service/web/fans.js names every fan the calculator (PyMahjongGB) can emit, in all five languages.
+"""service/http/web/fans.js names every fan the calculator (PyMahjongGB) can emit, in all five languages.
 
 The complete list comes from the calculator itself: its compiled module holds two pointer tables
 (Chinese and English names, in fan order: the 80 MCR fans, flower tiles and 明暗杠). They are
@@ -18,7 +18,7 @@ from pathlib import Path
 import MahjongGB
 import pytest
 
-FANS_JS = Path(__file__).resolve().parents[2] / "service" / "web" / "fans.js"
+FANS_JS = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "fans.js"
 LANGS = ("en", "pt", "nl", "ar", "fi")
 
 
@@ -52,7 +52,7 @@ def _elf_pointer_tables(path: str, firsts: tuple[str, ...]) -> list[list[str]]:
 
     def cstr(va: int) -> str:
         off = file_off(va)
-        return data[off:data.index(b"\0", off)].decode()
+        return data[off : data.index(b"\0", off)].decode()
 
     tables = []
     for first in firsts:
@@ -86,8 +86,9 @@ def load_fans() -> dict[str, dict[str, str]]:
             " probe: [m.fanName({name_en: 'Seven Pairs', name_zh: '七对'}, 'fi'),"
             " m.fanName({name_en: 'No Such Fan', name_zh: '无'}, 'pt')]})));"
         )
-        out = subprocess.run([node, "-e", script, str(FANS_JS)], capture_output=True, text=True,
-                             timeout=30, check=True)
+        out = subprocess.run(
+            [node, "-e", script, str(FANS_JS)], capture_output=True, text=True, timeout=30, check=True
+        )
         got = json.loads(out.stdout)
         assert got["probe"] == ["Seitsemän paria", "No Such Fan"]  # the fallback: calculator name
         return got["fans"]
@@ -106,8 +107,12 @@ def test_the_calculator_table_is_read_from_the_module():
 
 def test_every_calculator_fan_is_translated_in_every_language():
     fans = load_fans()
-    missing = [f"{lang}:{en}" for en, _zh in calculator_fans() for lang in LANGS
-               if not (fans.get(en) or {}).get(lang, "").strip()]
+    missing = [
+        f"{lang}:{en}"
+        for en, _zh in calculator_fans()
+        for lang in LANGS
+        if not (fans.get(en) or {}).get(lang, "").strip()
+    ]
     assert missing == []
     wrong_zh = [en for en, zh in calculator_fans() if fans[en].get("zh") != zh]
     assert wrong_zh == []
@@ -122,16 +127,66 @@ def test_every_calculator_fan_is_translated_in_every_language():
 
 
 HANDS = [  # (packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last, seat, prevailing)
-    ((), ("W1", "W9", "T1", "T9", "B1", "B9", "F1", "F2", "F3", "F4", "J1", "J2", "J3"), "W1",
-     0, True, False, False, False, 0, 0),
-    ((), ("W1", "W1", "W3", "W3", "W5", "W5", "T2", "T2", "B4", "B4", "B6", "B6", "J1"), "J1",
-     2, False, False, False, False, 0, 0),
-    ((("GANG", "W1", 1), ("GANG", "T5", 0)), ("B2", "B3", "B4", "F1", "F1", "F1", "J2"), "J2",
-     1, True, False, True, False, 0, 0),
-    ((("CHI", "W2", 1),), ("T3", "T4", "T5", "B6", "B7", "B8", "B2", "B2", "B2", "W8"), "W8",
-     0, False, False, False, False, 1, 0),
-    ((), ("B1", "B1", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B9", "B9"), "B5",
-     0, True, False, False, True, 2, 3),
+    (
+        (),
+        ("W1", "W9", "T1", "T9", "B1", "B9", "F1", "F2", "F3", "F4", "J1", "J2", "J3"),
+        "W1",
+        0,
+        True,
+        False,
+        False,
+        False,
+        0,
+        0,
+    ),
+    (
+        (),
+        ("W1", "W1", "W3", "W3", "W5", "W5", "T2", "T2", "B4", "B4", "B6", "B6", "J1"),
+        "J1",
+        2,
+        False,
+        False,
+        False,
+        False,
+        0,
+        0,
+    ),
+    (
+        (("GANG", "W1", 1), ("GANG", "T5", 0)),
+        ("B2", "B3", "B4", "F1", "F1", "F1", "J2"),
+        "J2",
+        1,
+        True,
+        False,
+        True,
+        False,
+        0,
+        0,
+    ),
+    (
+        (("CHI", "W2", 1),),
+        ("T3", "T4", "T5", "B6", "B7", "B8", "B2", "B2", "B2", "W8"),
+        "W8",
+        0,
+        False,
+        False,
+        False,
+        False,
+        1,
+        0,
+    ),
+    (
+        (),
+        ("B1", "B1", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B9", "B9"),
+        "B5",
+        0,
+        True,
+        False,
+        False,
+        True,
+        2,
+        3,
+    ),
 ]
 
 
@@ -142,5 +197,10 @@ def test_real_calculator_results_are_in_the_table():
         for _pts, _cnt, zh, en in MahjongGB.MahjongFanCalculator(*args, True):
             assert en in fans and fans[en]["zh"] == zh, (en, zh)
             seen.add(en)
-    assert {"Thirteen Orphans", "Seven Pairs", "Flower Tiles", "Concealed Kong and Melded Kong",
-            "Nine Gates"} <= seen
+    assert {
+        "Thirteen Orphans",
+        "Seven Pairs",
+        "Flower Tiles",
+        "Concealed Kong and Melded Kong",
+        "Nine Gates",
+    } <= seen

@@ -16,8 +16,9 @@ class Table:
 
     def __init__(self, hands, *, front=(), back=(), dealer=0, seed=b"\x07" * 32):
         deck = build_deck(hands, dealer=dealer, front=list(front), back=list(back))
-        self.events = GAME.create(deal_id="t", seats=["human"] * 4, server_seed=seed,
-                                  fixed_deck=deck, fixed_dealer=dealer)
+        self.events = GAME.create(
+            deal_id="t", seats=["human"] * 4, server_seed=seed, fixed_deck=deck, fixed_dealer=dealer
+        )
         self.state = GAME.fold(self.events)
         self.do(StartDeal(seat=0, client_seed="c"))
 

@@ -48,7 +48,8 @@ def test_claim_audit_head_bump_and_tampering(table):
     # a log that gave the tile to the farther seat is flagged
     forged = [
         ClaimWindowResolved(window=e.window, seat=3, claim="win", rule_id=e.rule_id)
-        if isinstance(e, ClaimWindowResolved) else e
+        if isinstance(e, ClaimWindowResolved)
+        else e
         for e in t.events
     ]
     assert not claim_audit(forged)[0]["consistent"]
@@ -89,12 +90,17 @@ SNAPS = _states()
 commands = st.one_of(
     st.builds(Discard, seat=st.integers(-1, 4), tile=st.integers(-2, 145)),
     st.builds(DeclareWin, seat=st.integers(0, 3)),
-    st.builds(ConcealedKong, seat=st.integers(0, 3),
-              tiles=st.lists(st.integers(0, 143), min_size=0, max_size=5)),
+    st.builds(
+        ConcealedKong, seat=st.integers(0, 3), tiles=st.lists(st.integers(0, 143), min_size=0, max_size=5)
+    ),
     st.builds(AddedKong, seat=st.integers(0, 3), tile=st.integers(0, 143)),
-    st.builds(Claim, seat=st.integers(0, 3), window=st.integers(0, 40),
-              claim=st.sampled_from(["win", "kong", "pung", "chow"]),
-              tiles=st.lists(st.integers(0, 143), max_size=3)),
+    st.builds(
+        Claim,
+        seat=st.integers(0, 3),
+        window=st.integers(0, 40),
+        claim=st.sampled_from(["win", "kong", "pung", "chow"]),
+        tiles=st.lists(st.integers(0, 143), max_size=3),
+    ),
     st.builds(Pass, seat=st.integers(0, 3), window=st.integers(0, 40)),
     st.builds(StartDeal, seat=st.integers(0, 3)),
 )

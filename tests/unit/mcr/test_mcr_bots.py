@@ -32,8 +32,7 @@ def test_small_seeded_greedy_sample_completes_and_mostly_wins():
 def test_greedy_beats_random():
     greedy = random_ = 0
     for i in range(10):
-        _, state = play_deal((1000 + i).to_bytes(32, "big"), ("greedy", "random") * 2,
-                             bot_seed=i)
+        _, state = play_deal((1000 + i).to_bytes(32, "big"), ("greedy", "random") * 2, bot_seed=i)
         if state.result is not None:
             if state.result.seat % 2 == 0:
                 greedy += 1
@@ -46,17 +45,17 @@ def test_greedy_claims_only_when_closer(table):
     from projections.mcr import view_from_state
 
     # seat 1 is ready with a pure straight; chowing W5 would break nothing useful
-    hands = {0: ["W5", "W1", "W9", "T1", "F2", "F3", "J2", "J3", "W2", "T2", "F4", "J1", "T9",
-                 "B1"],
-             1: [f"T{i}" for i in range(1, 10)] + ["W3", "W4", "B5", "B5"]}
+    hands = {
+        0: ["W5", "W1", "W9", "T1", "F2", "F3", "J2", "J3", "W2", "T2", "F4", "J1", "T9", "B1"],
+        1: [f"T{i}" for i in range(1, 10)] + ["W3", "W4", "B5", "B5"],
+    }
     t = table(hands)
     t.discard(0, "W5")
     view = view_from_state(t.state, 1)
     cmd = GreedyBot(0).choose(view)
     assert isinstance(cmd, Claim) and cmd.claim == "win"
     # a pung that would break two runs of a ready hand is passed
-    hands = {0: hands[0], 2: ["W3", "W4", "W5", "W5", "W6", "W7", "T1", "T2", "T3", "B4", "B5",
-                              "B6", "F1"]}
+    hands = {0: hands[0], 2: ["W3", "W4", "W5", "W5", "W6", "W7", "T1", "T2", "T3", "B4", "B5", "B6", "F1"]}
     t = table(hands)
     t.discard(0, "W5")
     view = view_from_state(t.state, 2)

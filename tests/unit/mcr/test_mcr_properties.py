@@ -16,14 +16,14 @@ from domain.selfplay import Step, play_deal
 from domain.shuffle import combine_seeds
 from projections.mcr import claim_audit, redact_event, view_from_state
 
-TILE_KEYS = {"hand", "drawn", "flowers", "tiles", "card", "discards", "tile", "flower",
-             "replacement"}
-DEALS = settings(max_examples=25, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+TILE_KEYS = {"hand", "drawn", "flowers", "tiles", "card", "discards", "tile", "flower", "replacement"}
+DEALS = settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def places(s) -> list[int]:
-    ids = list(s.wall[s.front:s.back])
+    ids = list(s.wall[s.front : s.back])
     for p in range(4):
         ids += s.hands[p] + s.flowers[p] + s.discards[p]
         for m in s.melds[p]:
@@ -57,8 +57,7 @@ def tile_ids(obj, key=None) -> set[int]:
     return found
 
 
-def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
-                 every_version: bool = True):
+def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int, every_version: bool = True):
     bots = [make_bot(level, bot_seed + i) for i, level in enumerate(levels)]
     created = GAME.create(deal_id="p", seats=list(levels), server_seed=server_seed)
     frozen = msgspec.json.encode(GAME.fold(created))
@@ -67,7 +66,7 @@ def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
         # ``state`` is evolved here event by event from the state the command was decided on,
         # so the checks see every version, and fold is compared with evolving step by step
         state = copy.deepcopy(step.before)
-        events = step.log[:len(step.log) - len(step.events)]
+        events = step.log[: len(step.log) - len(step.events)]
         if step.number == 0:
             assert msgspec.json.encode(step.before) == frozen  # decide never mutates
             for e in step.events:
@@ -91,8 +90,11 @@ def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
         view = step.view
         assert view.legal_actions and view.prompt
         cmd = step.command
-        wins = [a for a in view.legal_actions
-                if isinstance(a, DeclareWin) or (isinstance(a, Claim) and a.claim == "win")]
+        wins = [
+            a
+            for a in view.legal_actions
+            if isinstance(a, DeclareWin) or (isinstance(a, Claim) and a.claim == "win")
+        ]
         if levels[seat] == "greedy" and wins:
             assert cmd in wins  # greedy never passes a legal win
         new = step.events
@@ -108,9 +110,17 @@ def play_checked(server_seed: bytes, client_seed: str, levels, bot_seed: int,
                 if red is not None:
                     assert tile_ids(red) <= visible(state, other), (e, other)
 
-    events, state = play_deal(GAME, view_from_state, bots, deal_id="p", seats=list(levels),
-                              server_seed=server_seed, client_seed=client_seed, start_seat=1,
-                              on_step=check)
+    events, state = play_deal(
+        GAME,
+        view_from_state,
+        bots,
+        deal_id="p",
+        seats=list(levels),
+        server_seed=server_seed,
+        client_seed=client_seed,
+        start_seat=1,
+        on_step=check,
+    )
     assert sorted(places(state)) == list(range(144))
     assert GAME.fold(events) == state
     return events, state

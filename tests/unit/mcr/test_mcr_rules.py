@@ -49,8 +49,7 @@ def test_mc_1_1_tile_set():
 
 def test_mc_1_2_copies_have_distinct_ids():
     assert ids_of("B5") == [88, 89, 90, 91] and {kind(t) for t in ids_of("B5")} == {22}
-    _raises("MC-1.2", GAME.create, deal_id="d", seats=["h"] * 4, server_seed=b"x",
-            fixed_deck=[0] * 144)
+    _raises("MC-1.2", GAME.create, deal_id="d", seats=["h"] * 4, server_seed=b"x", fixed_deck=[0] * 144)
 
 
 # ---- MC-2 setup --------------------------------------------------------------------------
@@ -89,8 +88,9 @@ def test_mc_2_4_dealer_14_others_13_flowers_replaced_from_back(table):
     t = table({0: ["H1"], 1: ["H2"], 2: ["H3"]}, back=["H4", "W2", "W3", "W4"])
     dealt = [e for e in t.events if isinstance(e, TilesDealt)]
     assert [(e.seat, len(e.tiles)) for e in dealt] == [(0, 14), (1, 13), (2, 13), (3, 13)]
-    flowers = [(e.seat, code(e.flower), code(e.replacement)) for e in t.events
-               if isinstance(e, FlowerReplaced)]
+    flowers = [
+        (e.seat, code(e.flower), code(e.replacement)) for e in t.events if isinstance(e, FlowerReplaced)
+    ]
     assert flowers == [(0, "H1", "H4"), (0, "H4", "W2"), (1, "H2", "W3"), (2, "H3", "W4")]
     s = t.state
     assert [len(h) for h in s.hands] == [14, 13, 13, 13]
@@ -109,8 +109,10 @@ def test_mc_2_5_flowers_add_one_point_each_after_the_minimum(table):
 
 # ---- MC-3 turn ---------------------------------------------------------------------------
 def test_mc_3_1_draw_from_front_then_discard(table):
-    t = table({0: ["J1", "J1", "J2", "J2", "J3", "J3", "F1", "F1", "F2", "F2", "F3", "F3", "F4",
-                   "W1"]}, front=["B9"])
+    t = table(
+        {0: ["J1", "J1", "J2", "J2", "J3", "J3", "F1", "F1", "F2", "F2", "F3", "F3", "F4", "W1"]},
+        front=["B9"],
+    )
     _raises("MC-3.1", t.do, Discard(seat=0, tile=ids_of("B1")[0]))
     _raises("DS-3", t.do, Discard(seat=1, tile=t.state.hands[1][0]))
     new = t.discard(0, "W1")
@@ -152,13 +154,11 @@ def test_mc_3_2_chow_only_next_seat_pung_beats_chow(table):
     assert claims1 == {"chow"}
     assert t.actions(2) == []  # seat 2 holds W3 W4 but is not next: no window for it
     w = opened.window
-    _raises("DS-3", t.do, Claim(seat=2, window=w, claim="chow",
-                               tiles=[t.tile(2, "W3"), t.tile(2, "W4")]))
+    _raises("DS-3", t.do, Claim(seat=2, window=w, claim="chow", tiles=[t.tile(2, "W3"), t.tile(2, "W4")]))
     chow = [a for a in t.actions(1) if isinstance(a, Claim)][0]
     t.do(chow)
     assert t.state.phase == "claim"  # seat 3's pung would beat the chow
-    new = t.do(Claim(seat=3, window=w, claim="pung", tiles=[t.tile(3, "W5"),
-                                                              ids_of("W5")[2]]))
+    new = t.do(Claim(seat=3, window=w, claim="pung", tiles=[t.tile(3, "W5"), ids_of("W5")[2]]))
     assert new[1].seat == 3 and new[1].claim == "pung" and new[1].rule_id == "MC-3.2"
     claimed = new[2]
     assert claimed.meld == "pung" and claimed.from_seat == 0 and claimed.card == ids_of("W5")[0]
@@ -189,8 +189,7 @@ def test_mc_3_2_wrong_window_or_double_answer(table):
 def test_mc_3_3_exposed_kong_from_discard_draws_from_back(table):
     hands = dict(CHOW)
     hands[3] = ["W5", "W5", "W5", "B1", "B3", "B5", "B7", "T2", "T4", "T6", "T8", "F1", "F4"]
-    hands[0] = ["W5", "W1", "W9", "T1", "F2", "F3", "J2", "J3", "W2", "T2", "F4", "J1", "T9",
-                "B2"]
+    hands[0] = ["W5", "W1", "W9", "T1", "F2", "F3", "J2", "J3", "W2", "T2", "F4", "J1", "T9", "B2"]
     t = table(hands, back=["J1"])
     w = t.discard(0, "W5")[-1].window
     kong = [a for a in t.actions(3) if isinstance(a, Claim) and a.claim == "kong"][0]
@@ -203,9 +202,10 @@ def test_mc_3_3_exposed_kong_from_discard_draws_from_back(table):
 
 
 def test_mc_3_5_discard_before_kong_after_pung(table, auto):
-    hands = {0: ["W5", "W1", "W9", "T1", "F2", "F3", "F1", "J3", "W2", "T2", "F4", "J1", "T9",
-                 "B2"],
-             2: ["W5", "W5", "J2", "J2", "J2", "J2", "B1", "B4", "B7", "T3", "T6", "W8", "F4"]}
+    hands = {
+        0: ["W5", "W1", "W9", "T1", "F2", "F3", "F1", "J3", "W2", "T2", "F4", "J1", "T9", "B2"],
+        2: ["W5", "W5", "J2", "J2", "J2", "J2", "B1", "B4", "B7", "T3", "T6", "W8", "F4"],
+    }
     t = table(hands)
     w = t.discard(0, "W5")[-1].window
     pung = [a for a in t.actions(2) if isinstance(a, Claim) and a.claim == "pung"][0]
@@ -236,8 +236,10 @@ def test_mc_4_1_thirteen_orphans_and_seven_pairs(table):
 def test_mc_4_3_eight_points_before_flowers(table):
     # seat 1: a cheap complete-on-W4/W7 hand plus all eight flowers (8 flower points)
     cheap = ["W1", "W2", "W3", "T4", "T5", "T6", "B7", "B8", "B9", "W5", "W6", "B2", "B2"]
-    hands = {0: ["W4", "W9", "T1", "F2", "F3", "F1", "J3", "W8", "T2", "F4", "J1", "T9", "B1",
-                 "J2"], 1: [f"H{i}" for i in range(1, 9)] + ["W5", "W6", "B2", "B2", "B8"]}
+    hands = {
+        0: ["W4", "W9", "T1", "F2", "F3", "F1", "J3", "W8", "T2", "F4", "J1", "T9", "B1", "J2"],
+        1: [f"H{i}" for i in range(1, 9)] + ["W5", "W6", "B2", "B2", "B8"],
+    }
     t = table(hands, back=["W1", "W2", "W3", "T4", "T5", "T6", "B6", "B7"])
     assert len(t.state.flowers[1]) == 8 and cheap  # the back refilled seat 1
     from domain.mcr import scoring
@@ -261,8 +263,7 @@ def test_mc_4_4_payments():
 
 
 def test_mc_4_5_false_win_rejected_without_event(table):
-    t = table({0: ["W1", "W2", "W4", "T5", "T7", "T9", "B1", "B3", "B5", "F1", "F2", "F3", "J1",
-                   "J2"]})
+    t = table({0: ["W1", "W2", "W4", "T5", "T7", "T9", "B1", "B3", "B5", "F1", "F2", "F3", "J1", "J2"]})
     before = len(t.events)
     _raises("MC-4.1", t.do, DeclareWin(seat=0))
     assert len(t.events) == before and t.state.phase == "turn"
@@ -291,8 +292,11 @@ def test_mc_5_concealed_kong_kind_hidden_and_hands_private(table):
 
 
 def test_mc_3_1_flower_drawn_is_shown_and_replaced_from_back(table):
-    t = table({0: ["J1", "J1", "J2", "J2", "J3", "J3", "F1", "F1", "F2", "F2", "F3", "F3", "F4",
-                   "W1"]}, front=["H5"], back=["B3"])
+    t = table(
+        {0: ["J1", "J1", "J2", "J2", "J3", "J3", "F1", "F1", "F2", "F2", "F3", "F3", "F4", "W1"]},
+        front=["H5"],
+        back=["B3"],
+    )
     new = t.discard(0, "W1")
     new += t.pass_all()
     drawn, flower = [e for e in new if isinstance(e, (TileDrawn, FlowerReplaced))]
@@ -328,6 +332,14 @@ def test_mc_3_2_quick_claim_check_agrees_with_the_claim_list():
 
     for deal in range(6):
         bots = [make_bot("greedy", deal * 4 + i) for i in range(4)]
-        play_deal(GAME, view_from_state, bots, deal_id="q", seats=["human"] * 4,
-                  server_seed=bytes([deal + 1]) * 32, client_seed=f"quick{deal}", on_step=check)
+        play_deal(
+            GAME,
+            view_from_state,
+            bots,
+            deal_id="q",
+            seats=["human"] * 4,
+            server_seed=bytes([deal + 1]) * 32,
+            client_seed=f"quick{deal}",
+            on_step=check,
+        )
     assert checked > 5000 and claimable > 100

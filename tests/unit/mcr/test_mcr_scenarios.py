@@ -117,8 +117,7 @@ def test_mc_4_2_out_with_replacement_tile(table):
     won = new[0]
     assert won.self_drawn and won.about_kong and won.from_seat is None
     assert "杠上开花" in _names(won)
-    assert won.payments == [3 * (8 + won.total), -(8 + won.total), -(8 + won.total),
-                            -(8 + won.total)]
+    assert won.payments == [3 * (8 + won.total), -(8 + won.total), -(8 + won.total), -(8 + won.total)]
 
 
 def test_mc_2_4_flower_drawn_as_kong_replacement(table):
@@ -135,8 +134,9 @@ def test_mc_2_4_flower_drawn_as_kong_replacement(table):
 
 def test_mc_3_4_concealed_kong_cannot_be_robbed(table):
     # seat 1 waits on W1 with a pure straight; the dealer declares a concealed kong of W1
-    t = table({0: ["W1"] * 4 + ["J1"] * 3 + ["J2"] * 3 + ["F1"] * 3 + ["F2"],
-               1: [*T19, "W2", "W3", "B5", "B5"]})
+    t = table(
+        {0: ["W1"] * 4 + ["J1"] * 3 + ["J2"] * 3 + ["F1"] * 3 + ["F2"], 1: [*T19, "W2", "W3", "B5", "B5"]}
+    )
     new = t.do([a for a in t.actions(0) if isinstance(a, ConcealedKong)][0])
     assert not any(isinstance(e, ClaimWindowOpened) for e in new)
     assert isinstance(new[-1], TileDrawn) and new[-1].replacement
@@ -205,8 +205,12 @@ def _last_tile_table(table, seat0, seat3, last, hands_extra=None):
 
 
 def test_mc_3_6_last_tile_self_drawn(table, auto):
-    t = _last_tile_table(table, ["J3"] * 3 + ["F4"] * 3 + ["B2", "B3", "B4", "B6", "B7", "B8"]
-                         + ["J1", "J2"], [*T19, "W3", "W4", "B5", "B5"], "W5")
+    t = _last_tile_table(
+        table,
+        ["J3"] * 3 + ["F4"] * 3 + ["B2", "B3", "B4", "B6", "B7", "B8"] + ["J1", "J2"],
+        [*T19, "W3", "W4", "B5", "B5"],
+        "W5",
+    )
     auto(t, lambda s: s.front == s.back)
     assert t.state.turn == 3 and code(t.state.last_tile) == "W5"
     won = t.do(DeclareWin(seat=3))[0]
@@ -216,8 +220,7 @@ def test_mc_3_6_last_tile_self_drawn(table, auto):
 
 def test_mc_3_6_last_discard_win_and_exhaustion(table, auto):
     seat0 = [*B19, "W6", "W7", "F1", "F1", "J3"]
-    t = _last_tile_table(table, seat0, ["J1"] * 3 + ["J2"] * 3 + ["F2", "F3", "F4"] * 2 + ["W2"],
-                         "W8")
+    t = _last_tile_table(table, seat0, ["J1"] * 3 + ["J2"] * 3 + ["F2", "F3", "F4"] * 2 + ["W2"], "W8")
     auto(t, lambda s: s.front == s.back)
     assert t.state.turn == 3 and code(t.state.last_tile) == "W8"
     opened = t.discard(3, "W8")[-1]
@@ -230,8 +233,7 @@ def test_mc_3_6_last_discard_win_and_exhaustion(table, auto):
     assert won.wall_last and not won.self_drawn
     assert "海底捞月" in _names(won)
 
-    t2 = _last_tile_table(table, seat0, ["J1"] * 3 + ["J2"] * 3 + ["F2", "F3", "F4"] * 2 + ["W2"],
-                          "W8")
+    t2 = _last_tile_table(table, seat0, ["J1"] * 3 + ["J2"] * 3 + ["F2", "F3", "F4"] * 2 + ["W2"], "W8")
     auto(t2, lambda s: s.front == s.back)
     t2.discard(3, "W8")
     new = t2.pass_all()
@@ -241,8 +243,12 @@ def test_mc_3_6_last_discard_win_and_exhaustion(table, auto):
 
 
 def test_mc_3_3_kong_refused_with_empty_wall(table, auto):
-    t = _last_tile_table(table, ["J3"] * 3 + ["F4"] * 3 + ["B2", "B3", "B4", "B6", "B7", "B8"]
-                         + ["J1", "W2"], ["J2"] * 3 + [*T19, "W3"], "J2")
+    t = _last_tile_table(
+        table,
+        ["J3"] * 3 + ["F4"] * 3 + ["B2", "B3", "B4", "B6", "B7", "B8"] + ["J1", "W2"],
+        ["J2"] * 3 + [*T19, "W3"],
+        "J2",
+    )
     auto(t, lambda s: s.front == s.back)
     assert t.state.turn == 3 and code(t.state.last_tile) == "J2"
     assert not any(isinstance(a, ConcealedKong) for a in t.actions(3))
@@ -250,5 +256,3 @@ def test_mc_3_3_kong_refused_with_empty_wall(table, auto):
     with pytest.raises(RuleViolation) as err:
         t.do(ConcealedKong(seat=3, tiles=tiles))
     assert err.value.rule_id == "MC-3.3"
-
-

@@ -43,10 +43,11 @@ def test_trap_offer_zero_means_concealed():
 
 
 def test_trap_claimed_sets_get_relative_offer(table):
-    hands = {0: ["W5", "W1", "W9", "T1", "F2", "F3", "F1", "J3", "W2", "T2", "F4", "J1", "T9",
-                 "B2"],
-             1: ["W6", "W7", "B2", "B4", "B6", "B8", "T3", "T5", "T7", "F1", "J1", "F2", "F3"],
-             2: ["W5", "W5", "J2", "J2", "J2", "B9", "B1", "B4", "B7", "T3", "T6", "W8", "F4"]}
+    hands = {
+        0: ["W5", "W1", "W9", "T1", "F2", "F3", "F1", "J3", "W2", "T2", "F4", "J1", "T9", "B2"],
+        1: ["W6", "W7", "B2", "B4", "B6", "B8", "T3", "T5", "T7", "F1", "J1", "F2", "F3"],
+        2: ["W5", "W5", "J2", "J2", "J2", "B9", "B1", "B4", "B7", "T3", "T6", "W8", "F4"],
+    }
     t = table(hands)
     w = t.discard(0, "W5")[-1].window
     t.do([a for a in t.actions(2) if isinstance(a, Claim) and a.claim == "pung"][0])
@@ -67,25 +68,24 @@ def test_trap_claimed_sets_get_relative_offer(table):
 
 def test_trap_flowers_are_rejected_as_tiles_and_passed_as_a_count(table):
     with pytest.raises(TypeError):
-        MahjongGB.MahjongFanCalculator((), HAND[:-1] + ("H1", "B5", "B5", "B5"), "B5", 0,
-                                       False, False, False, False, 0, 0)
+        MahjongGB.MahjongFanCalculator(
+            (), HAND[:-1] + ("H1", "B5", "B5", "B5"), "B5", 0, False, False, False, False, 0, 0
+        )
     with pytest.raises(RuleViolation) as err:
-        scoring.score((), ("H1",) + HAND[1:] + ("B5", "B5", "B5"), "B5", 0, False, False, False,
-                      False, 0, 0)
+        scoring.score((), ("H1",) + HAND[1:] + ("B5", "B5", "B5"), "B5", 0, False, False, False, False, 0, 0)
     assert err.value.rule_id == "MC-1.1"
-    t = table({0: ["H1", "H2", *[f"T{i}" for i in range(1, 10)], "W2", "W3", "W4"]},
-              back=["B5", "B5"])
+    t = table({0: ["H1", "H2", *[f"T{i}" for i in range(1, 10)], "W2", "W3", "W4"]}, back=["B5", "B5"])
     facts = win_facts(t.state, 0, t.state.last_tile, True, False)
     assert all(not c.startswith("H") for c in facts[1]) and facts[3] == 2
 
 
 def test_trap_type_errors_are_translated():
     with pytest.raises(TypeError, match="ERROR_NOT_WIN"):
-        MahjongGB.MahjongFanCalculator((("PENG", "T1", 1),), HAND[:-1] + ("B6",), "B5", 0,
-                                       False, False, False, False, 0, 0)
+        MahjongGB.MahjongFanCalculator(
+            (("PENG", "T1", 1),), HAND[:-1] + ("B6",), "B5", 0, False, False, False, False, 0, 0
+        )
     with pytest.raises(RuleViolation) as err:
-        scoring.score((("PENG", "T1", 1),), HAND[:-1] + ("B6",), "B5", 0, False, False, False,
-                      False, 0, 0)
+        scoring.score((("PENG", "T1", 1),), HAND[:-1] + ("B6",), "B5", 0, False, False, False, False, 0, 0)
     assert err.value.rule_id == "MC-4.1" and "ERROR_NOT_WIN" in err.value.message
     rv = scoring.translate(TypeError("SOMETHING_NEW"))
     assert isinstance(rv, RuleViolation) and rv.rule_id == "MC-4.2"

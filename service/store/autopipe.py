@@ -25,7 +25,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from service.resp import RespConnection
+from service.store.resp import RespConnection
 
 MAX_PIPELINE = 256
 

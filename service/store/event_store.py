@@ -18,10 +18,10 @@ import msgspec
 from redis.exceptions import NoScriptError
 
 from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
-from service.autopipe import AutoPipeline
+from service.store.autopipe import AutoPipeline
 
 MAX_BATCH = 512
-_APPEND_LUA = files("service").joinpath("append.lua").read_text()
+_APPEND_LUA = files("service.store").joinpath("append.lua").read_text()
 
 
 class VersionConflict(Exception):

@@ -15,14 +15,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from domain.errors import RuleViolation
-from service.audit import AuditReport, audit_log
-from service.deals import DealService, Folded
-from service.store import EventStore
+from service.app.audit import AuditReport, audit_log
+from service.app.folds import Folded
+from service.store.event_store import EventStore
+
+if TYPE_CHECKING:
+    from service.app.deals import DealService
 
 
 class Viewer(msgspec.Struct, frozen=True):

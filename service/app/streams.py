@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import StoredEvent, decode_record, record_hash
-from service.deals import STORE_ERRORS, DealService
-from service.doorbell import Doorbell
-from service.store import MAX_BATCH, EventStore
+from service.app.bots import STORE_ERRORS
+from service.store.doorbell import Doorbell
+from service.store.event_store import MAX_BATCH, EventStore
 
 log = logging.getLogger("dealstream.streams")
 
@@ -105,7 +105,7 @@ class Feed:
 class StreamHub:
     def __init__(
         self,
-        deals: DealService,
+        deals: Any,
         *,
         redis: Any | None = None,
         max_streams: int = 10_000,

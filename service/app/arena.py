@@ -33,7 +33,7 @@ from domain.game import SeedRevealed
 from domain.mcr.messages import HandWon
 from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
 from domain.selfplay import play_deal
-from service.games import kit
+from service.app.games import kit
 
 CONFIDENCE = 0.95
 INTERVAL_METHOD = "95 % Student t over the per-wall values (df = walls - 1)"

@@ -12,9 +12,10 @@ from domain.game import GAMES, get_game
 
 @cache
 def openapi_document() -> dict[str, Any]:
-    from service import queries, schemas
-    from service.audit import AuditReport
-    from service.problems import Problem
+    from service.app import queries
+    from service.app.audit import AuditReport
+    from service.http import schemas
+    from service.http.problems import Problem
 
     games = [get_game(name) for name in GAMES]
     named: list[Any] = [

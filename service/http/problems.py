@@ -10,8 +10,8 @@ import redis.exceptions
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.deals import CommandIdReused, DealNotFound, StaleVersion
-from service.streams import TooManyStreams
+from service.app.deals import CommandIdReused, DealNotFound, StaleVersion
+from service.app.streams import TooManyStreams
 
 log = logging.getLogger("dealstream.http")
 

@@ -1,8 +1,11 @@
-"""The application service: create deals, run commands through decide + append, play bot seats.
+"""The command side: create deals, and run each command through decide + one conditional append.
 
-Game-agnostic: everything game-specific comes through ``GameKit``. Holds no state that Redis
-does not have, only a fold cache keyed by deal and version, so any number of processes can
-serve the same deals.
+Game-agnostic: everything game-specific comes through ``GameKit``. Folds live in
+``service.app.folds`` (the process's cache of each deal's state), bot seats in
+``service.app.bots``. A command's answer is built here from what the command side already holds
+(the version, the seat's events through the visibility gate, the state after), so no caller
+reads the state again; every command id is formed here (``seat_command_id``) or in the bot runner
+(``bot_command_id``).
 """
 
 from __future__ import annotations
@@ -14,32 +17,30 @@ import json
 import logging
 import os
 import secrets
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-import redis.exceptions
 
-from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
+from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
-from service.games import GameKit, kit
-from service.store import EventStore, VersionConflict, now_ms
+from service.app import queries
+from service.app.bots import STORE_ERRORS, BotPool, BotRunner
+from service.app.folds import DealNotFound, Folded, Folds
+from service.app.games import GameKit, kit
+from service.app.lru import LRUCache
+from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")
 
 MAX_CONFLICT_RETRIES = 50
-# what a store that cannot be reached raises; the bot runner waits these out instead of stopping
-STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError, OSError)
-BOT_RETRY_MAX_S = 2.0
+__all__ = ["DealService", "DealNotFound", "Folded", "STORE_ERRORS", "CommandIdReused", "StaleVersion"]
 
 
-class DealNotFound(Exception):
-    def __init__(self, deal_id: str) -> None:
-        super().__init__(f"no deal {deal_id!r}")
-        self.deal_id = deal_id
+def seat_command_id(seat: int, command_id: str) -> str:
+    """The stored id of a seat's command: each seat has its own namespace of client ids."""
+    return f"seat{seat}:{command_id}"
 
 
 class CommandIdReused(Exception):
@@ -59,28 +60,6 @@ class StaleVersion(Exception):
         self.actual = actual
 
 
-@dataclass
-class Folded:
-    """A deal's state after ``version`` events, and those events (typed)."""
-
-    kit: GameKit
-    seats: list[str]
-    state: Any
-    version: int = 0
-    events: list[Any] = field(default_factory=list)
-    head_hash: str = GENESIS  # of the stored record at ``version``: tells whether the store still has it
-    created_ms: int = 0
-    spectators: bool = False  # a live deal open to anyone's spectator stream and listed publicly
-
-    @property
-    def over(self) -> bool:
-        return self.kit.game.is_over(self.state)
-
-    @cached_property
-    def has_bots(self) -> bool:  # seat kinds never change: asked after every command
-        return any(kind.startswith("bot:") for kind in self.seats)
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What one command did: versions first..last, the events, whether it was a retry, and the
@@ -91,6 +70,18 @@ class Outcome:
     events: list[Any]
     duplicate: bool = False
     folded: Folded | None = None
+
+
+@dataclass(frozen=True)
+class CommandAnswer:
+    """What a seat is answered after its command: the versions, its events as it may see them,
+    and its view afterwards when it asked for one."""
+
+    version: int
+    first_version: int
+    duplicate: bool
+    events: list[dict[str, Any]]
+    view: Any = None
 
 
 def token_digest(token: str) -> str:
@@ -121,16 +112,20 @@ class DealService:
         dev: bool = False,
         bot_delay: float = 0.0,
         cache_size: int = 2048,
+        bot_pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.dev = dev
-        self.bot_delay = bot_delay
-        self._cache: OrderedDict[str, Folded] = OrderedDict()
-        self._cache_size = cache_size
-        self._token_digests: OrderedDict[str, dict[int, str]] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._loading: dict[str, asyncio.Future[Folded]] = {}
-        self._bot_tasks: dict[str, asyncio.Task] = {}
+        self.folds = Folds(store, cache_size)
+        self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
+        self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
+        self.absorb = self.folds.absorb  # records a stream reader read, folded in
+        self.bots = BotRunner(self, bot_delay, bot_pool)
+        self.kick_bots = self.bots.kick
+        self._token_digests: LRUCache[str, dict[int, str]] = LRUCache(cache_size)
+        # one lock per deal serialises this process's commands on it; a held lock is never evicted
+        self._locks: LRUCache[str, asyncio.Lock] = LRUCache(cache_size, keep=lambda lock: lock.locked())
+        self.folds.on_forget.append(self._token_digests.pop)
 
     # creation ------------------------------------------------------------------
     async def create(
@@ -172,8 +167,8 @@ class DealService:
         result = await self.store.append(deal_id, 0, events, command_id="create")
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators)
         # the first command needs neither the meta nor the log back from Redis
-        self._remember_tokens(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
-        self._remember_fold(
+        self._token_digests.put(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
+        self.folds.remember(
             deal_id,
             Folded(
                 kit_,
@@ -205,109 +200,8 @@ class DealService:
             "spectators": spectators,
         }
 
-    # loading -------------------------------------------------------------------
     def _lock(self, deal_id: str) -> asyncio.Lock:
-        lock = self._locks.get(deal_id)
-        if lock is None:
-            lock = self._locks[deal_id] = asyncio.Lock()
-        return lock
-
-    async def load(self, deal_id: str) -> Folded:
-        """The folded deal at the log's current version (cache plus whatever came since).
-
-        Concurrent loads of one deal share one read (a burst of views or stream openings costs
-        one round trip, not one connection each). The read starts at the cached version itself:
-        if the store no longer holds that record as we folded it (data lost, or Redis restored
-        from an older append-only file), the store's truth wins: the cache is dropped, loudly,
-        and the log is folded again.
-        """
-        pending = self._loading.get(deal_id)
-        if pending is None or pending.done():
-            pending = self._loading[deal_id] = asyncio.ensure_future(self._load(deal_id))
-            pending.add_done_callback(
-                lambda f: self._loading.pop(deal_id, None) if self._loading.get(deal_id) is f else None
-            )
-        return await asyncio.shield(pending)
-
-    async def _load(self, deal_id: str) -> Folded:
-        folded = self._cache.get(deal_id)
-        if folded is None:
-            folded = await self._fresh_fold(deal_id)
-        # what the fold stood at when the read left: a command may extend it meanwhile
-        base_version, base_hash = folded.version, folded.head_hash
-        raws = await self.store.read_raw(deal_id, max(base_version, 1))
-        if base_version:
-            if not raws or record_hash(raws[0]) != base_hash:
-                self._store_behind(deal_id, folded, raws)
-                folded = await self._fresh_fold(deal_id)
-                raws = await self.store.read_raw(deal_id, 1)
-            else:
-                raws = raws[1:]
-        if not raws and folded.version == 0:
-            raise DealNotFound(deal_id)
-        self._fold_in(folded, raws)
-        self._remember_fold(deal_id, folded)
-        return folded
-
-    def _fold_in(self, folded: Folded, raws: list[bytes], records: list[StoredEvent] | None = None) -> None:
-        game = folded.kit.game
-        for i, raw in enumerate(raws):
-            record = records[i] if records is not None else decode_record(raw)
-            if record.version != folded.version + 1:
-                continue  # another coroutine folded it while we were reading
-            event = folded.kit.decode_event(record.data)
-            folded.state = game.evolve(folded.state, event)
-            folded.events.append(event)
-            folded.version = record.version
-            folded.head_hash = record_hash(raw)
-
-    async def _fresh_fold(self, deal_id: str) -> Folded:
-        meta = await self.store.get_meta(deal_id)
-        if "game" not in meta:
-            self._token_digests.pop(deal_id, None)
-            raise DealNotFound(deal_id)
-        kit_ = kit(meta["game"])
-        return Folded(
-            kit_,
-            json.loads(meta["seats"]),
-            kit_.game.initial_state(),
-            created_ms=int(meta.get("created_ms") or 0),
-            spectators=meta.get("spectators") == "1",
-        )
-
-    def _store_behind(self, deal_id: str, folded: Folded, raws: list[bytes]) -> None:
-        """The store lost what this process folded: say so loudly and forget the fold."""
-        log.error(
-            "deal %s: the event store no longer holds version %d as it was folded here (it now has %s); "
-            "data was lost or Redis was restored from an older append-only file: serving what the "
-            "store holds",
-            deal_id,
-            folded.version,
-            "a different record there" if raws else "nothing at that version",
-        )
-        self._cache.pop(deal_id, None)
-        self._token_digests.pop(deal_id, None)
-
-    def absorb(self, deal_id: str, raws: list[bytes], records: list[StoredEvent]) -> Folded | None:
-        """Fold records a stream reader has just read, if they extend the cached fold; the
-        fold as it stands then (None when this process holds no fold of the deal)."""
-        folded = self._cache.get(deal_id)
-        if folded is None:
-            return None
-        if records and records[0].version <= folded.version + 1 <= records[-1].version:
-            self._fold_in(folded, raws, records)
-        return folded
-
-    def _remember_fold(self, deal_id: str, folded: Folded) -> None:
-        self._cache[deal_id] = folded
-        self._cache.move_to_end(deal_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-
-    def _remember_tokens(self, deal_id: str, digests: dict[int, str]) -> None:
-        self._token_digests[deal_id] = digests
-        while len(self._token_digests) > self._cache_size:
-            self._token_digests.popitem(last=False)
+        return self._locks.get_or_put(deal_id, asyncio.Lock)
 
     async def authenticate(self, deal_id: str, token: str | None) -> int:
         """The seat this token acts for; constant-time comparison of digests."""
@@ -321,7 +215,7 @@ class DealService:
             if "game" not in meta:
                 raise DealNotFound(deal_id)
             digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
-            self._remember_tokens(deal_id, digests)
+            self._token_digests.put(deal_id, digests)
         digest = token_digest(token)
         seat = None
         for candidate, stored in digests.items():
@@ -360,6 +254,7 @@ class DealService:
         *,
         command_id: str,
         expected_version: int | None = None,
+        kick: bool = True,
     ) -> Outcome:
         """Decide and append one command; a repeated ``command_id`` returns its first outcome.
 
@@ -368,12 +263,38 @@ class DealService:
         """
         async with self._lock(deal_id):
             outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version)
-        self.kick_bots(deal_id)
+        if kick:
+            self.bots.kick(deal_id)
         return outcome
 
-    def cached(self, deal_id: str) -> Folded | None:
-        """The folded deal as this process last saw it (no I/O; may lag other processes)."""
-        return self._cache.get(deal_id)
+    async def command(
+        self,
+        deal_id: str,
+        seat: int,
+        command_id: str,
+        command: Any,
+        *,
+        expected_version: int | None = None,
+        return_view: bool = False,
+    ) -> CommandAnswer:
+        """A seat's command (``seat`` as ``authenticate`` found it from the token) and the answer
+        the seat gets: its events as it may see them, and its view when it asks."""
+        outcome = await self.execute(
+            deal_id,
+            seat,
+            command,
+            command_id=seat_command_id(seat, command_id),
+            expected_version=expected_version,
+        )
+        viewer = queries.Viewer.of_seat(seat)
+        folded = outcome.folded
+        return CommandAnswer(
+            version=outcome.last_version,
+            first_version=outcome.first_version,
+            duplicate=outcome.duplicate,
+            events=queries.command_events(folded, outcome.events, viewer),
+            view=queries.view(folded, viewer) if return_view else None,
+        )
 
     async def _execute_locked(
         self,
@@ -387,7 +308,7 @@ class DealService:
         # script's version check catches a stale cache, and then we fold the log and retry.
         fresh = False
         for _attempt in range(MAX_CONFLICT_RETRIES):
-            folded = None if fresh else self._cache.get(deal_id)
+            folded = None if fresh else self.folds.cached(deal_id)
             if folded is None:
                 folded = await self.load(deal_id)
                 fresh = True
@@ -440,7 +361,6 @@ class DealService:
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
-                self._locks.pop(deal_id, None)  # later commands only read; a fresh lock is fine
             return Outcome(result.first_version, result.last_version, events, folded=folded)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
 
@@ -460,93 +380,6 @@ class DealService:
             folded = await self.load(deal_id)
         return Outcome(first, last, folded.events[first - 1 : last], duplicate=True, folded=folded)
 
-    # bots ----------------------------------------------------------------------
-    def kick_bots(self, deal_id: str) -> None:
-        """Make sure a task is moving this deal's bot seats if any must act."""
-        task = self._bot_tasks.get(deal_id)
-        if task is not None and not task.done():
-            return
-        folded = self._cache.get(deal_id)
-        if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
-            return
-        self._bot_tasks[deal_id] = asyncio.create_task(self._drive_bots(deal_id))
-
-    def _bots_to_act(self, folded: Folded) -> list[int]:
-        return [s for s in folded.kit.game.seats_to_act(folded.state) if folded.seats[s].startswith("bot:")]
-
-    async def _drive_bots(self, deal_id: str) -> None:
-        """Move the deal's bot seats until a person must act or the deal ends.
-
-        A store that cannot be reached (Redis stalled, restarting, cut off) is waited out with
-        a short backoff: the runner resumes by itself once the store answers again.
-        """
-        backoff = 0.05
-        try:
-            while True:
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                try:
-                    if not await self._bot_step(deal_id):
-                        return
-                    backoff = 0.05
-                except STORE_ERRORS as exc:
-                    log.warning("bot runner on deal %s waits for the event store: %s", deal_id, exc)
-                    await asyncio.sleep(backoff)
-                    backoff = min(BOT_RETRY_MAX_S, backoff * 2)
-                await asyncio.sleep(0)
-        except asyncio.CancelledError:
-            raise
-        except DealNotFound:
-            log.error("bot runner on deal %s: the deal is gone from the store", deal_id)
-        except Exception:  # a bot must never take the server down; the supervisor looks again later
-            log.exception("bot runner stopped on deal %s", deal_id)
-        finally:
-            if self._bot_tasks.get(deal_id) is asyncio.current_task():
-                del self._bot_tasks[deal_id]
-
-    async def _bot_step(self, deal_id: str) -> bool:
-        """One bot move; False when no bot seat must act."""
-        folded = await self.load(deal_id)
-        seats = [] if folded.over else self._bots_to_act(folded)
-        if not seats:
-            return False
-        seat = seats[0]
-        version = folded.version
-        view = folded.kit.projections.view_from_state(folded.state, seat)
-        seed = int.from_bytes(hashlib.sha256(f"{deal_id}:{seat}:{version}".encode()).digest()[:8], "big")
-        bot = folded.kit.make_bot(folded.seats[seat][4:], seed)
-        command = bot.choose(view)
-        try:
-            async with self._lock(deal_id):
-                await self._execute_locked(deal_id, seat, command, f"bot:{seat}:{version}", None)
-        except RuleViolation:
-            if (await self.load(deal_id)).version == version:
-                raise  # refused on the very state the bot saw: a bot bug, not a race
-        # else someone moved first (a claim window closed): look again
-        return True
-
-    def kick_all_bots(self) -> int:
-        """Kick every cached live deal whose bots must act and have no runner (the supervisor's
-        sweep: a runner that ended on an error, or a deal no request touched since)."""
-        kicked = 0
-        for deal_id in list(self._cache):
-            task = self._bot_tasks.get(deal_id)
-            if task is None or task.done():
-                self.kick_bots(deal_id)
-                kicked += deal_id in self._bot_tasks
-        return kicked
-
-    async def supervise_bots(self, interval: float = 2.0) -> None:
-        """Run ``kick_all_bots`` every ``interval`` seconds, for as long as the service runs."""
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                self.kick_all_bots()
-            except Exception:  # noqa: BLE001 - the sweep must outlive any one deal's trouble
-                log.exception("bot supervisor sweep failed")
-
     async def close(self) -> None:
-        for task in self._bot_tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
+        await self.bots.close()
         self.store.close()

@@ -14,7 +14,7 @@ from domain.envelope import StoredEvent, decode_record, record_hash, verify_chai
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import combine_seeds, commitment
-from service.games import kit
+from service.app.games import kit
 
 
 class AuditProblem(msgspec.Struct, frozen=True):

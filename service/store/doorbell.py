@@ -14,7 +14,7 @@ from typing import Any
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from service.resp import READ_CHUNK, RespConnection
+from service.store.resp import READ_CHUNK, RespConnection
 
 
 def _text(value: Any) -> str:

@@ -1,13 +1,12 @@
 """The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request, call one function of the command side (``DealService``) or of the
-read side (``service.queries``, the one visibility gate) and encode the answer.
+read side (``service.app.queries``, the one visibility gate) and encode the answer.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from collections import defaultdict, deque
@@ -16,16 +15,17 @@ from typing import Any
 
 import msgspec
 from aiohttp import web
-from aiohttp_sse import EventSourceResponse, sse_response
 
 from domain.errors import RuleViolation
-from service import queries
-from service.deals import DealService
-from service.openapi import openapi_document
-from service.queries import SPECTATOR, ReadSide, Viewer
-from service.schemas import CommandRequest, CommandResult, CreateDeal, Health
-from service.store import EventStore
-from service.streams import CLOSE, Batch, StreamHub, Subscription
+from service.app import queries
+from service.app.deals import DealService
+from service.app.live import LiveStreams
+from service.app.queries import SPECTATOR, ReadSide, Viewer
+from service.app.streams import StreamHub
+from service.http import sse
+from service.http.openapi import openapi_document
+from service.http.schemas import CommandRequest, CommandResult, CreateDeal, Health
+from service.store.event_store import EventStore
 
 MAX_BODY = 64 * 1024
 WEB_ROOT = Path(__file__).with_name("web")
@@ -151,6 +151,7 @@ class Api:
         self.deals = deals
         self.reads = ReadSide(deals)
         self.hub = hub
+        self.live = LiveStreams(deals, hub)
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
         self.keepalive = keepalive
@@ -161,7 +162,7 @@ class Api:
     # handlers ------------------------------------------------------------------
     async def health(self, request: web.Request) -> web.Response:
         """200 while the event store answers the stream hub's pings; 503 (DS-12) while not."""
-        from service.problems import problem
+        from service.http.problems import problem
 
         if not self.hub.healthy:
             return problem(503, "the event store is unreachable; the service retries by itself", "DS-12")
@@ -184,7 +185,7 @@ class Api:
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count and bot levels (what the lobby offers)."""
         from domain.game import GAMES
-        from service.games import kit
+        from service.app.games import kit
 
         return _json(
             {
@@ -213,138 +214,34 @@ class Api:
 
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, _bearer(request))
+        seat = await self.deals.authenticate(deal_id, _bearer(request))  # 401 before a bad body's 400
         body = _decode(await _body(request), CommandRequest)
-        outcome = await self.deals.execute(
+        answer = await self.deals.command(
             deal_id,
             seat,
+            body.command_id,
             body.command,
-            command_id=f"seat{seat}:{body.command_id}",
             expected_version=body.expected_version,
+            return_view=body.return_view,
         )
-        folded = outcome.folded
-        viewer = Viewer.of_seat(seat)
         return _json(
             CommandResult(
-                version=outcome.last_version,
-                first_version=outcome.first_version,
-                duplicate=outcome.duplicate,
-                events=queries.command_events(folded, outcome.events, viewer),
-                view=queries.view(folded, viewer) if body.return_view else None,
+                version=answer.version,
+                first_version=answer.first_version,
+                duplicate=answer.duplicate,
+                events=answer.events,
+                view=answer.view,
             )
         )
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events for the token's seat, or a spectator without one (see
-        ``service.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
+        """Server-sent events for the token's seat, or a spectator without one
+        (``service.app.live``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
         deal_id = request.match_info["deal_id"]
         viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         after = _version_param(request, "after", header="Last-Event-ID") or 0
-        folded = await self.deals.load(deal_id)
-        ended = None  # a stream that has nothing to follow: one message, then the end
-        if after >= folded.version and folded.over:
-            ended = "deal-over"  # a finished deal read to its end
-        elif after > folded.version:
-            ended = "reset"  # the store holds less than the client saw: start again
-        sub = None
-        if not ended:
-            sub = self.hub.open(folded, deal_id, viewer, after, _transport_alive(request), _aborter(request))
-        try:
-            async with sse_response(request, ping_interval=self.keepalive, send_timeout=30) as resp:
-                if sub is None:
-                    await resp.send(json.dumps({"version": folded.version}), event=ended)
-                else:
-                    await self._relay(sub, resp, folded.version)
-        finally:
-            if sub is not None:
-                self.hub.leave(sub)
-        return resp
-
-    async def _relay(self, sub: Subscription, resp: Any, head: int) -> None:
-        """Send the backlog up to ``head``, then every batch the hub hands over, filling any gap
-        from the store, until the deal ends or the hub closes the subscription."""
-        while sub.position < head:
-            raws = [
-                r for r in await self.hub.read_after(sub.deal_id, sub.position) if _record_version(r) <= head
-            ]
-            if not raws:
-                break
-            if await self._send(sub, resp, self._batch(sub, raws)):
-                return
-        while True:
-            item = await sub.queue.get()
-            if item is CLOSE:
-                if sub.reason == "reset":
-                    await resp.send(json.dumps({"version": sub.position}), event="reset")
-                return
-            batch: Batch = item
-            if batch.last <= sub.position:
-                continue
-            while batch.first > sub.position + 1:  # a gap: the hub read on before we joined
-                raws = await self.hub.read_after(sub.deal_id, sub.position)
-                raws = [r for r in raws if _record_version(r) < batch.first]
-                if not raws:
-                    break
-                if await self._send(sub, resp, self._batch(sub, raws)):
-                    return
-            if await self._send(sub, resp, batch):
-                return
-
-    def _batch(self, sub: Subscription, raws: list[bytes]) -> Batch:
-        from domain.envelope import decode_record
-
-        records = [decode_record(r) for r in raws]
-        feed = self.hub.feeds.get(sub.deal_id)
-        kit_ = feed.kit if feed is not None else self.deals.cached(sub.deal_id).kit
-        return Batch(sub.deal_id, records, [kit_.decode_event(r.data) for r in records], raws)
-
-    async def _send(self, sub: Subscription, resp: Any, batch: Batch) -> bool:
-        """Write the part of ``batch`` after the subscription's position, in one write; True at
-        the deal's end. The frames are built once per viewer and batch, shared by subscribers."""
-        frames = batch.memo.get(sub.viewer)
-        if frames is None:
-            frames = batch.memo[sub.viewer] = asyncio.ensure_future(self._frames(batch, sub.viewer))
-        events, tail, over = await frames
-        if events and events[0][0] <= sub.position:  # a subscriber that had part of it already
-            events = [(v, f) for v, f in events if v > sub.position]
-        sub.position = batch.last
-        await resp.write(b"".join(f for _v, f in events) + tail)
-        return over
-
-    async def _frames(self, batch: Batch, viewer: Viewer) -> tuple[list[tuple[int, bytes]], bytes, bool]:
-        """The SSE frames of a batch for one viewer, through the gate: one ``deal-event`` per
-        event the viewer may see, then its ``view`` at the batch's version, then ``deal-over``
-        if the deal ended (framed by aiohttp-sse, captured as bytes)."""
-        folded = self.deals.cached(batch.deal_id)
-        if folded is None or folded.version < batch.last:
-            folded = await self.deals.load(batch.deal_id)
-        pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
-        events = [
-            (
-                version,
-                await _frame(
-                    msgspec.json.encode({"version": version, "event": event}).decode(),
-                    str(version),
-                    "deal-event",
-                ),
-            )  # fmt: skip
-            for version, event in queries.stream_events(folded.kit, pairs, viewer)
-        ]
-        over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
-        # mjai-style: after each batch the viewer gets its view at that batch's version (a seat's
-        # legal actions when it must act), so a client never has to poll
-        state = batch.memo.get("state")
-        if state is None:
-            if folded.version == batch.last:
-                state = folded.state
-            else:  # the fold has moved on (a backlog, or commands since): the state back then
-                state = folded.kit.game.fold(folded.events[: batch.last])
-            batch.memo["state"] = state
-        view = msgspec.json.encode(queries.view_of_state(folded, state, viewer)).decode()
-        tail = await _frame(view, str(batch.last), "view")
-        if over:
-            tail += await _frame(json.dumps({"version": batch.last}), None, "deal-over")
-        return events, tail, over
+        live = await self.live.open(deal_id, viewer, after, _transport_alive(request), _aborter(request))
+        return await sse.relay(request, live, self.keepalive)
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -376,30 +273,6 @@ class Api:
         return web.Response(text="dealstream API: see /openapi.json\n")
 
 
-class _FrameCapture(EventSourceResponse):
-    """aiohttp-sse's own ``send`` framing, captured as bytes instead of written: a batch is
-    framed once per viewer and the same bytes go to every subscriber in one write."""
-
-    def __init__(self) -> None:
-        super().__init__(send_timeout=None)
-        self.buffer = bytearray()
-
-    async def write(self, data: bytes) -> None:  # type: ignore[override]
-        self.buffer += data
-
-
-async def _frame(data: str, ident: str | None, event: str) -> bytes:
-    capture = _FrameCapture()
-    await capture.send(data, id=ident, event=event)
-    return bytes(capture.buffer)
-
-
-def _record_version(raw: bytes) -> int:
-    from domain.envelope import decode_record
-
-    return decode_record(raw).version
-
-
 # The web client talks to this server only; the header says so even where the meta tag is not read.
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
@@ -424,12 +297,12 @@ def build_app(
     bot_supervisor_s: float = 2.0,
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client)."""
-    from service import parse_errors
+    from service.http import parse_errors
 
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals)
     api = Api(deals, hub, create_limit=create_limit, keepalive=keepalive)
-    from service.problems import problem_middleware
+    from service.http.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
     app.on_response_prepare.append(_page_headers)
@@ -455,7 +328,7 @@ def build_app(
 
     async def on_startup(app: web.Application) -> None:
         await hub.wait_connected()
-        background.append(asyncio.create_task(deals.supervise_bots(bot_supervisor_s)))
+        background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
 
     async def on_shutdown(app: web.Application) -> None:
         # live streams wait on their queues; end them now instead of after the shutdown timeout

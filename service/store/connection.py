@@ -6,7 +6,7 @@ import os
 
 import redis.asyncio as aioredis
 
-from service.embedded import DEFAULT_DATA_DIR, EmbeddedRedis
+from service.store.embedded import DEFAULT_DATA_DIR, EmbeddedRedis
 
 # No call the service makes blocks in Redis (the live streams wait on a pub/sub doorbell, not in
 # XREAD BLOCK), so this is only how long a stalled Redis may hold a request before it gets 503.

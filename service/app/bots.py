@@ -1,0 +1,215 @@
+"""The bot runner: the service plays bot seats itself, through the same command path as people.
+
+A bot sees one seat view (never the state) and returns a command; the command is decided and
+appended like anyone's, under the id ``bot:<seat>:<version>`` (so two processes driving the same
+deal at once produce the same command, and the second is a harmless duplicate). Searching bots
+(every level but ``random`` and ``greedy``) think in worker processes, never on the event loop,
+under a time budget the service sets; a worker that dies or overruns costs the seat nothing but
+the search: it gets the ``greedy`` move instead and the deal goes on. The search itself is bounded
+by counts, not by the clock, so the budget is only a safety net.
+
+A store that cannot be reached (Redis stalled, restarting, cut off) is waited out with a short
+backoff, and a supervisor sweep every few seconds restarts the runner of any cached live deal
+whose bots must act: tables go on by themselves after a fault, with no request touching them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import msgspec
+import redis.exceptions
+
+from domain.errors import RuleViolation
+from service.app.folds import DealNotFound, Folded
+
+log = logging.getLogger("dealstream.bots")
+
+# what a store that cannot be reached raises; the runner waits these out instead of stopping
+STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError, OSError)
+RETRY_MAX_S = 2.0
+INLINE_LEVELS = frozenset({"random", "greedy"})  # fast enough for the event loop (a few ms at most)
+FALLBACK_LEVEL = "greedy"
+
+
+def bot_command_id(seat: int, version: int) -> str:
+    """The command id of a bot's move (the same in every process that might make it)."""
+    return f"bot:{seat}:{version}"
+
+
+def bot_seed(deal_id: str, seat: int, version: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{deal_id}:{seat}:{version}".encode()).digest()[:8], "big")
+
+
+def _think(game: str, level: str, seed: int, view_json: bytes) -> bytes:
+    """In a worker process: the bot's command for a view, both as JSON."""
+    from service.app.games import kit
+
+    k = kit(game)
+    view = msgspec.json.decode(view_json, type=k.view_type)
+    return msgspec.json.encode(k.make_bot(level, seed).choose(view))
+
+
+class BotPool:
+    """Worker processes for searching bots. ``choose`` answers within ``budget`` seconds or
+    raises ``TimeoutError``; a dead worker raises ``BrokenProcessPool`` and the pool is
+    replaced for the next call."""
+
+    def __init__(self, workers: int | None = None, budget: float = 1.0) -> None:
+        self.workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self.budget = budget
+        self._pool: ProcessPoolExecutor | None = None
+        self.fallbacks = 0  # decisions that fell back to greedy (for tests and benchmarks)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: workers never inherit the server's sockets, loop or locks
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def worker_pids(self) -> list[int]:
+        pool = self._pool
+        return list(pool._processes) if pool is not None and pool._processes else []  # noqa: SLF001
+
+    async def choose(self, game: str, level: str, seed: int, view: Any) -> bytes:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), _think, game, level, seed, msgspec.json.encode(view))
+        try:
+            return await asyncio.wait_for(future, self.budget)
+        except BrokenProcessPool:
+            self._replace()
+            raise
+        except TimeoutError:
+            self._replace()  # the overrunning worker is busy: give the next decision fresh ones
+            raise
+
+    def _replace(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list((pool._processes or {}).values()):  # noqa: SLF001
+                if process.is_alive():
+                    process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self._replace()
+
+
+class BotRunner:
+    """Moves the bot seats of the deals this process holds folds of."""
+
+    def __init__(self, deals: Any, delay: float = 0.0, pool: BotPool | None = None) -> None:
+        self.deals = deals
+        self.delay = delay
+        self.pool = pool
+        self._tasks: dict[str, asyncio.Task] = {}
+        self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
+
+    def kick(self, deal_id: str) -> None:
+        """Make sure a task is moving this deal's bot seats if any must act."""
+        task = self._tasks.get(deal_id)
+        if task is not None and not task.done():
+            return
+        folded = self.deals.folds.cached(deal_id)
+        if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
+            return
+        self._tasks[deal_id] = asyncio.create_task(self._drive(deal_id))
+
+    @staticmethod
+    def _bots_to_act(folded: Folded) -> list[int]:
+        return [s for s in folded.kit.game.seats_to_act(folded.state) if folded.seats[s].startswith("bot:")]
+
+    async def _drive(self, deal_id: str) -> None:
+        backoff = 0.05
+        try:
+            while True:
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                try:
+                    if not await self._step(deal_id):
+                        return
+                    backoff = 0.05
+                except STORE_ERRORS as exc:
+                    log.warning("bot runner on deal %s waits for the event store: %s", deal_id, exc)
+                    await asyncio.sleep(backoff)
+                    backoff = min(RETRY_MAX_S, backoff * 2)
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except DealNotFound:
+            log.error("bot runner on deal %s: the deal is gone from the store", deal_id)
+        except Exception:  # a bot must never take the server down; the supervisor looks again later
+            log.exception("bot runner stopped on deal %s", deal_id)
+        finally:
+            if self._tasks.get(deal_id) is asyncio.current_task():
+                del self._tasks[deal_id]
+
+    async def _step(self, deal_id: str) -> bool:
+        """One bot move; False when no bot seat must act."""
+        folded = await self.deals.folds.load(deal_id)
+        seats = [] if folded.over else self._bots_to_act(folded)
+        if not seats:
+            return False
+        seat = seats[0]
+        version = folded.version
+        view = folded.kit.projections.view_from_state(folded.state, seat)
+        command = await self._choose(folded, deal_id, seat, version, view)
+        try:
+            await self.deals.execute(
+                deal_id, seat, command, command_id=bot_command_id(seat, version), kick=False
+            )
+        except RuleViolation:
+            if (await self.deals.folds.load(deal_id)).version == version:
+                raise  # refused on the very state the bot saw: a bot bug, not a race
+        # else someone moved first (a claim window closed): look again
+        return True
+
+    async def _choose(self, folded: Folded, deal_id: str, seat: int, version: int, view: Any) -> Any:
+        level = folded.seats[seat][4:]
+        seed = bot_seed(deal_id, seat, version)
+        started = time.perf_counter()
+        try:
+            if level in INLINE_LEVELS or self.pool is None:
+                return folded.kit.make_bot(level, seed).choose(view)
+            try:
+                answer = await self.pool.choose(folded.kit.name, level, seed, view)
+                return folded.kit.convert_command(msgspec.json.decode(answer))
+            except (TimeoutError, BrokenProcessPool, OSError) as exc:
+                self.pool.fallbacks += 1
+                log.warning("bot %s on deal %s seat %d: %s; playing the %s move", level, deal_id, seat,
+                            type(exc).__name__ or exc, FALLBACK_LEVEL)  # fmt: skip
+                return folded.kit.make_bot(FALLBACK_LEVEL, seed).choose(view)
+        finally:
+            self.decision_ms.append((time.perf_counter() - started) * 1000)
+            if len(self.decision_ms) > 10_000:
+                del self.decision_ms[:5_000]
+
+    def kick_all(self) -> None:
+        """Kick every cached live deal whose bots must act and have no runner (the supervisor's
+        sweep: a runner that ended on an error, or a deal no request touched since)."""
+        for deal_id in self.deals.folds.deal_ids():
+            self.kick(deal_id)
+
+    async def supervise(self, interval: float = 2.0) -> None:
+        """``kick_all`` every ``interval`` seconds, for as long as the service runs."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.kick_all()
+            except Exception:  # noqa: BLE001 - the sweep must outlive any one deal's trouble
+                log.exception("bot supervisor sweep failed")
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self.pool is not None:
+            self.pool.close()

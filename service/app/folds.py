@@ -1,0 +1,163 @@
+"""Folded deals: each deal's state at the log's version, cached per process, checked against the store.
+
+The service keeps no state that Redis does not have, only this cache of folds keyed by deal (and
+the version each is at), so any number of processes can serve the same deals. A read starts at
+the version the fold is at and checks that the store still holds that very record: if it does
+not (data lost, Redis restored from an older append-only file), the store's truth wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
+from service.app.games import GameKit, kit
+from service.app.lru import LRUCache
+from service.store.event_store import EventStore
+
+log = logging.getLogger("dealstream.deals")
+
+
+class DealNotFound(Exception):
+    def __init__(self, deal_id: str) -> None:
+        super().__init__(f"no deal {deal_id!r}")
+        self.deal_id = deal_id
+
+
+@dataclass
+class Folded:
+    """A deal's state after ``version`` events, and those events (typed)."""
+
+    kit: GameKit
+    seats: list[str]
+    state: Any
+    version: int = 0
+    events: list[Any] = field(default_factory=list)
+    head_hash: str = GENESIS  # of the stored record at ``version``: tells whether the store still has it
+    created_ms: int = 0
+    spectators: bool = False  # a live deal open to anyone's spectator stream and listed publicly
+
+    @property
+    def over(self) -> bool:
+        return self.kit.game.is_over(self.state)
+
+    @cached_property
+    def has_bots(self) -> bool:  # seat kinds never change: asked after every command
+        return any(kind.startswith("bot:") for kind in self.seats)
+
+
+class Folds:
+    """The fold cache of one process, with loads that share one read per deal."""
+
+    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+        self.store = store
+        self._cache: LRUCache[str, Folded] = LRUCache(cache_size)
+        self._loading: dict[str, asyncio.Future[Folded]] = {}
+        self.on_forget: list[Any] = []  # called with a deal id whose fold the store contradicted
+
+    def cached(self, deal_id: str) -> Folded | None:
+        """The folded deal as this process last saw it (no I/O; may lag other processes)."""
+        return self._cache.peek(deal_id)
+
+    def remember(self, deal_id: str, folded: Folded) -> None:
+        self._cache.put(deal_id, folded)
+
+    def deal_ids(self) -> list[str]:
+        return list(self._cache)
+
+    async def load(self, deal_id: str) -> Folded:
+        """The folded deal at the log's current version (cache plus whatever came since).
+
+        Concurrent loads of one deal share one read (a burst of views or stream openings costs
+        one round trip, not one connection each). The read starts at the cached version itself:
+        if the store no longer holds that record as we folded it (data lost, or Redis restored
+        from an older append-only file), the store's truth wins: the cache is dropped, loudly,
+        and the log is folded again.
+        """
+        pending = self._loading.get(deal_id)
+        if pending is None or pending.done():
+            pending = self._loading[deal_id] = asyncio.ensure_future(self._load(deal_id))
+            pending.add_done_callback(
+                lambda f: self._loading.pop(deal_id, None) if self._loading.get(deal_id) is f else None
+            )
+        return await asyncio.shield(pending)
+
+    async def _load(self, deal_id: str) -> Folded:
+        folded = self._cache.get(deal_id)
+        if folded is None:
+            folded = await self._fresh(deal_id)
+        # what the fold stood at when the read left: a command may extend it meanwhile
+        base_version, base_hash = folded.version, folded.head_hash
+        raws = await self.store.read_raw(deal_id, max(base_version, 1))
+        if base_version:
+            if not raws or record_hash(raws[0]) != base_hash:
+                self._store_behind(deal_id, folded, raws)
+                folded = await self._fresh(deal_id)
+                raws = await self.store.read_raw(deal_id, 1)
+            else:
+                raws = raws[1:]
+        if not raws and folded.version == 0:
+            raise DealNotFound(deal_id)
+        fold_in(folded, raws)
+        self._cache.put(deal_id, folded)
+        return folded
+
+    async def _fresh(self, deal_id: str) -> Folded:
+        meta = await self.store.get_meta(deal_id)
+        if "game" not in meta:
+            self._forget(deal_id)
+            raise DealNotFound(deal_id)
+        kit_ = kit(meta["game"])
+        return Folded(
+            kit_,
+            json.loads(meta["seats"]),
+            kit_.game.initial_state(),
+            created_ms=int(meta.get("created_ms") or 0),
+            spectators=meta.get("spectators") == "1",
+        )
+
+    def _store_behind(self, deal_id: str, folded: Folded, raws: list[bytes]) -> None:
+        """The store lost what this process folded: say so loudly and forget the fold."""
+        log.error(
+            "deal %s: the event store no longer holds version %d as it was folded here (it now has %s); "
+            "data was lost or Redis was restored from an older append-only file: serving what the "
+            "store holds",
+            deal_id,
+            folded.version,
+            "a different record there" if raws else "nothing at that version",
+        )
+        self._forget(deal_id)
+
+    def _forget(self, deal_id: str) -> None:
+        self._cache.pop(deal_id)
+        for callback in self.on_forget:
+            callback(deal_id)
+
+    def absorb(self, deal_id: str, raws: list[bytes], records: list[StoredEvent]) -> Folded | None:
+        """Fold records a stream reader has just read, if they extend the cached fold; the
+        fold as it stands then (None when this process holds no fold of the deal)."""
+        folded = self._cache.peek(deal_id)
+        if folded is None:
+            return None
+        if records and records[0].version <= folded.version + 1 <= records[-1].version:
+            fold_in(folded, raws, records)
+        return folded
+
+
+def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None = None) -> None:
+    """Evolve ``folded`` by the records that follow its version (others are skipped)."""
+    game = folded.kit.game
+    for i, raw in enumerate(raws):
+        record = records[i] if records is not None else decode_record(raw)
+        if record.version != folded.version + 1:
+            continue  # another coroutine folded it while we were reading
+        event = folded.kit.decode_event(record.data)
+        folded.state = game.evolve(folded.state, event)
+        folded.events.append(event)
+        folded.version = record.version
+        folded.head_hash = record_hash(raw)

@@ -1,0 +1,166 @@
+"""A live stream as the application gives it: the messages one viewer may receive, batch by batch.
+
+``LiveStreams.open`` subscribes to the stream hub and gives a ``Live`` that yields, for each batch
+of new records, one ``Part``: a ``deal-event`` message per event the viewer may see, the viewer's
+view at that batch's version, and ``deal-over`` at the end (or one ``reset`` when the store holds
+less than the viewer saw). The backlog after the viewer's position comes first; any gap between it
+and what the hub delivers is filled from the store, so nothing is skipped or repeated. Everything
+shown passes the visibility gate (``service.app.queries``). The messages of a batch are built once
+per viewer and shared by every subscriber with that viewer, and so is whatever the transport makes
+of them (``Part.encoded``: the framed bytes, for the HTTP layer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from service.app import queries
+from service.app.queries import Viewer
+from service.app.streams import CLOSE, Batch, StreamHub, Subscription
+
+
+@dataclass(eq=False)
+class Part:
+    """What one viewer receives for one batch: (version, event name, data) messages. Messages of
+    the batch's events carry their version; the closing ones (view, deal-over, reset) carry the
+    batch's last version or none. ``encoded`` holds the transport's form, built once."""
+
+    events: list[tuple[int, str, str]]
+    closing: list[tuple[int | None, str, str]]
+    last: int
+    over: bool = False
+    encoded: dict[str, Any] = field(default_factory=dict)
+
+
+class Live:
+    """One viewer's live stream of one deal."""
+
+    def __init__(
+        self, streams: LiveStreams, kit: Any, sub: Subscription | None, head: int, ended: str | None
+    ) -> None:
+        self._streams = streams
+        self._kit = kit
+        self.sub = sub
+        self._head = head
+        self._ended = ended
+
+    def close(self) -> None:
+        if self.sub is not None:
+            self._streams.hub.leave(self.sub)
+
+    async def parts(self) -> AsyncIterator[tuple[Part, int]]:
+        """Each part with the subscriber's position before it (what of it to send)."""
+        if self.sub is None:  # nothing will follow: one message, then the end
+            yield Part([], [(None, self._ended, json.dumps({"version": self._head}))], self._head), self._head
+            return
+        sub, hub = self.sub, self._streams.hub
+        while sub.position < self._head:  # the backlog up to where the hub reads on from
+            raws = [r for r in await hub.read_after(sub.deal_id, sub.position) if _version(r) <= self._head]
+            if not raws:
+                break
+            part = await self._part(self._batch(raws))
+            yield part, sub.position
+            sub.position = part.last
+            if part.over:
+                return
+        while True:
+            item = await sub.queue.get()
+            if item is CLOSE:
+                if sub.reason == "reset":
+                    reset = json.dumps({"version": sub.position})
+                    yield Part([], [(None, "reset", reset)], sub.position), sub.position
+                return
+            batch: Batch = item
+            if batch.last <= sub.position:
+                continue
+            while batch.first > sub.position + 1:  # a gap: the hub read on before we joined
+                raws = [
+                    r for r in await hub.read_after(sub.deal_id, sub.position) if _version(r) < batch.first
+                ]
+                if not raws:
+                    break
+                part = await self._part(self._batch(raws))
+                yield part, sub.position
+                sub.position = part.last
+                if part.over:
+                    return
+            part = await self._part(batch)
+            yield part, sub.position
+            sub.position = part.last
+            if part.over:
+                return
+
+    def _batch(self, raws: list[bytes]) -> Batch:
+        assert self.sub is not None
+        records = [decode_record(r) for r in raws]
+        return Batch(self.sub.deal_id, records, [self._kit.decode_event(r.data) for r in records], raws)
+
+    async def _part(self, batch: Batch) -> Part:
+        assert self.sub is not None
+        viewer = self.sub.viewer
+        part = batch.memo.get(viewer)
+        if part is None:
+            part = batch.memo[viewer] = asyncio.ensure_future(self._streams.part_for(batch, viewer))
+        return await part
+
+
+class LiveStreams:
+    """Opens live streams (through the hub) and builds each batch's part for each viewer."""
+
+    def __init__(self, deals: Any, hub: StreamHub) -> None:
+        self.deals = deals
+        self.hub = hub
+
+    async def open(
+        self, deal_id: str, viewer: Viewer, after: int, alive: Callable[[], bool], abort: Callable[[], None]
+    ) -> Live:
+        """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum."""
+        folded = await self.deals.load(deal_id)
+        if after >= folded.version and folded.over:
+            return Live(
+                self, folded.kit, None, folded.version, "deal-over"
+            )  # a finished deal read to its end
+        if after > folded.version:
+            return Live(
+                self, folded.kit, None, folded.version, "reset"
+            )  # the store holds less than the client saw
+        sub = self.hub.open(folded, deal_id, viewer, after, alive, abort)
+        return Live(self, folded.kit, sub, folded.version, None)
+
+    async def part_for(self, batch: Batch, viewer: Viewer) -> Part:
+        """The viewer's messages for a batch, through the gate: its events, then its view at the
+        batch's version (mjai-style: a seat's legal actions when it must act, so a client never
+        polls; a spectator's public table), then ``deal-over`` if the deal ended."""
+        folded = self.deals.cached(batch.deal_id)
+        if folded is None or folded.version < batch.last:
+            folded = await self.deals.load(batch.deal_id)
+        pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
+        events = [
+            (version, "deal-event", msgspec.json.encode({"version": version, "event": event}).decode())
+            for version, event in queries.stream_events(folded.kit, pairs, viewer)
+        ]
+        over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
+        state = batch.memo.get("state")
+        if state is None:
+            if folded.version == batch.last:
+                state = folded.state
+            else:  # the fold has moved on (a backlog, or commands since): the state back then
+                state = folded.kit.game.fold(folded.events[: batch.last])
+            batch.memo["state"] = state
+        closing: list[tuple[int | None, str, str]] = [
+            (batch.last, "view", msgspec.json.encode(queries.view_of_state(folded, state, viewer)).decode())
+        ]
+        if over:
+            closing.append((None, "deal-over", json.dumps({"version": batch.last})))
+        return Part(events, closing, batch.last, over)
+
+
+def _version(raw: bytes) -> int:
+    return decode_record(raw).version
