@@ -13,10 +13,10 @@ do in the arena.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..aggregate import chi_choices, meld_huxi
+from ..aggregate import meld_huxi
 from ..cards import CHI_WITH, HUXI, SEATS, chi_huxi
 from ..state import State
 from ..wins import best_split, tun_for
@@ -78,19 +78,76 @@ def _coverable(c: list[int], j: int, pair: bool) -> bool:
     return False
 
 
-_STUCK: dict[tuple[bytes, bool], list[int]] = {}
+# The memos below hold tuples, not lists: the garbage collector stops tracking tuples of
+# numbers, so a worker that has played many decisions does not pay for them in every full
+# collection (lists would be walked each time, and showed up as 100 ms pauses).
+_STUCK: dict[tuple[bytes, bool], tuple[int, ...]] = {}
+_MEMO_MAX = 200_000
 
 
-def stuck_kinds(c: list[int], pair: bool) -> list[int]:
+def stuck_kinds(c: list[int], pair: bool) -> tuple[int, ...]:
     """Kinds of ``c`` that fit in no group of ``c``: one added card must rescue all of them.
     Memoised: every action of a decision replays the same sampled hands."""
     key = (bytes(c), pair)
     hit = _STUCK.get(key)
     if hit is None:
-        if len(_STUCK) > 200_000:
+        if len(_STUCK) > _MEMO_MAX:
             _STUCK.clear()
-        hit = _STUCK[key] = [j for j in range(20) if c[j] and not _coverable(c, j, pair)]
+        hit = _STUCK[key] = tuple(j for j in range(20) if c[j] and not _coverable(c, j, pair))
     return hit
+
+
+def _rest_of(pat: tuple[int, int, int], k: int) -> tuple[int, int]:
+    rest = list(pat)
+    rest.remove(k)
+    return rest[0], rest[1]
+
+
+# per kind: every chi pattern holding it, sorted, with the two kinds the hand must add
+_CHI_REST = [[(pat, *_rest_of(pat, k)) for pat in sorted(CHI_WITH[k])] for k in range(20)]
+_CHIS: dict[tuple[bytes, int], tuple[ChiChoice, ...]] = {}
+
+
+def chi_options(c: list[int], k: int) -> Sequence[ChiChoice]:
+    """``aggregate.chi_choices`` (PH-3.1, PH-6.5): the same choices in the same order (a unit
+    test compares them), memoised here in tuples (see above)."""
+    if c[k] == 0:  # no copy in hand, so no bi: one pattern whose two other kinds are in hand
+        return [(pat, ()) for pat, a, b in _CHI_REST[k] if c[a] and c[b] > (a == b)]
+    key = (bytes(c), k)
+    hit = _CHIS.get(key)
+    if hit is None:
+        if len(_CHIS) > _MEMO_MAX:
+            _CHIS.clear()
+        hit = _CHIS[key] = _chi_search(c[:], k)
+    return hit
+
+
+def _chi_search(c: list[int], k: int) -> tuple[ChiChoice, ...]:
+    """Each chi holding the claimed ``k`` with bi groups that take every other ``k`` in hand."""
+    found: set[ChiChoice] = set()
+
+    def bi(groups: list[tuple[int, ...]]) -> None:
+        if c[k] == 0:
+            found.add((groups[0], tuple(sorted(groups[1:]))))
+            return
+        for pat in CHI_WITH[k]:
+            for x in pat:
+                c[x] -= 1
+            if min(c[pat[0]], c[pat[1]], c[pat[2]]) >= 0:
+                groups.append(pat)
+                bi(groups)
+                groups.pop()
+            for x in pat:
+                c[x] += 1
+
+    for pat, a, b in _CHI_REST[k]:
+        c[a] -= 1
+        c[b] -= 1
+        if c[a] >= 0 and c[b] >= 0:
+            bi([pat])
+        c[a] += 1
+        c[b] += 1
+    return tuple(sorted(found))
 
 
 def could_complete(c: list[int], k: int, pair: bool, stuck: list[int]) -> bool:
@@ -289,7 +346,7 @@ class Sim:
             if may_peng:
                 peng = not (need and nf == 2)
             if may_chi:
-                for ch in chi_choices(c, k):
+                for ch in chi_options(c, k):
                     if not (need and nf == 2 + 3 * len(ch[1])):
                         chis.append(ch)
         if win < 0 and not pao and not peng and not chis:

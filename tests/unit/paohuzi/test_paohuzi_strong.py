@@ -293,9 +293,11 @@ def test_option_values_cover_every_legal_action_and_repeat():
     b = option_values(view, 11, samples=16)
     assert a == b
     assert [o.action for o in a] == view.legal_actions
+    best = max(o.value for o in a)
     for o in a:
         assert math.isfinite(o.value) and o.stderr >= 0 and o.samples == 16
         assert all(p.value == o.value for p in a if action_key(p.action) == action_key(o.action))
+        assert o.loss == pytest.approx(best - o.value) and o.loss_stderr >= 0
 
 
 def test_same_view_and_seed_same_move():
@@ -344,3 +346,15 @@ def test_keep_scores_are_the_greedy_bots():
         for card in rng.sample(range(80), rng.randint(1, 21)):
             c[card >> 2] = min(2, c[card >> 2] + 1)
         assert keep_scores(c) == _keep_scores(c)
+
+
+def test_chi_options_are_the_aggregates():
+    from domain.paohuzi.strong.sim import chi_options
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        c = [0] * 20
+        for card in rng.sample(range(80), rng.randint(2, 21)):
+            c[card >> 2] = min(2, c[card >> 2] + 1)
+        k = rng.randrange(20)
+        assert list(chi_options(c, k)) == agg.chi_choices(c, k)
