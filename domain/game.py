@@ -18,7 +18,13 @@ from domain.shuffle import commitment
 
 
 class DealCreated(msgspec.Struct, frozen=True, tag=True):
-    """First event of every deal. ``server_seed`` is private until ``SeedRevealed``."""
+    """First event of every deal. ``server_seed`` is private until ``SeedRevealed``.
+
+    ``rematch_of``: the deal this one plays again ("Play again"): the same seats, and the dealer
+    moved on by one seat from that deal's dealer, named here in ``fixed_dealer`` (the deck is
+    still shuffled from the seed). Otherwise ``fixed_deck`` / ``fixed_dealer`` are test fixtures
+    (``--dev``).
+    """
 
     deal_id: str
     ruleset: str
@@ -27,6 +33,7 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True):
     server_seed: str
     fixed_deck: list[int] | None = None
     fixed_dealer: int | None = None
+    rematch_of: str | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True):
@@ -65,6 +72,7 @@ class DealCreation:
         server_seed: bytes,
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
+        rematch_of: str | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -83,6 +91,7 @@ class DealCreation:
                 server_seed=server_seed.hex(),
                 fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
                 fixed_dealer=fixed_dealer,
+                rematch_of=rematch_of,
             )
         ]
 
@@ -103,6 +112,7 @@ class Game(Protocol):
         server_seed: bytes,
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
+        rematch_of: str | None = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...

@@ -33,7 +33,7 @@ class Settings:
 
     prefix: str = "ds"
     dev: bool = False
-    bot_delay: float = 0.4
+    bot_delay: float = 1.0
     create_limit: int = 120
     max_streams: int = 10_000
     keepalive: float = 15.0

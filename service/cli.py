@@ -373,7 +373,10 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8080)
     s.add_argument("--dev", action="store_true", help="allow fixed decks and dealers (tests, tutorials)")
-    s.add_argument("--bot-delay", type=float, default=0.4, help="seconds a bot thinks (0 in tests)")
+    s.add_argument(
+        "--bot-delay", type=float, default=1.0,
+        help="seconds a bot thinks at a deal's normal pace (slow: 2x, fast: 0.3x; 0 in tests)",
+    )  # fmt: skip
     s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
     s.add_argument(
         "--redis-timeout", type=float, default=10.0,

@@ -26,8 +26,21 @@ from domain.mcr.messages import (
 from domain.mcr.state import State
 from domain.mcr.view import MeldView, ResultView, SeatPublic, SeatView, WindowView
 
-__all__ = ["seat_view", "view_from_state", "public_view", "full_view", "redact_event",
-           "claim_audit", "public_turn"]
+__all__ = [
+    "seat_view",
+    "view_from_state",
+    "public_view",
+    "full_view",
+    "redact_event",
+    "claim_audit",
+    "public_turn",
+    "dealer_of",
+]
+
+
+def dealer_of(state: State) -> int:
+    """The deal's dealer once dealt (the seat after it deals the next deal of a rematch)."""
+    return state.dealer
 
 
 def public_turn(s: State) -> list[int]:
@@ -66,8 +79,11 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
                     melds.append(MeldView(m.kind, list(m.tiles) if (p == seat or over) else []))
                 else:
                     melds.append(MeldView(m.kind, list(m.tiles), m.card, m.from_seat))
-            seats.append(SeatPublic(p, s.seat_winds[p], len(s.hands[p]), list(s.flowers[p]),
-                                    melds, ck, list(s.discards[p])))
+            seats.append(
+                SeatPublic(
+                    p, s.seat_winds[p], len(s.hands[p]), list(s.flowers[p]), melds, ck, list(s.discards[p])
+                )
+            )
     own = seat is not None and started
     hand = sorted(s.hands[seat]) if own else []
     drawn = s.last_tile if (own and s.turn == seat and s.phase == "turn") else None
@@ -75,22 +91,40 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
     if s.window is not None:
         w = s.window
         ans = w.answers.get(seat) if seat is not None else None
-        window = WindowView(w.window, w.card, w.source, w.source_seat,
-                            seat is not None and seat in w.eligible,
-                            ans[0] if ans is not None else None)
+        window = WindowView(
+            w.window,
+            w.card,
+            w.source,
+            w.source_seat,
+            seat is not None and seat in w.eligible,
+            ans[0] if ans is not None else None,
+        )
     acts = engine.legal_actions(s, seat) if seat is not None else []
     result = None
     if over:
         result = ResultView(
-            s.exhausted, s.result, [sorted(h) for h in s.hands],
+            s.exhausted,
+            s.result,
+            [sorted(h) for h in s.hands],
             [[list(m.tiles) for m in ms if m.kind == "concealed_kong"] for ms in s.melds],
-            s.server_seed, s.seed,
+            s.server_seed,
+            s.seed,
         )
     return SeatView(
-        version=s.version, seat=seat, phase=s.phase, dealer=s.dealer,
-        prevailing_wind=s.prevailing_wind, turn=s.turn, wall_count=s.back - s.front,
-        hand=hand, drawn=drawn, seats=seats, window=window, legal_actions=acts,
-        prompt=_prompt(acts), result=result,
+        version=s.version,
+        seat=seat,
+        phase=s.phase,
+        dealer=s.dealer,
+        prevailing_wind=s.prevailing_wind,
+        turn=s.turn,
+        wall_count=s.back - s.front,
+        hand=hand,
+        drawn=drawn,
+        seats=seats,
+        window=window,
+        legal_actions=acts,
+        prompt=_prompt(acts),
+        result=result,
     )
 
 
@@ -107,7 +141,7 @@ def full_view(events: Iterable) -> dict:
     """Everything (hands, wall order, seeds): for replay perspective ``all`` after the end."""
     s = engine.fold(events)
     d = msgspec.to_builtins(s)
-    d["wall_remaining"] = s.wall[s.front:s.back]
+    d["wall_remaining"] = s.wall[s.front : s.back]
     d["wall_count"] = s.back - s.front
     return d
 
@@ -156,16 +190,19 @@ def claim_audit(events: Iterable) -> list[dict]:
         if t is ClaimWindowResolved and current is not None:
             exp = engine.expected_resolution(s)
             engine.evolve(s, e)
-            current["resolution"] = {"seat": e.seat, "claim": e.claim, "rule_id": e.rule_id,
-                                     "version": s.version}
+            current["resolution"] = {
+                "seat": e.seat,
+                "claim": e.claim,
+                "rule_id": e.rule_id,
+                "version": s.version,
+            }
             if exp is False:
                 current["expected"] = None
                 current["consistent"] = False
             else:
                 expected = {"seat": exp[0] if exp else None, "claim": exp[1] if exp else None}
                 current["expected"] = expected
-                current["consistent"] = (expected["seat"] == e.seat
-                                         and expected["claim"] == e.claim)
+                current["consistent"] = expected["seat"] == e.seat and expected["claim"] == e.claim
             out.append(current)
             current = None
             continue
@@ -174,16 +211,21 @@ def claim_audit(events: Iterable) -> list[dict]:
             options = {}
             for p in e.eligible:
                 opts = engine.claim_options(s, p, e.card, e.source, e.source_seat)
-                options[str(p)] = ["pass"] + [
-                    {"claim": o.claim, "tiles": list(o.tiles)} for o in opts]
+                options[str(p)] = ["pass"] + [{"claim": o.claim, "tiles": list(o.tiles)} for o in opts]
             current = {
-                "window": e.window, "card": e.card, "kind": e.card >> 2, "source": e.source,
-                "source_seat": e.source_seat, "opened_at_version": s.version,
-                "options": options, "answers": [],
+                "window": e.window,
+                "card": e.card,
+                "kind": e.card >> 2,
+                "source": e.source,
+                "source_seat": e.source_seat,
+                "opened_at_version": s.version,
+                "options": options,
+                "answers": [],
             }
         elif t is ClaimAnswered and current is not None:
-            current["answers"].append({"seat": e.seat, "answer": e.answer,
-                                       "tiles": list(e.tiles), "version": s.version})
+            current["answers"].append(
+                {"seat": e.seat, "answer": e.answer, "tiles": list(e.tiles), "version": s.version}
+            )
     return out
 
 

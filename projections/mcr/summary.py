@@ -14,7 +14,11 @@ def deal_summary(state: Any) -> dict[str, Any]:
     ``score`` = the winner's total with flowers, ``fan_points`` before flowers (MC-4.3)."""
     r = state.result
     if not isinstance(r, HandWon):
-        return {"winner": None, "payments": [0, 0, 0, 0], "score": 0, "fan_points": 0,
-                "self_drawn": False}
-    return {"winner": r.seat, "payments": list(r.payments), "score": r.total,
-            "fan_points": r.fan_points, "self_drawn": r.self_drawn}
+        return {"winner": None, "payments": [0, 0, 0, 0], "score": 0, "fan_points": 0, "self_drawn": False}
+    return {
+        "winner": r.seat,
+        "payments": list(r.payments),
+        "score": r.total,
+        "fan_points": r.fan_points,
+        "self_drawn": r.self_drawn,
+    }

@@ -23,7 +23,15 @@ from domain.paohuzi.messages import (
 from domain.paohuzi.state import State
 from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, TableCard
 
-__all__ = ["seat_view", "view_from_state", "full_view", "redact_event", "claim_audit", "public_turn"]
+__all__ = [
+    "seat_view",
+    "view_from_state",
+    "full_view",
+    "redact_event",
+    "claim_audit",
+    "public_turn",
+    "dealer_of",
+]
 
 
 @lru_cache(maxsize=16384)
@@ -67,6 +75,11 @@ def _result(s: State) -> DealResult | None:
         hands=hands,
         kans=kans,
     )
+
+
+def dealer_of(state: State) -> int:
+    """The deal's dealer once dealt (the seat after it deals the next deal of a rematch)."""
+    return state.dealer
 
 
 def public_turn(state: State) -> list[int]:
@@ -195,6 +208,7 @@ def claim_audit(events: Iterable[Any]) -> list[dict]:
                 "opened_at_version": s.version,
                 "options": opts,
                 "answers": [],
+                "unanswered": [],
                 "resolution": None,
                 "expected": None,
                 "consistent": False,
@@ -234,6 +248,8 @@ def claim_audit(events: Iterable[Any]) -> list[dict]:
                 "seat": best["seat"] if best else None,
                 "claim": best["answer"] if best else None,
             }
+            # asked, but the window closed before they answered: not the same as a pass
+            cur["unanswered"] = sorted(x for x in cur["_levels"] if x not in answered)
             cur["consistent"] = (
                 can_stop and cur["expected"]["seat"] == e.seat and cur["expected"]["claim"] == e.claim
             )

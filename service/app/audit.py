@@ -76,7 +76,10 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
         return report
     report.deal_id = created.deal_id
     report.game = kit_.name
-    report.fixed_deck = created.fixed_deck is not None or created.fixed_dealer is not None
+    # a rematch names its dealer by rule (the seat after the last deal's), not as a fixture
+    report.fixed_deck = created.fixed_deck is not None or (
+        created.fixed_dealer is not None and created.rematch_of is None
+    )
     revealed = events[-1] if isinstance(events[-1], SeedRevealed) else None
     report.finished = revealed is not None
     if revealed is not None:

@@ -38,6 +38,7 @@ STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
 RETRY_MAX_S = 2.0
 INLINE_LEVELS = frozenset({"random", "greedy"})  # fast enough for the event loop (a few ms at most)
 FALLBACK_LEVEL = "greedy"
+PACE_FACTORS = {"slow": 2.0, "normal": 1.0, "fast": 0.3}  # a deal's pace: times the server's bot delay
 
 
 def bot_command_id(seat: int, version: int) -> str:
@@ -131,8 +132,10 @@ class BotRunner:
         backoff = 0.05
         try:
             while True:
-                if self.delay:
-                    await asyncio.sleep(self.delay)
+                folded = self.deals.folds.cached(deal_id)
+                delay = self.delay * PACE_FACTORS.get(folded.pace if folded is not None else "normal", 1.0)
+                if delay:
+                    await asyncio.sleep(delay)
                 try:
                     if not await self._step(deal_id):
                         return

@@ -26,7 +26,7 @@ from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
 from service.app import queries
-from service.app.bots import STORE_ERRORS, BotPool, BotRunner
+from service.app.bots import PACE_FACTORS, STORE_ERRORS, BotPool, BotRunner
 from service.app.folds import DealNotFound, Folded, Folds
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
@@ -35,7 +35,9 @@ from service.store.event_store import EventStore, VersionConflict, now_ms
 log = logging.getLogger("dealstream.deals")
 
 MAX_CONFLICT_RETRIES = 50
+PACES = tuple(PACE_FACTORS)  # a deal's pace: its bots think these many times the server's --bot-delay
 __all__ = ["DealService", "DealNotFound", "Folded", "STORE_ERRORS", "CommandIdReused", "StaleVersion"]
+__all__ += ["AlreadyRematched"]
 
 
 def seat_command_id(seat: int, command_id: str) -> str:
@@ -49,6 +51,14 @@ class CommandIdReused(Exception):
     def __init__(self, command_id: str) -> None:
         super().__init__("this command id was already used for another command; send a new command_id")
         self.command_id = command_id
+
+
+class AlreadyRematched(Exception):
+    """This deal was played again already (HTTP 409, DS-15)."""
+
+    def __init__(self, deal_id: str, rematched_by: str | None) -> None:
+        super().__init__(f"deal {deal_id} was played again already, as {rematched_by}")
+        self.rematched_by = rematched_by
 
 
 class StaleVersion(Exception):
@@ -136,21 +146,67 @@ class DealService:
         deck: list[int] | None = None,
         dealer: int | None = None,
         spectators: bool | None = None,
+        pace: str = "normal",
     ) -> dict[str, Any]:
         """A new deal. ``spectators``: list it while it is live (anyone may watch its public
         table); by default only all-bot deals are, a deal with people stays unlisted until its
-        end (anyone holding its id may still watch the public table)."""
-        kit_ = kit(game_name)
-        seat_kinds = parse_seats(seats, kit_)
+        end (anyone holding its id may still watch the public table). ``pace``: how long its
+        bots think (``PACES``)."""
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
-        deal_id = secrets.token_hex(8)
+        return await self._create(game_name, seats, client_seed, deck, dealer, spectators, pace, None)
+
+    async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
+        """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
+        one seat, ``rematch_of`` in its first event. Once per deal (DS-15 after that)."""
+        folded = await self.load(deal_id)
+        if not folded.over:
+            raise RuleViolation("DS-2", "a deal is played again once it is over")
+        new_id = secrets.token_hex(8)
+        taken = await self.store.claim_meta(deal_id, "rematched_by", new_id)
+        if taken != new_id:
+            raise AlreadyRematched(deal_id, taken)
+        dealer = (folded.kit.projections.dealer_of(folded.state) + 1) % len(folded.seats)
+        try:
+            return await self._create(
+                folded.kit.name,
+                folded.seats,
+                None,
+                None,
+                dealer,
+                folded.spectators,
+                folded.pace,
+                deal_id,
+                new_id,
+            )
+        except BaseException:
+            await self.store.drop_meta_field(deal_id, "rematched_by")
+            raise
+
+    async def _create(
+        self,
+        game_name: str,
+        seats: Any,
+        client_seed: str | None,
+        deck: list[int] | None,
+        dealer: int | None,
+        spectators: bool | None,
+        pace: str,
+        rematch_of: str | None,
+        deal_id: str | None = None,
+    ) -> dict[str, Any]:
+        kit_ = kit(game_name)
+        seat_kinds = parse_seats(seats, kit_)
+        if pace not in PACES:
+            raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
+        deal_id = deal_id or secrets.token_hex(8)
         events = kit_.game.create(
             deal_id=deal_id,
             seats=seat_kinds,
             server_seed=os.urandom(32),
             fixed_deck=deck,
             fixed_dealer=dealer,
+            rematch_of=rematch_of,
         )
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == "human"}
         if spectators is None:
@@ -161,6 +217,8 @@ class DealService:
             "seats": json.dumps(seat_kinds),
             "created_ms": str(created_ms),
             "spectators": "1" if spectators else "0",
+            "pace": pace,
+            **({"rematch_of": rematch_of} if rematch_of else {}),
             **{f"token:{seat}": token_digest(tok) for seat, tok in tokens.items()},
         }
         await self.store.put_meta(deal_id, meta)
@@ -179,6 +237,8 @@ class DealService:
                 head_hash=result.head_hash or GENESIS,
                 created_ms=created_ms,
                 spectators=spectators,
+                pace=pace,
+                rematch_of=rematch_of,
             ),
         )
         version = 1
@@ -198,6 +258,8 @@ class DealService:
             "tokens": {str(seat): tok for seat, tok in tokens.items()},
             "version": version,
             "spectators": spectators,
+            "pace": pace,
+            "rematch_of": rematch_of,
         }
 
     def _lock(self, deal_id: str) -> asyncio.Lock:

@@ -41,6 +41,8 @@ class Folded:
     head_hash: str = GENESIS  # of the stored record at ``version``: tells whether the store still has it
     created_ms: int = 0
     spectators: bool = False  # a live deal open to anyone's spectator stream and listed publicly
+    pace: str = "normal"  # how long its bots think (slow, normal, fast)
+    rematch_of: str | None = None  # the deal this one plays again
 
     @property
     def over(self) -> bool:
@@ -119,6 +121,8 @@ class Folds:
             kit_.game.initial_state(),
             created_ms=int(meta.get("created_ms") or 0),
             spectators=meta.get("spectators") == "1",
+            pace=meta.get("pace", "normal"),
+            rematch_of=meta.get("rematch_of"),
         )
 
     def _store_behind(self, deal_id: str, folded: Folded, raws: list[bytes]) -> None:

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections import OrderedDict
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -60,6 +63,9 @@ class DealSummary(msgspec.Struct):
     commitment: str
     seats_to_act: list[int]
     spectators: bool
+    pace: str = "normal"
+    rematch_of: str | None = None  # the deal this one plays again
+    rematched_by: str | None = None  # the deal that plays this one again ("Play again")
 
 
 class ReplayFrame(msgspec.Struct):
@@ -100,6 +106,8 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
         commitment=folded.events[0].commitment,
         seats_to_act=sorted(acting),
         spectators=folded.spectators,
+        pace=folded.pace,
+        rematch_of=folded.rematch_of,
     )
 
 
@@ -144,6 +152,12 @@ def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: 
             raise RuleViolation("DS-3", f"no seat {seat}")
         shown = projections.seat_view(events, seat)
         event = projections.redact_event(events[-1], seat) if events else None
+        if event is None and events and folded.over:  # after the end: say what kind of step it was
+            event = {
+                "type": type(events[-1]).__name__,
+                "seat": getattr(events[-1], "seat", None),
+                "hidden": True,
+            }
     return ReplayFrame(step=step, total=total, perspective=perspective, event=event, view=shown)
 
 
@@ -178,11 +192,16 @@ def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
         own = options.get(str(seat), options.get(seat)) if seat is not None else None
         windows.append(
             {
-                **{k: v for k, v in window.items() if k not in ("options", "answers", "expected")},
+                **{
+                    k: v
+                    for k, v in window.items()
+                    if k not in ("options", "answers", "expected", "unanswered")
+                },
                 "options": {str(seat): own} if own is not None else {},
                 "answers": [
                     a for a in window.get("answers", ()) if seat is not None and a.get("seat") == seat
                 ],
+                "unanswered": [x for x in window.get("unanswered", ()) if x == seat],
                 "expected": None,
             }
         )
@@ -236,6 +255,57 @@ def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
     )
 
 
+ARENA_REPORT = Path(__file__).resolve().parents[2] / "bench" / "arena-results.json"
+DEFAULT_LEVELS = ("strong", "greedy")  # the lobby's default opponent: the first of these a game has
+
+
+@cache
+def _arena_report() -> dict[str, Any]:
+    """The arena report shipped in the repository (``python -m bench.arena --write``), if any."""
+    try:
+        return json.loads(ARENA_REPORT.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def games() -> dict[str, Any]:
+    """The games this server plays: ruleset, seat count, bot levels with their measured
+    strength against ``greedy`` (from the shipped arena report; null where not measured) and
+    the lobby's default level."""
+    from domain.game import GAMES
+    from service.app.games import kit
+
+    report = _arena_report().get("games", {})
+    out = []
+    for name in GAMES:
+        k = kit(name)
+        measured = report.get(name, {})
+        default = next((lv for lv in DEFAULT_LEVELS if lv in k.bot_levels), k.bot_levels[0])
+        levels = []
+        for level in k.bot_levels:
+            m = measured.get("levels", {}).get(level)
+            strength = None
+            if m is not None and "ci95" in m:
+                strength = {
+                    "mean_net_per_deal": m["mean_net_per_deal"],
+                    "ci95": m["ci95"],
+                    "unit": measured.get("unit"),
+                    "vs": measured.get("baseline", "greedy"),
+                    "walls": m.get("walls"),
+                }
+            levels.append({"level": level, "default": level == default, "strength": strength})
+        out.append(
+            {
+                "game": name,
+                "ruleset": k.game.ruleset,
+                "seats": k.game.seat_count,
+                "bots": k.bot_levels,
+                "levels": levels,
+            }
+        )
+    return {"games": out}
+
+
 # --- the reads (I/O around the gate) ----------------------------------------------------------
 class ReadSide:
     """Loads what a read needs and hands it through the gate above."""
@@ -255,7 +325,10 @@ class ReadSide:
     async def summary(self, deal_id: str, viewer: Viewer) -> DealSummary:
         folded = await self.deals.load(deal_id)
         self.deals.kick_bots(deal_id)
-        return summary(deal_id, folded, viewer)
+        answer = summary(deal_id, folded, viewer)
+        if folded.over:  # only a finished deal is played again
+            answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
+        return answer
 
     async def view(self, deal_id: str, viewer: Viewer) -> Any:
         if viewer.seat is None:

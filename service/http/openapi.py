@@ -129,6 +129,15 @@ def openapi_document() -> dict[str, Any]:
                     "responses": ok(ref("ReplayFrame")),
                 }
             },
+            "/deals/{deal_id}/rematch": {
+                "post": {
+                    "summary": "play a finished deal again: same seats, levels and pace, the dealer moved "
+                    "on by one (once per deal; DS-15 after that)",
+                    "security": [{"seat": []}],
+                    "parameters": [deal_id],
+                    "responses": ok(ref("CreatedDeal"), "201"),
+                }
+            },
             "/deals/{deal_id}/log": {
                 "get": {
                     "summary": "the stored records as JSON lines, once the deal is over",

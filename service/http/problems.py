@@ -10,7 +10,7 @@ import redis.exceptions
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.app.deals import CommandIdReused, DealNotFound, StaleVersion
+from service.app.deals import AlreadyRematched, CommandIdReused, DealNotFound, StaleVersion
 from service.app.streams import TooManyStreams
 
 log = logging.getLogger("dealstream.http")
@@ -33,6 +33,7 @@ _DS_STATUS = {
     "DS-12": 503,
     "DS-13": 409,
     "DS-14": 503,
+    "DS-15": 409,
 }
 _TITLES = {
     400: "Bad request",
@@ -57,6 +58,7 @@ class Problem(msgspec.Struct, omit_defaults=True):
     rule: str | None = None
     expected_version: int | None = None
     actual_version: int | None = None
+    rematched_by: str | None = None
 
 
 def problem(status: int, detail: str, rule: str | None = None, **extra: Any) -> web.Response:
@@ -91,6 +93,8 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
         return problem(409, str(exc), "DS-4", expected_version=exc.expected, actual_version=exc.actual)
     except CommandIdReused as exc:
         return problem(409, str(exc), "DS-13")
+    except AlreadyRematched as exc:
+        return problem(409, str(exc), "DS-15", rematched_by=exc.rematched_by)
     except TooManyStreams as exc:
         answer = problem(503, str(exc), "DS-14")
         answer.headers["Retry-After"] = str(exc.retry_after)

@@ -173,9 +173,18 @@ class Api:
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         body = _decode(await _body(request), CreateDeal)
         created = await self.deals.create(
-            body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators
-        )
+            body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
+            pace=body.pace,
+        )  # fmt: skip
         return _json(created, status=201)
+
+    async def rematch(self, request: web.Request) -> web.Response:
+        """ "Play again" with a seat token of the finished deal."""
+        deal_id = request.match_info["deal_id"]
+        seat = await self.deals.authenticate(deal_id, _bearer(request))
+        if not self.limiter.allow(request.remote or "?"):
+            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
+        return _json(await self.deals.rematch(deal_id, seat), status=201)
 
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = _whole(request, "offset", 0, 0, 10**9)
@@ -183,23 +192,8 @@ class Api:
         return _json(await self.reads.deals_list(queries.NOBODY, offset, count))
 
     async def games(self, request: web.Request) -> web.Response:
-        """The games this server plays: seat count and bot levels (what the lobby offers)."""
-        from domain.game import GAMES
-        from service.app.games import kit
-
-        return _json(
-            {
-                "games": [
-                    {
-                        "game": k.name,
-                        "ruleset": k.game.ruleset,
-                        "seats": k.game.seat_count,
-                        "bots": k.bot_levels,
-                    }
-                    for k in (kit(name) for name in GAMES)
-                ]
-            }
-        )
+        """The games this server plays: seat count, bot levels and their strength (the lobby)."""
+        return _json(queries.games())
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -322,6 +316,7 @@ def build_app(
     r.add_get("/deals/{deal_id}/replay", api.replay)
     r.add_get("/deals/{deal_id}/log", api.log)
     r.add_get("/deals/{deal_id}/audit", api.audit)
+    r.add_post("/deals/{deal_id}/rematch", api.rematch)
     if WEB_ROOT.is_dir():
         r.add_static("/web/", WEB_ROOT)
     background: list[asyncio.Task] = []

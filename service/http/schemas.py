@@ -3,7 +3,7 @@ and from which the OpenAPI document is built (so the two cannot drift apart)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -14,7 +14,8 @@ SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
 class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     """``seats``: one entry per seat, ``human`` or ``bot:<level>``. ``spectators``: list the
     deal while it is live and let anyone watch its public table (default: only all-bot deals;
-    a deal with people is unlisted until it ends)."""
+    a deal with people is unlisted until it ends). ``pace``: how long the bots think (slow: 2x,
+    normal: 1x, fast: 0.3x the server's ``--bot-delay``)."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)]
     seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
@@ -22,6 +23,7 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     deck: Annotated[list[int], msgspec.Meta(max_length=256)] | None = None
     dealer: int | None = None
     spectators: bool | None = None
+    pace: Literal["slow", "normal", "fast"] = "normal"
 
 
 class CreatedDeal(msgspec.Struct):
@@ -33,6 +35,8 @@ class CreatedDeal(msgspec.Struct):
     tokens: dict[str, str]
     version: int
     spectators: bool
+    pace: str = "normal"
+    rematch_of: str | None = None
 
 
 class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -397,6 +397,19 @@ class EventStore:
             if public:
                 await self._appends.call("ZADD", self.public_index_key, created_ms, deal_id)
 
+    async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
+        """Set a meta field unless it is set (``HSETNX``): the value it holds afterwards, so the
+        caller whose value it is knows it won."""
+        await self.redis.hsetnx(self.meta_key(deal_id), field, value)
+        return await self.meta_field(deal_id, field)
+
+    async def meta_field(self, deal_id: str, field: str) -> str | None:
+        held = await self.redis.hget(self.meta_key(deal_id), field)
+        return held.decode() if isinstance(held, bytes) else held
+
+    async def drop_meta_field(self, deal_id: str, field: str) -> None:
+        await self.redis.hdel(self.meta_key(deal_id), field)
+
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         raw = await self.redis.hgetall(self.meta_key(deal_id))
         return {

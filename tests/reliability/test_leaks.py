@@ -50,7 +50,7 @@ NOT_CARDS = {
     "concealed_kongs", "stock_left", "wall_count", "front", "back", "wind", "seat_winds",
     "prevailing_wind", "points", "fan_points", "flower_points", "payments", "huxi", "tun",
     "upgrades", "actual_version", "expected_version", "status", "seats_to_act", "created_ms", "streams",
-    "versions", "opened_at_version", "seats", "kind",
+    "versions", "opened_at_version", "seats", "kind", "unanswered", "walls", "deals",
 }  # fmt: skip
 
 
