@@ -1,0 +1,92 @@
+"""Bots never stall the service: searching bots think in worker processes; a worker that dies or
+overruns its budget costs the seat nothing but the search (it plays the greedy move) and the
+deal goes on, its audit green."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from dataclasses import replace
+
+import pytest
+
+from service import bootstrap
+from service.store.connection import connect
+from tests.conftest import drop_prefix
+
+pytestmark = pytest.mark.redis
+
+
+async def _finish(http, deal_id: str, timeout: float = 120.0) -> dict:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        summary = await (await http.get(f"/deals/{deal_id}")).json()
+        if summary["over"]:
+            return summary
+        await asyncio.sleep(0.05)
+    raise AssertionError("the deal did not finish")
+
+
+@pytest.fixture
+async def served(aiohttp_client, real_redis_url, key_prefix):
+    client = connect(real_redis_url)
+    made = []
+
+    async def make(**settings):
+        app = bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix, **settings))
+        http = await aiohttp_client(app)
+        http.deals = app[bootstrap.DEALS]
+        made.append(http)
+        return http
+
+    yield make
+    for http in made:
+        await http.close()
+    await drop_prefix(client, key_prefix)
+    await client.aclose()
+
+
+@pytest.mark.timeout(240)
+async def test_a_worker_killed_mid_deal_costs_a_greedy_move_and_the_deal_goes_on(served):
+    http = await served(bot_workers=1, bot_budget=30.0)
+    pool = http.deals.bots.pool
+    created = await (await http.post("/deals", json={"game": "paohuzi", "seats": ["bot:strong"] * 3})).json()
+    deal_id = created["deal_id"]
+    for _ in range(600):  # the pool starts its worker with the first search
+        if pool.worker_pids():
+            break
+        await asyncio.sleep(0.05)
+    killed = pool.worker_pids()
+    assert killed, "no worker process was started for the strong bots"
+    os.kill(killed[0], signal.SIGKILL)
+    await _finish(http, deal_id)
+    assert pool.fallbacks >= 1
+    assert killed[0] not in pool.worker_pids()  # a fresh pool took over
+    audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+    assert audit["ok"], audit["problems"]
+
+
+@pytest.mark.timeout(240)
+async def test_a_bot_over_its_budget_plays_the_greedy_move(served):
+    http = await served(bot_workers=1, bot_budget=0.0001)
+    created = await (await http.post("/deals", json={"game": "mcr", "seats": ["bot:strong"] * 4})).json()
+    await _finish(http, created["deal_id"])
+    assert http.deals.bots.pool.fallbacks > 10  # nearly every decision overran
+    audit = await (await http.get(f"/deals/{created['deal_id']}/audit")).json()
+    assert audit["ok"], audit["problems"]
+
+
+@pytest.mark.timeout(120)
+async def test_the_event_loop_answers_while_strong_bots_think(served):
+    """A request made while a table of strong bots plays is answered at once: the searches run
+    in the worker, not on the loop (health answers many times while one deal is played)."""
+    http = await served(bot_workers=1, bot_budget=30.0)
+    created = await (await http.post("/deals", json={"game": "mcr", "seats": ["bot:strong"] * 4})).json()
+    answered = 0
+    while not (await (await http.get(f"/deals/{created['deal_id']}")).json())["over"]:
+        assert (await http.get("/health")).status == 200
+        answered += 1
+        await asyncio.sleep(0.01)
+    assert answered > 20
