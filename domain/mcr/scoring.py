@@ -191,3 +191,8 @@ def fan_points(
     except TypeError:
         return -1
     return sum([pts * cnt for pts, cnt, _zh, _en in raw])
+
+
+def shanten_once(kinds: tuple[int, ...]) -> int:
+    """``shanten`` without the memo, for hands met once (sampled ones would only crowd it)."""
+    return _shanten((), hand_codes(kinds))

@@ -5,7 +5,16 @@ an action is the seat's expected net payment (MC-4.4) from this decision on, mea
 seat that will not win this deal: what its own win would collect (each payment, plus the loss
 the win saves it from), weighted by the chance of getting there before the wall ends or another
 seat wins, minus the expected extra cost of dealing in with the discard the action makes. Only
-differences between the options of one view mean something; the best option is the one played.
+differences between the options of one view mean something. ``StrongBot.choose`` plays the best
+option, except that a legal win is always taken: the value of passing a win rests on the model's
+extrapolated chance of a bigger one later, which self-play does not support.
+
+Hidden tiles enter in two ways. Draws are averaged exactly: a kind is drawn with probability
+(copies this seat cannot see) / (tiles it cannot see), which is what averaging over every deal of
+the hidden tiles consistent with the view gives. Opponents that show two sets or more are also
+determinised: their concealed tiles are dealt at random (seeded) from the unseen copies next to
+their sets, and the ready deals' 8-point waits sharpen the danger of each kind; ``noise`` is the
+standard error that sampling leaves in a value.
 """
 
 from __future__ import annotations
@@ -29,11 +38,12 @@ class Params:
     ready_win: float = 0.13  # chance per go-around that a ready opponent wins
     loss_per_win: float = 12.0  # what another seat's win costs this seat on average (MC-4.4)
     deal_in_extra: float = 8.0  # points a deal-in costs beyond the expected loss anyway
-    budget: int = 300  # hands one step from ready expanded per decision (beyond: the table)
+    budget: int = 240  # hands expanded per decision (beyond it: the self-play table's value)
     candidates: int = 6  # discards searched (the others get the short-chain value)
     claims: str = "value"  # "greedy": claim decisions as the greedy bot makes them (experiments)
     defend: bool = True
     always_win: bool = True  # a legal win is taken, whatever the model says passing is worth
+    samples: int = 48  # determinised deals of each opponent that shows two sets or more
 
 
 DEFAULT = Params()
@@ -55,7 +65,7 @@ class OptionValue:
 class _Decision:
     """The facts of one view, and the search model they give."""
 
-    def __init__(self, view: SeatView, params: Params) -> None:
+    def __init__(self, view: SeatView, params: Params, seed: int) -> None:
         self.view = view
         self.p = params
         me = view.seats[view.seat]
@@ -66,7 +76,7 @@ class _Decision:
             own[k] += 1
         self.own = own
         self.packs = packs_of(view)
-        self.threats: list[Threat] = threats(view, self.seen, own)
+        self.threats: list[Threat] = threats(view, self.seen, own, random.Random(seed), params.samples)
         unseen = sum(4 - x for x in self.seen) - len(self.kinds)
         horizon = view.wall_count // 4 + 1
         survive, avoided = _pace(self.threats, horizon, params)
@@ -84,22 +94,26 @@ class _Decision:
         )
 
     # -- the danger of discarding a kind now ---------------------------------------------------
-    def danger(self, k: int) -> tuple[float, float]:
-        """(chance someone wins on kind ``k`` now, its cost in points relative to not winning)."""
+    def danger(self, k: int) -> tuple[float, float, float]:
+        """(chance someone wins on kind ``k`` now, its cost in points relative to not winning,
+        the standard error of the chance where it was sampled)."""
         safe = 1.0
         cost = 0.0
+        var = 0.0
         if not self.p.defend:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         for t in self.threats:
             p = t.deal_in(k)
             if p > 0:
                 safe *= 1 - p
                 cost += p * (8 + t.points + self.p.deal_in_extra - 8)
+                if t.error is not None:
+                    var += (t.ready * t.error[k]) ** 2
         chance = 1 - safe
-        return chance, (cost / chance if chance > 0 else 0.0)
+        return chance, (cost / chance if chance > 0 else 0.0), var**0.5
 
     def discard_values(self, packs: tuple, kinds14: tuple[int, ...], horizon: int) -> dict[int, tuple]:
-        """{kind: (value, deal-in chance)} of each discard from a hand of 14 - 3n kinds."""
+        """{kind: (value, deal-in chance, noise)} of each discard from a hand of 14 - 3n kinds."""
         m = self.model
         distinct = sorted(set(kinds14))
         rest_of = {}
@@ -113,24 +127,34 @@ class _Decision:
         risk = {d: self.danger(d) for d in distinct}
         # the candidates worth a search: the lowest shanten, best by useful draws; the safest
         near = [d for d in distinct if shan[d] == low]
-        if len(near) > self.p.candidates:
-            near.sort(key=lambda d: -self._useful_count(rest_of[d]))
-            near = near[: self.p.candidates]
+        if len(near) > 1:
+            near.sort(key=lambda d: -self._useful_count(packs, rest_of[d]))
+        near = near[: self.p.candidates]
         safest = sorted(distinct, key=lambda d: (risk[d][0], shan[d]))[:2]
-        search = set(near) | {d for d in safest if shan[d] <= low + 1}
+        # searched in this order, so that a budget running out spares the likeliest choices
+        search = near + [d for d in safest if shan[d] <= low + 1 and d not in near]
+        found = {d: m.value(packs, rest_of[d])[horizon] for d in search}
         out = {}
         for d in distinct:
-            rest = rest_of[d]
-            if d in search:
-                v = m.value(packs, rest)[horizon]
+            if d in found:
+                v = found[d]
             else:  # not searched: valued as a hand one step farther (below the searched ones)
                 v = m.curve(shan[d] + 1, packs)[horizon]
-            chance, cost = risk[d]
-            out[d] = ((1 - chance) * v - chance * cost, chance)
+            chance, cost, err = risk[d]
+            out[d] = ((1 - chance) * v - chance * cost, chance, err * (v + cost))
         return out
 
-    def _useful_count(self, kinds: tuple[int, ...]) -> int:
-        return sum(self.model.live(kinds, k) for k in scoring.useful(kinds)[1])
+    def _useful_count(self, packs: tuple, kinds: tuple[int, ...]) -> int:
+        return sum(self.model.live(packs, kinds, k) for k in scoring.useful(kinds)[1])
+
+    def moved(self, packs: tuple, tiles) -> tuple:
+        """Register ``packs`` as an option that moves ``tiles`` of the hand into a set: their
+        copies are no longer live for the search."""
+        base = list(self.model.base)
+        for t in tiles:
+            base[t >> 2] -= 1
+        self.model.bases[packs] = base
+        return packs
 
     def win_value(self, tile_kind: int, self_drawn: bool) -> float:
         """What a win now pays this seat (MC-4.4), plus the loss it saves."""
@@ -196,7 +220,7 @@ def option_values(view: SeatView, seed: int = 0, params: Params = DEFAULT) -> li
     acts = view.legal_actions
     if len(acts) <= 1:
         return [OptionValue(a, 0.0) for a in acts]
-    dec = _Decision(view, params)
+    dec = _Decision(view, params, seed)
     out: list[OptionValue] = []
     if type(acts[0]) is Pass:
         w = view.window
@@ -208,37 +232,38 @@ def option_values(view: SeatView, seed: int = 0, params: Params = DEFAULT) -> li
             elif a.claim == "win":
                 out.append(OptionValue(a, dec.win_value(w.card >> 2, False)))
             else:
-                packs = (*dec.packs, _claim_pack(view, a))
+                packs = dec.moved((*dec.packs, _claim_pack(view, a)), a.tiles)
                 rest = _without(dec.kinds, a.tiles)
                 if a.claim == "kong":
                     out.append(OptionValue(a, dec.model.value(packs, rest)[t_claim + 1]))
                 else:
                     vals = dec.discard_values(packs, rest, t_claim)
                     best = max(vals.values())
-                    out.append(OptionValue(a, best[0], deal_in=best[1]))
+                    out.append(OptionValue(a, best[0], best[2], best[1]))
         return out
     horizon = own_draws(view, (view.seat + 1) % 4)
     vals = dec.discard_values(dec.packs, dec.kinds, horizon)
     for a in acts:
         t = type(a)
         if t is Discard:
-            v, chance = vals[a.tile >> 2]
-            out.append(OptionValue(a, v, deal_in=chance))
+            v, chance, noise = vals[a.tile >> 2]
+            out.append(OptionValue(a, v, noise, chance))
         elif t is DeclareWin:
             out.append(OptionValue(a, dec.win_value(view.drawn >> 2, True)))
         elif t is ConcealedKong:
             k = a.tiles[0] >> 2
-            packs = (*dec.packs, ("GANG", KIND_CODES[k], 0))
+            packs = dec.moved((*dec.packs, ("GANG", KIND_CODES[k], 0)), a.tiles)
             rest = _without(dec.kinds, a.tiles)
             out.append(OptionValue(a, dec.model.value(packs, rest)[horizon + 1]))
         elif t is AddedKong:
             k = a.tile >> 2
             code = KIND_CODES[k]
             packs = tuple(("GANG", code, p[2]) if p[0] == "PENG" and p[1] == code else p for p in dec.packs)
+            packs = dec.moved(packs, [a.tile])
             rest = _without(dec.kinds, [a.tile])
-            chance, cost = dec.danger(k)
+            chance, cost, err = dec.danger(k)
             v = dec.model.value(packs, rest)[horizon + 1]
-            out.append(OptionValue(a, (1 - chance) * v - chance * cost, deal_in=chance))
+            out.append(OptionValue(a, (1 - chance) * v - chance * cost, err * (v + cost), chance))
         else:  # pragma: no cover - the turn's actions are the four above
             out.append(OptionValue(a, 0.0))
     return out
@@ -250,7 +275,6 @@ class StrongBot:
     def __init__(self, seed: int = 0, params: Params = DEFAULT) -> None:
         self.seed = seed
         self.params = params
-        self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Command:
         acts = view.legal_actions

@@ -17,7 +17,7 @@ progress, the fans of each wait) is cached for the process.
 from __future__ import annotations
 
 from domain.mcr import scoring
-from domain.mcr.tiles import KIND_CODES
+from domain.mcr.tiles import KIND_CODES, KIND_INDEX
 
 # Process-wide memos of what does not depend on the table, each cleared when full (about 60 MB
 # together at most); they only save time, never change a value.
@@ -82,6 +82,20 @@ def _candidates(kinds: tuple[int, ...]) -> list[int]:
     return sorted(out)
 
 
+def pack_counts(packs: tuple) -> list[int]:
+    """Copies of each kind in PyMahjongGB packs (a chow's middle tile is its code)."""
+    n = [0] * 34
+    for kind, code, _offer in packs:
+        k = KIND_INDEX[code]
+        if kind == "CHI":
+            n[k - 1] += 1
+            n[k] += 1
+            n[k + 1] += 1
+        else:
+            n[k] += 4 if kind == "GANG" else 3
+    return n
+
+
 def wait_values(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int):
     """((kind, points on a discard, points self-drawn), ...) of a ready hand's complete waits."""
     key = (packs, kinds, seat_wind, prevailing)
@@ -89,24 +103,31 @@ def wait_values(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing
     if r is None:
         if len(_WAITS) > _WAITS_LIMIT:
             _WAITS.clear()
-        codes = scoring.hand_codes(kinds)
-        if len(kinds) == 13 and any(f(codes)[0] == 0 for f in _SPECIAL):
-            cands = sorted(scoring.waits(kinds))
-        else:
-            cands = _candidates(kinds)
-        out = []
-        for k in cands:
-            if kinds.count(k) == 4:
-                continue
-            win = KIND_CODES[k]
-            d = scoring.fan_points(packs, codes, win, False, seat_wind, prevailing)
-            if d < 0:
-                continue
-            s = scoring.fan_points(packs, codes, win, True, seat_wind, prevailing)
-            out.append((k, d, s))
-        r = tuple(out)
+        r = waits_of(packs, kinds, seat_wind, prevailing)
         _WAITS[key] = r
     return r
+
+
+def waits_of(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int, self_drawn: bool = True):
+    """``wait_values`` without the memo (for hands met once, like sampled ones); with
+    ``self_drawn`` False the self-drawn points are not worked out (reported as -1)."""
+    codes = scoring.hand_codes(kinds)
+    if len(kinds) == 13 and any(f(codes)[0] == 0 for f in _SPECIAL):
+        cands = sorted(scoring.waits(kinds))
+    else:
+        cands = _candidates(kinds)
+    out = []
+    shown = pack_counts(packs)
+    for k in cands:
+        if kinds.count(k) + shown[k] >= 4:  # no fifth copy (the calculator would score it)
+            continue
+        win = KIND_CODES[k]
+        d = scoring.fan_points(packs, codes, win, False, seat_wind, prevailing)
+        if d < 0:
+            continue
+        s = scoring.fan_points(packs, codes, win, True, seat_wind, prevailing) if self_drawn else -1
+        out.append((k, d, s))
+    return tuple(out)
 
 
 def _drop(kinds: tuple[int, ...], d: int) -> tuple[int, ...]:
@@ -161,7 +182,8 @@ class Model:
     """The facts one decision's search shares: live copies, horizon, payments, opponents' pace.
 
     - ``base[k]``: copies of kind k not visible to this seat outside its own concealed hand (the
-      copies a hypothetical hand holds are taken off per hand).
+      copies a hypothetical hand holds are taken off per hand); ``bases[packs]`` the same for an
+      option that moves tiles of the hand into a new set (a claim, a kong).
     - ``unseen``: tiles this seat cannot see (wall and other hands), the denominator of a draw.
     - ``horizon``: the longest number of own draws any option needs.
     - ``survive[t]``: chance that no other seat wins during the go-around before the own draw
@@ -174,6 +196,7 @@ class Model:
 
     __slots__ = (
         "base",
+        "bases",
         "unseen",
         "horizon",
         "survive",
@@ -202,6 +225,7 @@ class Model:
         budget: int,
     ) -> None:
         self.base = base
+        self.bases: dict[tuple, list[int]] = {}
         self.unseen = max(1, unseen)
         self.horizon = horizon
         self.survive = survive
@@ -221,8 +245,8 @@ class Model:
     def pay_self(self, points: int) -> float:
         return 24 + 3 * (points + self.flowers)
 
-    def live(self, kinds: tuple[int, ...], k: int) -> int:
-        n = self.base[k] - kinds.count(k)
+    def live(self, packs: tuple, kinds: tuple[int, ...], k: int) -> int:
+        n = self.bases.get(packs, self.base)[k] - kinds.count(k)
         return n if n > 0 else 0
 
     def value(self, packs: tuple, kinds: tuple[int, ...], root: bool = True, s: int = -1) -> list[float]:
@@ -237,7 +261,7 @@ class Model:
             s = scoring.shanten(kinds)
         if s == 0:
             v = _ceil(self._ready(packs, kinds), self.curve(0, packs))
-        elif root or (s == 1 and self.expanded < self.budget):
+        elif (root or s == 1) and self.expanded < self.budget:
             self.expanded += 1
             v = _ceil(self._expand(packs, kinds, s), self.curve(s + 1, packs))
         else:
@@ -260,7 +284,7 @@ class Model:
         n = self.unseen
         a_d = p_d = a_s = p_s = 0.0
         for k, d, s in wait_values(packs, kinds, self.seat_wind, self.prevailing):
-            c = self.live(kinds, k)
+            c = self.live(packs, kinds, k)
             if not c:
                 continue
             if s >= scoring.MIN_POINTS:
@@ -298,8 +322,9 @@ class Model:
         gain = [0.0] * (h + 1)  # sum over useful draws of chance x best value after it
         p_move = 0.0
         value = self.value
+        base = self.bases.get(packs, self.base)
         for k, kept in steps(kinds):
-            c = self.base[k] - kinds.count(k)
+            c = base[k] - kinds.count(k)
             if c <= 0:
                 continue
             k14 = add_kind(kinds, k)

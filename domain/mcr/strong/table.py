@@ -9,8 +9,11 @@ category and what the table shows (the seat's own discards, tiles it let pass, d
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
+from domain.mcr import scoring
+from domain.mcr.strong.hand import waits_of
 from domain.mcr.tiles import KIND_CODES
 from domain.mcr.view import SeatView
 
@@ -54,15 +57,62 @@ def visible_counts(view: SeatView) -> list[int]:
 @dataclass(frozen=True, slots=True)
 class Threat:
     """One opponent: ``ready`` its chance to be ready now, ``wait[k]`` the chance that a ready
-    hand waits on kind ``k``, ``points`` the points it would score on average."""
+    hand waits on kind ``k`` (``error[k]`` its standard error when sampled), ``points`` the
+    points it would score on average."""
 
     seat: int
     ready: float
     wait: tuple[float, ...]
     points: float
+    error: tuple[float, ...] | None = None
 
     def deal_in(self, k: int) -> float:
         return self.ready * self.wait[k]
+
+
+def seat_packs(view: SeatView, seat: int) -> tuple | None:
+    """Another seat's shown sets as PyMahjongGB packs, None when a concealed kong hides a kind."""
+    packs = []
+    for m in view.seats[seat].melds:
+        if not m.tiles:
+            return None
+        k = m.tiles[0] >> 2
+        if m.kind == "chow":
+            lo = min(t >> 2 for t in m.tiles)
+            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
+        elif m.kind == "concealed_kong":
+            packs.append(("GANG", KIND_CODES[k], 0))
+        else:
+            packs.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k], (seat - m.from_seat) % 4))
+    return tuple(packs)
+
+
+def sampled_waits(view: SeatView, seat: int, pool: list[int], rng: random.Random, samples: int):
+    """Determinised waits of ``seat``: deal its concealed tiles at random from ``pool`` (the
+    copies this view cannot see) ``samples`` times, next to its shown sets, and count the kinds
+    each ready deal wins on for 8 points on a discard (MC-4.3). (ready deals, count per kind), or
+    None when its sets hide a kind."""
+    pub = view.seats[seat]
+    packs = seat_packs(view, seat)
+    n = pub.hand_count
+    if packs is None or n % 3 != 1:
+        return None
+    tiles = [k for k in range(34) for _ in range(pool[k])]
+    if len(tiles) < n:
+        return None
+    counts = [0] * 34
+    ready = 0
+    for _ in range(samples):
+        hand = tuple(sorted(rng.sample(tiles, n)))
+        if scoring.shanten_once(hand) != 0:
+            continue
+        won = False
+        for k, d, _s in waits_of(packs, hand, pub.wind, view.prevailing_wind, self_drawn=False):
+            if d >= scoring.MIN_POINTS:
+                counts[k] += 1
+                won = True
+        ready += won
+    return ready, counts
 
 
 def _wait_weights(
@@ -116,9 +166,14 @@ def _wait_weights(
     return w
 
 
-def threats(view: SeatView, seen: list[int], own: list[int]) -> list[Threat]:
-    """The three opponents, as seen from ``view``."""
+def threats(
+    view: SeatView, seen: list[int], own: list[int], rng: random.Random | None = None, samples: int = 0
+) -> list[Threat]:
+    """The three opponents, as seen from ``view``. With ``samples``, a seat showing two sets or
+    more also gets determinised waits (``sampled_waits``), blended with the table's by how many
+    of the deals were ready."""
     me = view.seat
+    pool = [max(0, 4 - seen[k] - own[k]) for k in range(34)]
     wall_bucket = min(7, view.wall_count // 12)
     out = []
     for r in (1, 2, 3):
@@ -135,9 +190,24 @@ def threats(view: SeatView, seen: list[int], own: list[int]) -> list[Threat]:
             d = view.seats[(me + r2) % 4].discards
             if d:
                 passed.add(d[-1] >> 2)
-        wait = tuple(_wait_weights(view, j, seen, own, passed))
+        wait = _wait_weights(view, j, seen, own, passed)
+        error = None
+        found = sampled_waits(view, j, pool, rng, samples) if samples and len(pub.melds) >= 2 else None
+        if found is not None and found[0]:
+            n, counts = found
+            pile = pub.discards
+            mine = {pile[-1] >> 2} if pile else set()
+            weight = n / (n + 8)
+            err = [0.0] * 34
+            for k in range(34):
+                if k in passed or k in mine:
+                    continue
+                p = counts[k] / n
+                wait[k] = (1 - weight) * wait[k] + weight * p
+                err[k] = weight * (p * (1 - p) / n) ** 0.5
+            error = tuple(err)
         points = 12.0 + 2.0 * len(pub.flowers) / 2 + (2.0 if len(pub.melds) >= 3 else 0.0)
-        out.append(Threat(j, ready, wait, points))
+        out.append(Threat(j, ready, tuple(wait), points, error))
     return out
 
 
