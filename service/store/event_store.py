@@ -447,6 +447,115 @@ class EventStore:
         await self.redis.zrem(self.public_index_key, deal_id)
         self._forget(deal_id)
 
+    # --- archive of finished deals (issue 17; service/app/archiver.py) --------------------------
+    # The finished index says which deals may leave Redis and since when; a lease keeps two
+    # archivers off one deal; the removal script deletes a deal only while it is still exactly
+    # what the archive holds.
+    @property
+    def finished_index_key(self) -> str:
+        """Finished deals scored by their finish time (ms): what the archiver works from."""
+        return f"{self.prefix}:deals:finished"
+
+    def archive_lease_key(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:archiving"
+
+    async def mark_finished(self, deal_id: str, finished_ms: int) -> None:
+        """List a finished deal for the archiver (the command side calls this when a deal ends;
+        a second call keeps the first time)."""
+        await self._appends.call("ZADD", self.finished_index_key, "NX", finished_ms, deal_id)
+
+    async def finished_before(
+        self, cutoff_ms: int, offset: int = 0, count: int = 100
+    ) -> list[tuple[str, int]]:
+        """(deal id, finish time) of deals finished at or before ``cutoff_ms``, oldest first."""
+        rows = await self.redis.zrangebyscore(
+            self.finished_index_key, "-inf", cutoff_ms, start=offset, num=count, withscores=True
+        )
+        return [(d.decode() if isinstance(d, bytes) else d, int(score)) for d, score in rows]
+
+    async def finished_count(self, cutoff_ms: int | None = None) -> int:
+        return await self.redis.zcount(
+            self.finished_index_key, "-inf", "+inf" if cutoff_ms is None else cutoff_ms
+        )
+
+    async def take_archive_lease(self, deal_id: str, token: str, lease_ms: int) -> bool:
+        return bool(await self.redis.set(self.archive_lease_key(deal_id), token, nx=True, px=lease_ms))
+
+    async def release_archive_lease(self, deal_id: str, token: str) -> None:
+        await self.redis.eval(_RELEASE_LEASE_LUA, 1, self.archive_lease_key(deal_id), token)
+
+    async def archive_snapshot(
+        self, deal_id: str
+    ) -> tuple[list[bytes], dict[str, str], int | None, str | None]:
+        """(records, meta, recorded version, recorded head hash) of one deal, in one round trip.
+        Not a transaction (a cluster client pipelines without one): the archiver checks the
+        four agree, and the removal script checks them again before it deletes anything."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.events_key(deal_id), "-", "+")
+        pipe.hgetall(self.meta_key(deal_id))
+        pipe.hmget(self.commands_key(deal_id), "v", "h")
+        entries, meta, (version, head) = await pipe.execute()
+        records = [_field(fields, b"e") for _id, fields in entries]
+        text = {_text(k): _text(v) for k, v in meta.items()}
+        return records, text, None if version is None else int(version), None if head is None else _text(head)
+
+    async def remove_archived(
+        self, deal_id: str, lease_token: str, head_hash: str, count: int, meta: dict[str, str]
+    ) -> int:
+        """Delete the deal's keys and index entries iff the lease is ``lease_token``'s and the
+        log and meta are still the archived ones. 0 removed, 1 lease lost, 2 log changed,
+        3 meta changed (``remove_archived.lua``); nothing is written unless 0.
+
+        On one server the index entries go in the same script. On Redis Cluster the indexes
+        live in other slots, so the script deletes the deal's own keys and the entries follow
+        (a crash in between leaves entries that the archiver's next round drops)."""
+        from redis.asyncio.cluster import RedisCluster
+
+        on_cluster = isinstance(self.redis, RedisCluster)
+        keys = [self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id)]
+        keys.append(self.archive_lease_key(deal_id))
+        if not on_cluster:
+            keys += [self.index_key, self.public_index_key, self.finished_index_key]
+        args = (lease_token, deal_id, head_hash, count, *(part for item in meta.items() for part in item))
+        try:
+            answer = int(await self.redis.evalsha(_REMOVE_SHA, len(keys), *keys, *args))
+        except NoScriptError:
+            answer = int(await self.redis.eval(_REMOVE_LUA, len(keys), *keys, *args))
+        if answer == 0:
+            self._forget(deal_id)
+            if on_cluster:
+                await self.forget_finished(deal_id)
+        return answer
+
+    async def forget_finished(self, deal_id: str) -> None:
+        """Drop the index entries of a deal whose keys are gone (an archived deal's leftovers)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for key in (self.index_key, self.public_index_key, self.finished_index_key):
+            pipe.zrem(key, deal_id)
+        await pipe.execute()
+
+    async def claim_live_meta(self, deal_id: str, field: str, value: str) -> str | None:
+        """``claim_meta`` for a deal that may have left Redis: sets the field only while the
+        meta hash exists (never makes a stray one after the archiver removed the deal) and
+        answers the value held, or None when the deal is not in Redis (ask the archive)."""
+        reply = await self.redis.eval(_CLAIM_LIVE_LUA, 1, self.meta_key(deal_id), field, value)
+        return None if reply is None else _text(reply)
+
+
+_REMOVE_LUA = files("service.store").joinpath("remove_archived.lua").read_text()
+_REMOVE_SHA = hashlib.sha1(_REMOVE_LUA.encode()).hexdigest()
+_RELEASE_LEASE_LUA = (
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+)
+_CLAIM_LIVE_LUA = (
+    "if redis.call('EXISTS', KEYS[1]) == 0 then return false end "
+    "redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HGET', KEYS[1], ARGV[1])"
+)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)

@@ -1,0 +1,153 @@
+"""The archive of finished deals: where a deal goes once Redis no longer needs to hold it.
+
+A deal is archived as the records Redis stored, byte for byte, so its hash chain still verifies
+and an audit of an archived deal is the audit of the live one. Two backends behind one small
+interface: SQLite in the data directory (the embedded default) and PostgreSQL when
+``DEALSTREAM_ARCHIVE_URL=postgresql://…`` is set.
+
+``put`` never overwrites: the same deal again is a no-op, a deal whose records, head hash or
+times differ from the archived ones is refused (``ArchiveConflict``). Meta fields only grow: a
+second put may add a field the first one lacked (a "play again" claim made after the first
+copy), never change one. ``claim_meta`` sets a field of an archived deal once, for what must
+still happen to a finished deal after it left Redis (it may be played again by its seats).
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import os
+from pathlib import Path
+
+import msgspec
+
+__all__ = [
+    "ARCHIVE_FILE",
+    "Archive",
+    "ArchiveConflict",
+    "ArchivedDeal",
+    "ArchivedListing",
+    "content_digest",
+    "merge_meta",
+    "open_archive",
+]
+
+ARCHIVE_FILE = "archive.sqlite3"  # the SQLite archive's file name in the data directory
+ARCHIVE_URL_ENV = "DEALSTREAM_ARCHIVE_URL"
+
+
+class ArchivedDeal(msgspec.Struct, frozen=True):
+    """A finished deal as it left Redis.
+
+    ``meta`` holds every field of the deal's meta hash (token digests included: the seats of a
+    finished deal may still play it again); ``records`` the stored records in version order;
+    ``head_hash`` the hash of the last record as the append script recorded it.
+    """
+
+    deal_id: str
+    game: str
+    created_ms: int
+    finished_ms: int
+    meta: dict[str, str]
+    records: list[bytes]
+    head_hash: str
+
+
+class ArchivedListing(msgspec.Struct, frozen=True):
+    """One row of the archive's deal list (what ``GET /deals`` shows of a deal)."""
+
+    deal_id: str
+    game: str
+    created_ms: int
+    finished_ms: int
+    spectators: bool
+
+
+class ArchiveConflict(Exception):
+    """A put would change an archived deal: the archive keeps what it has."""
+
+    def __init__(self, deal_id: str, what: str) -> None:
+        super().__init__(f"deal {deal_id} is archived with other {what}; the archive keeps its copy")
+        self.deal_id = deal_id
+        self.what = what
+
+
+def content_digest(deal: ArchivedDeal) -> str:
+    """SHA-256 over everything of a deal that may never change once archived (meta aside)."""
+    body = msgspec.msgpack.encode(
+        [deal.deal_id, deal.game, deal.created_ms, deal.finished_ms, deal.head_hash, deal.records]
+    )
+    return hashlib.sha256(body).hexdigest()
+
+
+def merge_meta(stored: dict[str, str], incoming: dict[str, str], deal_id: str) -> dict[str, str] | None:
+    """The stored meta with the incoming fields it lacks; None if there is nothing to add.
+    A field both hold with different values is a conflict: archived meta only grows."""
+    added = {}
+    for name, value in incoming.items():
+        held = stored.get(name)
+        if held is None:
+            added[name] = value
+        elif held != value:
+            raise ArchiveConflict(deal_id, f"meta field {name!r}")
+    return {**stored, **added} if added else None
+
+
+def spectators_of(meta: dict[str, str]) -> bool:
+    return meta.get("spectators") == "1"
+
+
+class Archive(abc.ABC):
+    """Finished deals, newest first. Every method is a coroutine; none blocks the event loop."""
+
+    @abc.abstractmethod
+    async def put(self, deal: ArchivedDeal) -> bool:
+        """Store ``deal``; True if it was stored now, False if the archive held it already.
+        Raises ``ArchiveConflict`` if the archived copy differs (nothing is changed then)."""
+
+    @abc.abstractmethod
+    async def get(self, deal_id: str) -> ArchivedDeal | None: ...
+
+    @abc.abstractmethod
+    async def records(self, deal_id: str) -> list[bytes] | None:
+        """The stored records byte for byte, None if the deal is not archived."""
+
+    @abc.abstractmethod
+    async def list(self, offset: int = 0, count: int = 100) -> list[ArchivedListing]:
+        """Archived deals, newest first by ``created_ms`` (ties: the larger deal id first, as
+        Redis orders its index), from ``offset``."""
+
+    @abc.abstractmethod
+    async def count(self) -> int: ...
+
+    @abc.abstractmethod
+    async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
+        """Set a meta field of an archived deal unless it is set: the value it holds afterwards
+        (so the caller whose value it is knows it won); None if the deal is not archived."""
+
+    @abc.abstractmethod
+    async def release_meta(self, deal_id: str, field: str, value: str) -> None:
+        """Drop a field ``claim_meta`` set, if it still holds ``value`` (a claim rolled back)."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+
+def open_archive(url: str | None, data_dir: Path | str) -> Archive:
+    """The archive ``url`` names: ``postgresql://…`` (or ``postgres://…``; ``?schema=NAME`` picks
+    the schema, default ``dealstream``), ``sqlite:///path``, or with no URL
+    ``DEALSTREAM_ARCHIVE_URL``, else SQLite in ``data_dir``. Connects on first use."""
+    url = url or os.environ.get(ARCHIVE_URL_ENV) or None
+    if url is None:
+        from service.store.archive.sqlite import SqliteArchive
+
+        return SqliteArchive(Path(data_dir) / ARCHIVE_FILE)
+    if url.startswith(("postgresql://", "postgres://")):
+        from service.store.archive.postgres import PostgresArchive
+
+        return PostgresArchive(url)
+    if url.startswith("sqlite:///"):
+        from service.store.archive.sqlite import SqliteArchive
+
+        return SqliteArchive(Path(url.removeprefix("sqlite://")))
+    raise ValueError(f"an archive URL is postgresql://… or sqlite:///path, not {url.split(':', 1)[0]}:…")

@@ -1,0 +1,83 @@
+"""Finished bot deals in a real Redis, and the checks every archiver test makes afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from domain.envelope import record_hash, verify_chain
+from service.app.deals import DealService
+from service.store.archive import Archive
+from service.store.event_store import EventStore
+
+
+@dataclass(frozen=True)
+class Original:
+    """A deal as Redis held it before any archiving: what the archive must hold afterwards."""
+
+    deal_id: str
+    records: list[bytes]
+    meta: dict[str, str]
+    head_hash: str
+
+
+async def play_finished(
+    store: EventStore, games: list[str], finished_ms: int | None = None, concurrency: int = 10
+) -> list[Original]:
+    """Bot deals played to the end through the command side, listed in the finished index."""
+    deals = DealService(store, bot_delay=0.0)
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(i: int, game: str) -> str:
+        async with gate:
+            seats = {"paohuzi": 3, "mcr": 4}[game]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seats, f"archive-{i}"))["deal_id"]
+            for _ in range(6000):
+                if (await deals.load(deal_id)).over:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError(f"deal {deal_id} did not finish")
+            return deal_id
+
+    try:
+        ids = await asyncio.gather(*(one(i, g) for i, g in enumerate(games)))
+    finally:
+        await deals.close()
+    originals = []
+    for deal_id in ids:
+        # the command side lists a deal here when it ends; the tests set the time they need
+        await store.mark_finished(deal_id, 1)
+        when = finished_ms if finished_ms is not None else 1
+        await store.redis.zadd(store.finished_index_key, {deal_id: when})
+        originals.append(await snapshot(store, deal_id))
+    return originals
+
+
+async def snapshot(store: EventStore, deal_id: str) -> Original:
+    records = await store.read_raw(deal_id)
+    return Original(deal_id, records, await store.get_meta(deal_id), await store.head_hash(deal_id))
+
+
+async def prefix_keys(store: EventStore) -> list[str]:
+    keys = [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*", count=1000)]
+    return sorted(k.decode() if isinstance(k, bytes) else k for k in keys)
+
+
+async def in_redis(store: EventStore, deal_id: str) -> bool:
+    return bool(await store.redis.exists(store.events_key(deal_id)))
+
+
+async def assert_whole_in_archive(archive: Archive, original: Original) -> None:
+    copy = await archive.get(original.deal_id)
+    assert copy is not None, f"deal {original.deal_id} is not in the archive"
+    assert copy.records == original.records
+    assert verify_chain(copy.records) is None
+    assert copy.head_hash == original.head_hash == record_hash(copy.records[-1])
+    assert copy.meta == original.meta
+
+
+async def assert_whole_in_redis(store: EventStore, original: Original) -> None:
+    assert await store.read_raw(original.deal_id) == original.records
+    assert await store.head_hash(original.deal_id) == original.head_hash
+    assert await store.get_meta(original.deal_id) == original.meta
