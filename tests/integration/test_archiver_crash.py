@@ -158,3 +158,34 @@ async def test_a_kill_with_several_deals_in_flight(store, archive_url, real_redi
         assert await prefix_keys(store) == []
     finally:
         await archive.close()
+
+
+async def test_the_command_line_reports_a_round_and_backfills(store, real_redis_url, tmp_path):
+    originals = await play_finished(store, ["paohuzi", "mcr"])
+    await store.redis.delete(store.finished_index_key)  # as before the finished index existed
+    url = f"sqlite://{tmp_path}/archive.sqlite3"
+    common = ["--redis", real_redis_url, "--prefix", store.prefix, "--archive", url, "--once"]
+
+    def cli(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "service.cli", "archive", *common, *extra],
+            cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+            timeout=120, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    plain = cli("--older-than", "0")
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.startswith("0 archived") and "2 in the archive" not in plain.stdout
+    backfilled = cli("--older-than", "0", "--backfill")
+    assert backfilled.returncode == 0, backfilled.stderr
+    assert "2 finished deals added" in backfilled.stderr
+    assert "2 archived (0 were already)" in backfilled.stdout and "2 in the archive" in backfilled.stdout
+    archive = SqliteArchive(tmp_path / "archive.sqlite3")
+    try:
+        for original in originals:
+            await assert_whole_in_archive(archive, original)
+    finally:
+        await archive.close()
+    assert await prefix_keys(store) == []
+    refused = cli("--older-than", "-1")
+    assert refused.returncode == 2 and "--older-than" in refused.stderr
