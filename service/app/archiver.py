@@ -216,8 +216,10 @@ class Archiver:
         records, meta, version, head = await self.store.archive_snapshot(deal_id)
         if not records:
             return None
-        if meta.get("status") != "over":
-            raise NotArchivable(f"its meta status is {meta.get('status')!r}, not 'over'")
+        # over: as the command side marks it, or (its service died right after the last append)
+        # as the log itself shows
+        if meta.get("status") != "over" and _type_of(records[-1]) != FINAL_EVENT:
+            raise NotArchivable(f"its meta status is {meta.get('status')!r} and its log does not end")
         if head is None or version != len(records):
             raise NotArchivable(f"{len(records)} records but the recorded version is {version}")
         broken = verify_chain(records)
@@ -300,6 +302,14 @@ def _decode_last(fields: dict) -> tuple[str, int] | None:
     stamp = time.strptime(record.recorded_at[:19], "%Y-%m-%dT%H:%M:%S")
     micros = int(record.recorded_at[20:26] or 0)
     return record.type, calendar.timegm(stamp) * 1000 + micros // 1000
+
+
+class _Typed(msgspec.Struct):
+    type: str
+
+
+def _type_of(record: bytes) -> str:
+    return msgspec.json.decode(record, type=_Typed).type
 
 
 class _Created(msgspec.Struct):

@@ -27,6 +27,7 @@ from service.store.archive import (
 )
 
 DEFAULT_SCHEMA = "dealstream"
+LARGE_DEAL_BYTES = 256 * 1024
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -98,7 +99,10 @@ class PostgresArchive(Archive):
 
     async def put(self, deal: ArchivedDeal) -> bool:
         pool = await self._conn_pool()
-        digest = content_digest(deal)
+        if sum(map(len, deal.records)) > LARGE_DEAL_BYTES:  # hashing it would hold the loop up
+            digest = await asyncio.to_thread(content_digest, deal)
+        else:
+            digest = content_digest(deal)
         async with pool.acquire() as con, con.transaction():
             inserted = await con.fetchval(
                 f"INSERT INTO {self.table} (deal_id, game, created_ms, finished_ms, spectators, head_hash,"

@@ -135,15 +135,14 @@ class SqliteArchive(Archive):
         return await self._reader.run(work)
 
     async def put(self, deal: ArchivedDeal) -> bool:
-        digest = content_digest(deal)
-        blob = msgspec.msgpack.encode(deal.records)
-        meta = json.dumps(deal.meta, sort_keys=True)
-        row = (
-            deal.deal_id, deal.game, deal.created_ms, deal.finished_ms, int(spectators_of(deal.meta)),
-            deal.head_hash, len(deal.records), digest, meta, blob,
-        )  # fmt: skip
-
         def write(con: sqlite3.Connection) -> bool:
+            # hashing and encoding a large deal takes a while: here, not on the event loop
+            digest = content_digest(deal)
+            row = (
+                deal.deal_id, deal.game, deal.created_ms, deal.finished_ms, int(spectators_of(deal.meta)),
+                deal.head_hash, len(deal.records), digest, json.dumps(deal.meta, sort_keys=True),
+                msgspec.msgpack.encode(deal.records),
+            )  # fmt: skip
             con.execute("BEGIN IMMEDIATE")
             try:
                 inserted = con.execute(
