@@ -1,5 +1,6 @@
-"""The web table in headless Chromium: whole deals played by clicking, replay, rules, languages,
-visual settings and the in-browser fairness check (issue 6)."""
+"""The web table in headless Chromium: whole deals played by clicking with the move log checked
+against the server's log, the hand in view at 390x844, replay, rules, languages, visual settings
+and the in-browser fairness check (issues 6 and 13)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,18 @@ import time
 
 import pytest
 
-from tests.e2e.web_conftest import browser, new_page, shot, web_server  # noqa: F401 (fixtures)
+from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    browser,
+    new_page,
+    seat_visible_versions,
+    shot,
+    wait_js,
+    web_server,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(170)]
 
+LOG_VERSIONS = "els => els.map(e => e.dataset.v)"
 STATE_JS = """() => {
   const page = document.querySelector('.play-page');
   return {
@@ -21,16 +30,10 @@ STATE_JS = """() => {
     discards: document.querySelectorAll('#my-hand button.piece.can').length,
     start: !!document.querySelector('#do-start'),
     busy: !!page && page.dataset.busy === '1',
+    held: !!page && page.dataset.held === '1',
+    armed: !page || page.dataset.armed !== '0',
   };
 }"""
-
-
-async def wait_js(page, predicate: str, timeout: float = 10.0) -> None:
-    """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses)."""
-    deadline = time.monotonic() + timeout
-    while not await page.evaluate(f"() => !!({predicate})"):
-        assert time.monotonic() < deadline, f"timed out waiting for {predicate}"
-        await page.wait_for_timeout(40)
 
 
 async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
@@ -42,8 +45,11 @@ async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
         await page.wait_for_timeout(40)
 
 
-async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None, name: str = "") -> int:
-    """Click through a whole deal: claim prompts via `pick_option`, discards by select + confirm."""
+async def play_by_clicking(
+    page, pick_option, max_moves: int = 400, on_move=None, name: str = "", on_state=None
+) -> int:
+    """Click through a whole deal: claim prompts via `pick_option`, discards by select + confirm.
+    `on_state(page)` runs at every step (layout checks)."""
     moves = 0
     claim_shot = False
     deadline = time.monotonic() + 120
@@ -53,9 +59,11 @@ async def play_by_clicking(page, pick_option, max_moves: int = 400, on_move=None
             await page.screenshot(path=shot((name or "deal") + "-stalled"), full_page=True)
             zone = await page.evaluate("document.querySelector('.me-zone')?.innerText")
             raise AssertionError(f"deal did not finish: {state} {zone!r} {page.js_errors}")
+        if on_state is not None:
+            await on_state(page)
         if state["result"]:
             return moves
-        if state["busy"]:
+        if state["busy"] or state["held"] or not state["armed"]:
             await page.wait_for_timeout(40)
             continue
         if state["options"] and not state["discards"]:
@@ -98,14 +106,44 @@ async def check_fairness(page, prefix: str) -> None:
     await page.screenshot(path=shot(prefix + "-fairness-fail"), full_page=True)
 
 
-async def start_from_lobby(page, base: str, game: str, seats: list[str] | None = None) -> None:
+async def check_move_log(page, base: str, seat: int = 0) -> None:
+    """The move log holds, in order, exactly the events of the server's log this seat saw, in
+    words: the person's own moves in the "you" form, claims named by their kind, every claim
+    window by its number (from 1 in both games) with the rule that decided it."""
+    deal = await page.evaluate("window.dealstream.state().deal")
+    shown = await page.eval_on_selector_all(
+        "#move-log li[data-v]",
+        "els => els.map(e => [Number(e.dataset.v), e.dataset.type, e.textContent,"
+        " e.querySelector('.log-text').textContent])",
+    )
+    expected = seat_visible_versions(base, deal, seat)
+    assert [(v, t) for v, t, _, _ in shown] == [(v, t) for v, t, _ in expected]
+    game = "mcr" if any(t == "TilesDealt" for _v, t, _d in expected) else "paohuzi"
+    for (_v, kind, text, _words), (_v2, _k, data) in zip(shown, expected, strict=True):
+        assert "You wins" not in text and "last card" not in text, text
+        if kind in ("CardDiscarded", "TileDiscarded"):
+            assert text.startswith("You discard" if data["seat"] == seat else "Computer "), text
+        if kind == "ClaimWindowResolved":
+            number = data["window"] + (1 if game == "mcr" else 0)
+            assert f"Window {number}" in text and data["rule_id"] in text, text
+            if data["seat"] is not None and data["claim"] != "win":
+                assert f"for a {data['claim']}" in text, text
+    # the last-action line describes the latest event
+    if await page.locator("#last-action").count():
+        assert await page.text_content("#last-action") == shown[-1][3]
+
+
+async def start_from_lobby(
+    page, base: str, game: str, seats: list[str] | None = None, pace: str = "normal"
+) -> None:
     await page.goto(base + "/")
     await page.wait_for_selector("#start")
     await page.check(f'input[name="game"][value="{game}"]')
     await page.wait_for_selector(f'input[name="game"][value="{game}"]:checked')
-    if seats:
-        for i, kind in enumerate(seats):
-            await page.select_option(f"#seat-{i}", kind)
+    seats = seats or ["human"] + ["bot:greedy"] * (2 if game == "paohuzi" else 3)
+    for i, kind in enumerate(seats):
+        await page.select_option(f"#seat-{i}", kind)
+    await page.check(f'input[name="pace"][value="{pace}"]')
     seed = await page.input_value("#client-seed")
     assert seed
     await page.fill("#client-seed", "browser-seed-" + game)
@@ -135,9 +173,19 @@ async def test_paohuzi_whole_deal_by_clicking(web_server, browser):  # noqa: F81
     assert await page.locator("#res-hands [data-seat]").count() == 3
     assert await page.locator("#res-hands .piece").count() > 0
     assert await page.locator(".seat .backs").count() == 0
+    # the result sheet opens in view, winner first
+    box = await page.locator("#result").bounding_box()
+    assert box["y"] < 800, box
+    rows = await page.eval_on_selector_all("#res-payments tr", "els => els.map(e => e.className)")
+    if "Huxi" in sheet:
+        assert rows[0] == "winner", rows
     await page.screenshot(path=shot("paohuzi-result"), full_page=True)
+    await check_move_log(page, web_server, 0)
+    # the move log is a live region (role=log) that screen readers follow, newest at the bottom
+    assert await page.get_attribute("#move-log", "role") == "log"
+    assert await page.get_attribute("#move-log", "aria-live") == "polite"
     await check_fairness(page, "paohuzi")
-    assert await page.text_content("#announce")  # moves are read out to screen readers
+    assert await page.text_content("#announce")
     # live updates came over server-sent events
     assert any("/events/stream?token=" in u for u in page.requests)
     assert page.js_errors == []
@@ -155,12 +203,22 @@ async def play_paohuzi(page, url: str, refused: dict) -> None:
         await page.wait_for_selector("#toast:not([hidden])")
         text = await page.text_content("#toast")
         assert "Not accepted" in text and ("PH-" in text or "DS-" in text), text
+        # the refusal in words of the chosen language from its rule id; the server's English
+        # detail only as a second line
+        rule = await page.get_attribute("#toast .why", "data-rule")
+        rule_text = await page.evaluate(f"import('/web/rules.js').then(m => m.ruleText('paohuzi', '{rule}'))")
+        assert rule_text and await page.text_content("#toast .why") == rule_text
+        assert await page.get_attribute("#toast .detail", "lang") == "en"
         await page.screenshot(path=shot("paohuzi-refusal"))
         await page.click("#toast .close")
-        # reloading the page resumes the seat
+        # reloading the page resumes the seat, and the move log is the same
+        before_log = await page.eval_on_selector_all("#move-log li[data-v]", LOG_VERSIONS)
         await page.reload()
         await page.wait_for_selector(".play-page[data-game=paohuzi]")
         assert page.url == url
+        await wait_js(page, f"document.querySelectorAll('#move-log li[data-v]').length >= {len(before_log)}")
+        after_log = await page.eval_on_selector_all("#move-log li[data-v]", LOG_VERSIONS)
+        assert after_log[: len(before_log)] == before_log
         assert await page.locator("#my-hand button.piece").count() > 0
         # keyboard: focus the first card, move right, select with Enter, confirm with Enter
         first = page.locator("#my-hand button.piece.can").first
@@ -194,10 +252,12 @@ async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # no
     await page.wait_for_selector(".play-page[data-game=mcr]")
     await page.wait_for_selector("#stock-count")
     assert "Wall" in await page.text_content("#stock-count")
+    assert "Prevailing wind" in await page.text_content("#prevailing")  # MC-2.3
     # the table fits the phone's width
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 2, width
     shots = {"n": 0}
+    checks = {"n": 0, "top": 0, "bottom": 0}
 
     async def extra(page, moves):
         if shots["n"] == 0:
@@ -205,16 +265,42 @@ async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # no
             await page.screenshot(path=shot("mcr-table-390"), full_page=True)
         return False
 
+    async def in_view(page):
+        """The hand and the prompt stay inside the 390x844 viewport, scrolled to the top of the
+        page or to its bottom, however long the discard rows have grown."""
+        if await page.locator("#result").count() or not await page.locator("#my-hand").count():
+            return
+        where = "top" if checks["n"] % 2 == 0 else "bottom"
+        await page.evaluate("w => window.scrollTo(0, w === 'top' ? 0 : document.body.scrollHeight)", where)
+        checks["n"] += 1
+        for sel in ("#my-hand", "#me-zone .prompt"):
+            if not await page.locator(sel).count():
+                continue
+            box = await page.locator(sel).first.bounding_box()
+            if box is None:  # re-rendered under us
+                return
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844 + 1, (sel, where, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, (sel, where, box)
+        checks[where] += 1
+        if checks["n"] % 20 == 0:  # the latest of these shows long rows
+            await page.screenshot(path=shot("mcr-390-scrolled-" + where))
+
     def pick(options):
         for kind in ("Claim:win", "Claim:pung"):
             if kind in options:
                 return kind
         return "Pass" if "Pass" in options else options[0]
 
-    await play_by_clicking(page, pick, on_move=extra, name="mcr-390")
+    await play_by_clicking(page, pick, on_move=extra, name="mcr-390", on_state=in_view)
+    assert checks["top"] > 5 and checks["bottom"] > 5, checks
+    await check_move_log(page, web_server, 0)
     sheet = await page.text_content("#result")
     assert "Fan" in sheet or "wall ran out" in sheet
     assert "Payments" in sheet
+    box = await page.locator("#result").bounding_box()
+    assert box["y"] < 844, box  # the result sheet opens in view
+    if "Fan" in sheet:  # the winning hand laid out, its winning tile marked
+        assert await page.locator("#win-hand #win-tile .piece").count() == 1
     await page.screenshot(path=shot("mcr-result-390"), full_page=True)
     await page.set_viewport_size({"width": 1280, "height": 800})
     await page.screenshot(path=shot("mcr-result"), full_page=True)
@@ -226,6 +312,10 @@ async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # no
 async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server)
     await start_from_lobby(page, web_server, "paohuzi", ["bot:greedy", "bot:greedy", "bot:random"])
+    # an all-bot deal opens its live table; once it is over, the replay is one click away
+    await page.wait_for_selector(".play-page[data-mode=watch]")
+    await page.wait_for_selector("#result", timeout=60_000)
+    await page.click("#to-replay")
     await page.wait_for_selector(".replay-page", timeout=60_000)
     total = int(await page.get_attribute(".replay-page", "data-total"))
     assert total > 10
@@ -414,8 +504,8 @@ async def test_mcr_fan_names_are_translated_in_the_result_sheet(web_server, brow
     fans = []
     for _attempt in range(8):  # greedy bots win about four deals in five; a drawn deal has no fans
         await start_from_lobby(page, web_server, "mcr", ["bot:greedy"] * 4)
-        await page.wait_for_selector(".replay-page", timeout=60_000)
-        await page.wait_for_selector("#result")
+        await page.wait_for_selector(".play-page[data-mode=watch]")
+        await page.wait_for_selector("#result", timeout=60_000)
         fans = await page.eval_on_selector_all(
             "#result tr[data-fan] .fan-name",
             "els => els.map(e => [e.closest('tr').dataset.fan, e.lang, e.textContent])",

@@ -1,4 +1,4 @@
-"""Browser-test fixtures: a real `dealstream serve` process over the test Redis, and headless Chromium.
+"""Browser-test fixtures: real `dealstream serve --dev` processes over the test Redis, and headless Chromium.
 
 Debian's chromium is driven by the `playwright` package through `executable_path`; no browser is
 ever downloaded. Screenshots go to `test-artifacts/` at the repository root.
@@ -6,11 +6,13 @@ ever downloaded. Screenshots go to `test-artifacts/` at the repository root.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -39,28 +41,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def web_server():
-    """`dealstream serve` on a free port with its own key prefix; yields the base URL."""
+def _serve(name: str, *extra: str):
+    """`dealstream serve --dev` on a free port with its own key prefix; yields the base URL."""
     prefix = f"dstest-web-{uuid.uuid4().hex[:10]}"
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "web-server.log", "w")  # noqa: SIM115 - closed below
+    log_path = ARTIFACTS / f"{name}.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--redis",
-            REAL_REDIS_URL,
-            "--prefix",
-            prefix,
-            "--bot-delay",
-            "0",
-        ],
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", REAL_REDIS_URL]
+        + ["--prefix", prefix, "--dev", *extra],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -76,24 +66,38 @@ def web_server():
             pass
         if proc.poll() is not None:
             log.close()
-            raise RuntimeError("server exited: " + (ARTIFACTS / "web-server.log").read_text())
+            raise RuntimeError("server exited: " + log_path.read_text())
         if time.monotonic() > deadline:
             proc.kill()
             raise RuntimeError("server did not start")
         time.sleep(0.1)
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield base
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-    client = redis.Redis.from_url(REAL_REDIS_URL)
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-    if keys:
-        client.delete(*keys)
-    client.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        client = redis.Redis.from_url(REAL_REDIS_URL)
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def web_server():
+    """A server whose bots do not think (every pace is 0 s): whole deals in seconds."""
+    yield from _serve("web-server", "--bot-delay", "0")
+
+
+@pytest.fixture(scope="module")
+def paced_server():
+    """A server whose bots think a little (0.25 s at normal pace, 0.5 s slow), so a person's
+    prompt is on screen before a bot's answer closes its window, and the thinking mark shows."""
+    yield from _serve("web-server-paced", "--bot-delay", "0.25")
 
 
 @pytest.fixture
@@ -134,3 +138,58 @@ async def new_page(browser, base: str, width: int = 1280, height: int = 800):
 def shot(name: str) -> str:
     ARTIFACTS.mkdir(exist_ok=True)
     return str(ARTIFACTS / f"{name}.png")
+
+
+def post_json(base: str, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+    """A JSON request to the test server (for setting up deals the lobby cannot make)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def get_json(base: str, path: str, token: str | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def seat_visible_versions(base: str, deal: str, seat: int | None) -> list[tuple[int, str, dict]]:
+    """(version, type, event) of every event of a finished deal that `seat` (None: a spectator) saw live:
+    the server's whole log, filtered by the game's own redaction."""
+    from service.app.games import kit
+
+    with urllib.request.urlopen(f"{base}/deals/{deal}/log", timeout=10) as r:
+        records = [json.loads(line) for line in r.read().decode().splitlines() if line.strip()]
+    game = records[0]["data"]["ruleset"].split("/", 1)[0]
+    k = kit(game)
+    out = []
+    for rec in records:
+        event = k.decode_event(json.dumps(rec["data"]).encode())
+        if k.projections.redact_event(event, seat) is not None:
+            out.append((rec["version"], rec["type"], rec["data"]))
+    return out
+
+
+async def wait_js(page, predicate: str, timeout: float = 10.0) -> None:
+    """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses)."""
+    deadline = time.monotonic() + timeout
+    while not await page.evaluate(f"() => !!({predicate})"):
+        assert time.monotonic() < deadline, f"timed out waiting for {predicate}"
+        await page.wait_for_timeout(40)
+
+
+async def put_tokens(page, base: str, deal: str, tokens: dict, seed: str = "browser-seed") -> None:
+    """Give the browser the seat tokens of a deal made over the API (as the lobby would)."""
+    await page.goto(base + "/")
+    await page.wait_for_selector("#start")
+    await page.evaluate(
+        "([deal, tokens, seed]) => { localStorage.setItem('ds.tokens.' + deal, JSON.stringify(tokens));"
+        " localStorage.setItem('ds.seed.' + deal, JSON.stringify(seed)); }",
+        [deal, tokens, seed],
+    )

@@ -1,0 +1,166 @@
+// The lobby (#/): the game, who sits where (bot levels as GET /games lists them), the pace, the
+// seed; deals in progress to watch and finished deals to replay.
+import { t } from "./i18n.js";
+import { pieceHtml } from "./cards.js";
+import { api, store, esc, $, randomSeed } from "./net.js";
+import { enterDeal } from "./play.js";
+import { toast, showProblem } from "./ui.js";
+
+const PACES = ["slow", "normal", "fast"];
+let games = null; // GET /games, once per page load
+let refreshTimer = null;
+export function stopLobby() { clearInterval(refreshTimer); refreshTimer = null; }
+
+async function loadGames() {
+  if (games) return games;
+  try {
+    const answer = await api("/games");
+    games = {};
+    for (const g of answer.games || []) {
+      const levels = Array.isArray(g.levels) && g.levels.length
+        ? g.levels
+        : (g.bots || []).map((level) => ({ level, default: false, strength: null }));
+      if (!levels.some((l) => l.default)) { // an older server names no default: the strongest it has
+        const pick = ["strong", "greedy"].find((n) => levels.some((l) => l.level === n)) || (levels[0] && levels[0].level);
+        for (const l of levels) l.default = l.level === pick;
+      }
+      games[g.game] = { seats: g.seats, levels };
+    }
+  } catch {
+    games = null;
+  }
+  return games;
+}
+
+function fallbackGame(game) {
+  return { seats: game === "paohuzi" ? 3 : 4, levels: [{ level: "greedy", default: true, strength: null }, { level: "random", default: false, strength: null }] };
+}
+
+function strengthText(l) {
+  const s = l.strength;
+  const name = t("level." + l.level);
+  if (!s) return t("lobby.strength.none", { level: name });
+  const f = (x) => (x > 0 ? "+" : "") + Number(x).toFixed(2);
+  const [lo, hi] = s.ci95 || [null, null];
+  return t("lobby.strength", { level: name, mean: f(s.mean_net_per_deal), unit: t("unit." + (s.unit || "points")), vs: t("level." + (s.vs || "greedy")), lo: lo === null ? "?" : f(lo), hi: hi === null ? "?" : f(hi), walls: s.walls ?? "?" });
+}
+
+export async function renderLobby() {
+  const known = await loadGames();
+  const game = store.get("lobby.game", "paohuzi");
+  const info = (known && known[game]) || fallbackGame(game);
+  const levels = info.levels.map((l) => l.level);
+  const dflt = (info.levels.find((l) => l.default) || info.levels[0]).level;
+  const kinds = ["human", ...levels.map((l) => "bot:" + l)];
+  let seats = store.get("lobby.seats." + game, null);
+  if (!Array.isArray(seats) || seats.length !== info.seats || seats.some((k) => !kinds.includes(k))) {
+    seats = [...Array(info.seats).keys()].map((i) => (i === 0 ? "human" : "bot:" + dflt));
+  }
+  const pace = PACES.includes(store.get("lobby.pace", "normal")) ? store.get("lobby.pace", "normal") : "normal";
+  const seed = store.get("lobby.seed", null) || randomSeed();
+  store.set("lobby.seed", seed);
+  const seatRows = seats.map((kind, i) => `
+    <div class="seat-choice">
+      <label for="seat-${i}">${t("seat.n", { n: i })}${i === 0 ? " · " + t("you") : ""}</label>
+      <select id="seat-${i}" data-seat="${i}">
+        ${kinds.map((k) => `<option value="${k}"${k === kind ? " selected" : ""}>${k === "human" ? t("human") : esc(t("bot.level", { level: t("level." + k.slice(4)) }))}</option>`).join("")}
+      </select>
+    </div>`).join("");
+  const resume = store.get("last", null);
+  document.getElementById("app").innerHTML = `
+  <section class="lobby card-panel" aria-labelledby="lobby-title">
+    <h1 id="lobby-title">${t("lobby.title")}</h1>
+    <p class="lead">${t("lobby.lead")}</p>
+    <fieldset class="games"><legend>${t("lobby.game")}</legend>
+      ${["paohuzi", "mcr"].map((g) => `<label class="game-choice ${g === game ? "chosen" : ""}"><input type="radio" name="game" value="${g}"${g === game ? " checked" : ""}>
+        <span class="game-icon" dir="ltr">${g === "paohuzi" ? pieceHtml("paohuzi", 73) + pieceHtml("paohuzi", 6) : pieceHtml("mcr", 16) + pieceHtml("mcr", 128)}</span>
+        <span><strong>${t("game." + g)}</strong><small>${t("game." + g + ".short")}</small></span></label>`).join("")}
+    </fieldset>
+    <fieldset class="seats"><legend>${t("lobby.seats")}</legend>${seatRows}
+      <details class="strengths"><summary>${t("lobby.levels")}</summary><ul id="strengths">${info.levels.map((l) => `<li data-level="${esc(l.level)}">${esc(strengthText(l))}</li>`).join("")}</ul></details>
+    </fieldset>
+    <fieldset class="pace"><legend>${t("lobby.pace")}</legend>
+      ${PACES.map((p) => `<label class="pace-choice"><input type="radio" name="pace" value="${p}"${p === pace ? " checked" : ""}> ${t("pace." + p)}</label>`).join("")}
+      <p class="help">${t("lobby.pacehelp")}</p>
+      <label class="check"><input type="checkbox" id="spectators"${store.get("lobby.spectators", false) ? " checked" : ""}> ${t("lobby.spectators")}</label>
+    </fieldset>
+    <div class="seed-row">
+      <label for="client-seed">${t("lobby.seed")}</label>
+      <input id="client-seed" value="${esc(seed)}" maxlength="200" spellcheck="false" aria-describedby="seed-help">
+      <button type="button" id="new-seed" class="secondary">${t("lobby.newseed")}</button>
+      <p id="seed-help" class="help">${t("lobby.seedhelp")}</p>
+    </div>
+    <div class="actions"><button type="button" id="start" class="primary">${t("lobby.start")}</button>
+      ${resume ? `<a class="button secondary" id="resume" href="#/play/${esc(resume.deal)}/${resume.seat}">${t("lobby.resume")}</a>` : ""}</div>
+  </section>
+  <section class="card-panel recent" aria-labelledby="live-title">
+    <h2 id="live-title">${t("lobby.live")}</h2>
+    <ul id="live-list" class="deal-list"><li class="muted">…</li></ul>
+    <h2 id="recent-title">${t("lobby.recent")}</h2>
+    <form id="open-replay" class="seed-row"><label for="replay-id">${t("lobby.replayid")}</label>
+      <input id="replay-id" spellcheck="false" placeholder="0123456789abcdef"><button class="secondary">${t("lobby.openreplay")}</button></form>
+    <ul id="recent-list" class="deal-list"><li>…</li></ul>
+  </section>`;
+  for (const r of document.querySelectorAll('input[name="game"]')) {
+    r.onchange = () => { store.set("lobby.game", r.value); renderLobby(); };
+  }
+  for (const r of document.querySelectorAll('input[name="pace"]')) r.onchange = () => store.set("lobby.pace", r.value);
+  $("#spectators").onchange = (e) => store.set("lobby.spectators", e.target.checked);
+  for (const s of document.querySelectorAll("select[data-seat]")) {
+    s.onchange = () => store.set("lobby.seats." + game, [...document.querySelectorAll("select[data-seat]")].map((x) => x.value));
+  }
+  $("#client-seed").oninput = (e) => store.set("lobby.seed", e.target.value);
+  $("#new-seed").onclick = () => { store.set("lobby.seed", randomSeed()); renderLobby(); };
+  $("#start").onclick = () => startDeal(game);
+  $("#open-replay").onsubmit = (e) => { e.preventDefault(); const id = $("#replay-id").value.trim(); if (id) location.hash = "#/replay/" + id; };
+  loadDeals();
+  stopLobby();
+  refreshTimer = setInterval(loadDeals, 5000);
+}
+
+async function loadDeals() {
+  let deals;
+  try { ({ deals } = await api("/deals?count=40")); } catch { deals = null; }
+  const live = $("#live-list");
+  const done = $("#recent-list");
+  if (!live || !done) { stopLobby(); return; }
+  if (!deals) { live.innerHTML = ""; done.innerHTML = ""; return; }
+  const row = (d, href, action) => {
+    const when = d.created_ms ? new Date(d.created_ms).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" }) : "";
+    return `<li data-deal="${esc(d.deal_id)}"><a href="${href}${esc(d.deal_id)}">${esc(action)}</a> <span>${esc(d.game ? t("game." + d.game) : "")}</span> <bdi class="deal-id">${esc(d.deal_id)}</bdi> <span class="muted">${esc(when)}</span></li>`;
+  };
+  const going = deals.filter((d) => !d.over);
+  const over = deals.filter((d) => d.over).slice(0, 12);
+  live.innerHTML = going.length ? going.map((d) => row(d, "#/watch/", t("lobby.watch"))).join("") : `<li class="muted">${t("lobby.nolive")}</li>`;
+  done.innerHTML = over.length ? over.map((d) => row(d, "#/replay/", t("lobby.openreplay"))).join("") : `<li class="muted">${t("lobby.norecent")}</li>`;
+}
+
+async function startDeal(game) {
+  const seats = [...document.querySelectorAll("select[data-seat]")].map((x) => x.value);
+  const clientSeed = $("#client-seed").value;
+  if (!clientSeed.trim()) { toast(t("lobby.seedneeded"), "error"); return; }
+  const pace = (document.querySelector('input[name="pace"]:checked') || {}).value || "normal";
+  const spectators = $("#spectators").checked;
+  const btn = $("#start"); btn.disabled = true;
+  try {
+    const allBots = !seats.includes("human");
+    const body = { game, seats, client_seed: clientSeed, pace };
+    if (spectators && !allBots) body.spectators = true;
+    let created;
+    try {
+      created = await api("/deals", { method: "POST", body });
+    } catch (e) { // a server without paces: deal without one
+      if (!(e.problem && e.problem.rule === "DS-5" && /pace/.test(e.problem.detail || ""))) throw e;
+      delete body.pace;
+      created = await api("/deals", { method: "POST", body });
+    }
+    store.set("lobby.seed", clientSeed);
+    if (allBots) {
+      store.set("seed." + created.deal_id, clientSeed);
+      store.set("lobby.seed", randomSeed());
+      location.hash = "#/watch/" + created.deal_id;
+      return;
+    }
+    await enterDeal(created);
+  } catch (e) { showProblem(e, game); btn.disabled = false; }
+}

@@ -1,0 +1,447 @@
+// The live table: a seat's page (#/play/<deal>/<seat>) and the spectator's (#/watch/<deal>).
+// Both follow the deal's event stream from its first event, so the move log is the server's
+// log as this viewer may see it, rebuilt the same way after a reload.
+import { t } from "./i18n.js";
+import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
+import { LogBook, entryHtml, namer, pieceName, SEATS } from "./words.js";
+import {
+  modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness,
+} from "./table.js";
+import { toast, showProblem, announce } from "./ui.js";
+import { tone } from "./sound.js";
+
+export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
+export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
+
+let live = null; // the current live page
+export function currentLive() { return live; }
+export function stopLive() {
+  if (live) {
+    live.closed = true;
+    if (live.es) live.es.close();
+    clearInterval(live.poll);
+    clearTimeout(live.holdTimer);
+    clearTimeout(live.guardTimer);
+  }
+  live = null;
+}
+
+const app = () => $("#app");
+const app$ = (sel) => app().querySelector(sel);
+
+// ------------------------------------------------------------------ entry points
+export async function renderPlay(deal, seatStr) {
+  const tokens = tokensOf(deal);
+  const seat = seatStr !== undefined ? Number(seatStr) : ownSeat(deal);
+  const token = seat !== null ? tokens[String(seat)] : undefined;
+  if (!token) {
+    app().innerHTML = `<section class="card-panel"><h1>${t("play.notoken")}</h1><p><a href="#/watch/${esc(deal)}">${t("watch.open")}</a> · <a href="#/replay/${esc(deal)}">${t("result.replay")}</a> · <a href="#/">${t("nav.lobby")}</a></p></section>`;
+    return;
+  }
+  store.set("last", { deal, seat });
+  await startLive({ deal, seat, token, mode: "play" });
+}
+
+export async function renderWatch(deal) {
+  await startLive({ deal, seat: null, token: null, mode: "watch" });
+}
+
+async function startLive(init) {
+  const ctx = { ...init, selected: null, view: null, closed: false, sent: new Set(), hold: null, guardUntil: 0, promptKey: null };
+  live = ctx;
+  app().innerHTML = `<p class="loading">${t("loading")}</p>`;
+  try {
+    ctx.summary = await api(`/deals/${ctx.deal}`, { token: ctx.token });
+  } catch (e) {
+    showProblem(e);
+    app().innerHTML = `<section class="card-panel"><h1>${t("watch.missing")}</h1><p><a href="#/">${t("nav.lobby")}</a></p></section>`;
+    return;
+  }
+  if (ctx.closed) return;
+  ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game;
+  ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat);
+  buildPage(ctx);
+  if (ctx.token) await refresh(ctx);
+  if (ctx.closed) return;
+  openStream(ctx);
+  // a slow safety net under the stream (a dropped connection, a proxy that buffers SSE)
+  if (ctx.token) ctx.poll = setInterval(() => { if (!ctx.busy && !ctx.over) refresh(ctx); }, 4000);
+}
+
+// ------------------------------------------------------------------ the page
+function buildPage(ctx) {
+  const name = namer(ctx.kinds, ctx.seat);
+  const head = ctx.mode === "watch"
+    ? `<h1 class="watch-title">${esc(t("watch.title", { game: t("game." + ctx.game) }))} <small><bdi>${esc(ctx.deal)}</bdi></small></h1>
+       <p class="muted" id="watch-note">${t("watch.live")}${ownSeat(ctx.deal) !== null ? ` · <a href="#/play/${esc(ctx.deal)}/${ownSeat(ctx.deal)}">${t("watch.play")}</a>` : ""}</p>`
+    : `<h1 class="sr-only">${t("game." + ctx.game)}</h1>`;
+  const seats = ctx.mode === "play" ? Object.keys(tokensOf(ctx.deal)).map(Number).filter((s) => s !== ctx.seat) : [];
+  const links = seats.length ? `<nav class="seat-links" aria-label="${t("play.seats")}">${t("play.seats")}: ${seats.map((s) => `<a href="#/play/${esc(ctx.deal)}/${s}">${esc(t("seat.n", { n: s }))}</a>`).join(" · ")}</nav>` : "";
+  const pace = ctx.summary.pace ? ` · ${t("lobby.pace")}: ${t("pace." + ctx.summary.pace)}` : "";
+  const rematch = ctx.summary.rematch_of ? ` · ${t("rematch.of")} <a href="#/replay/${esc(ctx.summary.rematch_of)}" id="rematch-of"><bdi>${esc(ctx.summary.rematch_of)}</bdi></a>` : "";
+  app().innerHTML = `<div class="play-page" data-game="${ctx.game}" data-mode="${ctx.mode}" data-version="0" data-phase="" data-busy="0" data-armed="1">
+    ${head}${links}
+    <p class="deal-line muted">${esc(t("game." + ctx.game))} · <bdi>${esc(ctx.deal)}</bdi>${esc(pace)}${rematch}</p>
+    <div class="play-grid">
+      <div class="table-col">
+        <div id="result-slot"></div>
+        <div class="table-wrap" id="table-slot"></div>
+      </div>
+      <aside class="log-panel card-panel" aria-labelledby="log-title">
+        <h2 id="log-title">${t("log.title")}</h2>
+        <ol id="move-log" class="move-log" role="log" aria-live="off" aria-relevant="additions" tabindex="0" aria-labelledby="log-title"></ol>
+      </aside>
+    </div>
+    ${ctx.mode === "play" ? `<div class="me-zone" id="me-zone" aria-label="${esc(name(ctx.seat))}"></div>` : ""}
+  </div>`;
+  fillLog(ctx);
+  ctx.resultShown = false;
+  if (ctx.view) renderTable(ctx);
+}
+
+function fillLog(ctx) {
+  const ol = $("#move-log");
+  if (!ol) return;
+  ol.innerHTML = ctx.log.entries.length ? ctx.log.entries.map(entryHtml).join("") : `<li class="muted empty">${t("log.empty")}</li>`;
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function appendLog(ctx, entry) {
+  const ol = $("#move-log");
+  if (!ol) return;
+  const empty = ol.querySelector(".empty");
+  if (empty) empty.remove();
+  ol.insertAdjacentHTML("beforeend", entryHtml(entry));
+  ol.scrollTop = ol.scrollHeight;
+  const last = $("#last-action");
+  if (last) last.textContent = entry.text;
+}
+
+// the language changed: the same page, every sentence again
+export function relabelLive() {
+  if (!live || !live.log) return;
+  live.log.retell();
+  buildPage(live);
+}
+
+// ------------------------------------------------------------------ stream and views
+function openStream(ctx) {
+  if (ctx.closed) return;
+  const q = ctx.token ? `token=${encodeURIComponent(ctx.token)}&` : "";
+  const es = new EventSource(`/deals/${ctx.deal}/events/stream?${q}after=${ctx.log.last}`);
+  ctx.es = es;
+  es.addEventListener("deal-event", (e) => {
+    try { const d = JSON.parse(e.data); onEvent(ctx, d.version, d.event); } catch { /* ignore a bad message */ }
+    if (ctx.token) scheduleRefresh(ctx, 250); // cancelled by the `view` message that follows each batch
+  });
+  es.addEventListener("view", (e) => {
+    try {
+      const d = JSON.parse(e.data); const v = d.view || d;
+      if (v && typeof v.version === "number") {
+        clearTimeout(ctx.pending); ctx.pending = null;
+        applyView(ctx, v);
+      }
+    } catch { if (ctx.token) scheduleRefresh(ctx); }
+    const ol = $("#move-log"); if (ol) ol.setAttribute("aria-live", "polite"); // the backlog is in: read out what follows
+  });
+  es.addEventListener("deal-over", () => { es.close(); ctx.streamDone = true; if (ctx.token) scheduleRefresh(ctx); });
+  // the store holds less than this page has seen (Redis came back older): start again from it
+  es.addEventListener("reset", async () => {
+    es.close(); ctx.view = null; ctx.over = false; ctx.log.clear(); fillLog(ctx);
+    if (ctx.token) await refresh(ctx);
+    if (!ctx.closed) openStream(ctx);
+  });
+}
+
+function onEvent(ctx, version, ev) {
+  if (!ev) return;
+  const entry = ctx.log.add(version, ev);
+  if (!entry) return;
+  appendLog(ctx, entry);
+  if (ev.type === "ClaimWindowResolved" && entry.missed && !ctx.sent.has(ev.window)) {
+    const w = ctx.log.window(ev.window) || {};
+    startHold(ctx, { window: ev.window, card: w.card, resolution: { ...ev, card: w.card } });
+  }
+}
+
+function scheduleRefresh(ctx, delay = 30) {
+  if (ctx.pending) return;
+  ctx.pending = setTimeout(() => { ctx.pending = null; refresh(ctx); }, delay);
+}
+async function refresh(ctx) {
+  if (ctx.closed || !ctx.token) return;
+  try {
+    const v = await api(`/deals/${ctx.deal}/view`, { token: ctx.token });
+    applyView(ctx, v);
+  } catch (e) { if (!ctx.view) showProblem(e, ctx.game); }
+}
+
+const claimWindow = (game, v) => (v && v.prompt === "claim" ? (game === "paohuzi" ? v.window : v.window && v.window.window) : null);
+const myAnswer = (game, v) => (game === "paohuzi" ? v.my_answer : v.window && v.window.answer);
+
+function applyView(ctx, v) {
+  // views arrive from three places (command answers, the stream, refetches): never go back in time
+  if (ctx.closed || (ctx.view && v.version < ctx.view.version)) return;
+  const prev = ctx.view;
+  const changed = !prev || prev.version !== v.version;
+  if (ctx.seat !== null && prev && changed) {
+    const w = claimWindow(ctx.game, prev);
+    if (w !== null && w !== undefined && claimWindow(ctx.game, v) !== w && !ctx.sent.has(w) && !myAnswer(ctx.game, prev)) {
+      // the prompt went away without an answer from here: its window closed under the person
+      const res = ctx.game === "paohuzi" && v.last_resolution && v.last_resolution.window === w ? v.last_resolution : null;
+      const card = ctx.game === "paohuzi" ? prev.table && prev.table.card : prev.window && prev.window.card;
+      startHold(ctx, { window: w, card, resolution: res ? { ...res, card } : null }, false);
+    }
+  }
+  ctx.view = v;
+  const over = v.phase === "over" && !!v.result;
+  if (over && !ctx.over) {
+    ctx.over = true;
+    clearInterval(ctx.poll);
+    loadRematch(ctx);
+  }
+  if (changed || !ctx.rendered) renderTable(ctx);
+}
+
+// ------------------------------------------------------------------ held prompts
+function startHold(ctx, info, render = true) {
+  if (ctx.seat === null) return;
+  if (ctx.hold && ctx.hold.window === info.window) {
+    if (info.resolution && !ctx.hold.resolution) ctx.hold.resolution = info.resolution;
+    if (render) renderTable(ctx);
+    return;
+  }
+  const shown = ctx.promptShown && ctx.promptShown.window === info.window;
+  ctx.hold = { window: info.window, card: info.card, resolution: info.resolution, legal: shown ? ctx.promptShown.legal : [], shown: !!shown };
+  clearTimeout(ctx.holdTimer);
+  ctx.holdTimer = setTimeout(() => {
+    if (!ctx.hold) return;
+    ctx.hold.expired = true;
+    if (!ctx.closed) renderTable(ctx);
+  }, HOLD_MS);
+  if (render) renderTable(ctx);
+}
+// After its moment a held prompt gives way to the next question (or the result); with nothing
+// to ask it stays, still disabled, as the last word on that window.
+function releaseHold(ctx, m) {
+  if (!ctx.hold || !ctx.hold.expired || !(m.prompt || m.result)) return;
+  ctx.hold = null;
+  ctx.guardUntil = performance.now() + GUARD_MS;
+  clearTimeout(ctx.guardTimer);
+  ctx.guardTimer = setTimeout(() => { const p = $(".play-page"); if (p) p.dataset.armed = "1"; }, GUARD_MS);
+}
+const armed = (ctx) => !ctx.hold && performance.now() >= ctx.guardUntil;
+
+// ------------------------------------------------------------------ rendering
+function renderTable(ctx) {
+  if (ctx.closed || !ctx.view || !$("#table-slot")) return;
+  const m = modelFromSeatView(ctx.game, ctx.view, ctx.kinds);
+  if (ctx.seat === null) { m.me = null; m.bottom = 0; m.legal = []; m.prompt = null; }
+  m.live = !ctx.over;
+  releaseHold(ctx, m);
+  const latest = ctx.log.latest();
+  m.lastText = latest ? latest.text : t("last.none");
+  const legalDiscards = new Set(m.legal.filter((a) => a.type === "Discard").map((a) => (m.game === "paohuzi" ? a.card : a.tile)));
+  if (ctx.selected !== null && !legalDiscards.has(ctx.selected)) ctx.selected = null;
+  const focusCard = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : undefined;
+  ctx.rendered = true;
+  const page = $(".play-page");
+  page.dataset.version = m.version; page.dataset.phase = m.phase || ""; page.dataset.busy = ctx.busy ? "1" : "0";
+  page.dataset.held = ctx.hold ? "1" : "0";
+  page.dataset.armed = armed(ctx) ? "1" : "0";
+  $("#table-slot").innerHTML = feltHtml(m);
+  const zone = $("#me-zone");
+  if (zone) {
+    zone.classList.toggle("settled", !!ctx.over); // after the end the result sheet leads, the hand stops following
+    if (ctx.hold) zone.innerHTML = heldPromptHtml(m, ctx.hold) + myHandHtml(m, ctx, false);
+    else zone.innerHTML = actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + myHandHtml(m, ctx);
+  }
+  renderResult(ctx, m);
+  bindTable(ctx, m);
+  if (ctx.busy) for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
+  notePrompt(ctx, m);
+  if (focusCard !== undefined) { const el = app$(`[data-card="${focusCard}"]`); if (el) el.focus({ preventScroll: true }); }
+  else if (m.prompt === "claim" && !ctx.hold) { const b = app$("[data-action]"); if (b) b.focus({ preventScroll: true }); }
+}
+
+// remember what the person is being asked (for a hold), and sound the tone for a new question
+function notePrompt(ctx, m) {
+  if (ctx.seat === null || ctx.hold) return;
+  const w = m.prompt === "claim" ? (m.game === "paohuzi" ? m.window : m.window && m.window.window) : null;
+  if (m.prompt === "claim") ctx.promptShown = { window: w, legal: m.legal };
+  const key = m.prompt ? `${m.prompt}:${m.prompt === "claim" ? "w" + w : "v" + m.version}` : null;
+  if (key && key !== ctx.promptKey) {
+    ctx.promptKey = key;
+    if (m.prompt !== "start") {
+      tone(m.prompt === "claim" ? "claim" : "turn");
+      announce(m.prompt === "claim" ? t("status.claim") : t("status.yourturn"));
+    }
+  }
+  if (!key) ctx.promptKey = null;
+}
+
+function renderResult(ctx, m) {
+  const slot = $("#result-slot");
+  if (!slot) return;
+  if (!m.result || !ctx.over) { slot.innerHTML = ""; return; }
+  const open = slot.querySelector("#res-hands")?.open;
+  ctx.resultLinks = resultLinks(ctx);
+  slot.innerHTML = resultHtml({ ...m, me: ctx.seat }, ctx);
+  if (open) slot.querySelector("#res-hands").open = true;
+  const fair = $("#fair-run");
+  if (fair) fair.onclick = () => runFairness(ctx, () => renderTable(ctx));
+  const again = $("#play-again");
+  if (again) again.onclick = () => playAgain(ctx);
+  if (!ctx.resultShown) {
+    ctx.resultShown = true;
+    slot.querySelector("#result").scrollIntoView({ block: "start" });
+    announce(slot.querySelector("#verdict")?.textContent || t("status.over"));
+  }
+}
+
+function resultLinks(ctx) {
+  const parts = [`<a class="button secondary" href="#/replay/${esc(ctx.deal)}" id="to-replay">${t("result.replay")}</a>`];
+  const next = ctx.rematchedBy;
+  if (next) {
+    const seat = ownSeat(next);
+    const href = seat !== null ? `#/play/${esc(next)}/${seat}` : `#/watch/${esc(next)}`;
+    parts.push(`<a class="button primary" href="${href}" id="rematched-by">${esc(t("rematch.by"))} <bdi>${esc(next)}</bdi></a>`);
+  } else if (ctx.token) {
+    parts.push(`<button type="button" class="primary" id="play-again">${t("result.playagain")}</button>`);
+  }
+  parts.push(`<a class="button secondary" href="#/">${t("result.again")}</a>`);
+  return `<p class="links">${parts.join(" ")}</p>`;
+}
+
+async function loadRematch(ctx) {
+  try {
+    const s = await api(`/deals/${ctx.deal}`, { token: ctx.token });
+    if (s.rematched_by && !ctx.closed) { ctx.rematchedBy = s.rematched_by; renderTable(ctx); }
+  } catch { /* the sheet works without the link */ }
+}
+
+// "Play again": the same seats, levels and pace, the dealer moved on by one (server side)
+async function playAgain(ctx) {
+  const btn = $("#play-again"); if (btn) btn.disabled = true;
+  try {
+    const created = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token });
+    await enterDeal(created, ctx.seat);
+  } catch (e) {
+    const p = e.problem || {};
+    if (p.rematched_by) { // played again already (from another tab or seat): go to that deal
+      ctx.rematchedBy = p.rematched_by;
+      const seat = ownSeat(p.rematched_by);
+      location.hash = seat !== null ? `#/play/${p.rematched_by}/${seat}` : `#/watch/${p.rematched_by}`;
+      return;
+    }
+    showProblem(e, ctx.game);
+    if (btn) btn.disabled = false;
+  }
+}
+
+// store a new deal's tokens, deal it with a fresh seed of ours, open the seat
+export async function enterDeal(created, preferredSeat = null) {
+  const tokens = created.tokens || {};
+  store.set("tokens." + created.deal_id, tokens);
+  const seats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  if (!seats.length) { location.hash = "#/watch/" + created.deal_id; return; }
+  const seat = seats.includes(preferredSeat) ? preferredSeat : seats[0];
+  const seed = store.get("lobby.seed", null) || randomSeed();
+  store.set("seed." + created.deal_id, seed);
+  store.set("lobby.seed", randomSeed());
+  await api(`/deals/${created.deal_id}/commands`, { method: "POST", token: tokens[String(seat)], body: { command_id: "start-" + randomSeed(), command: { type: "StartDeal", seat, client_seed: seed } } });
+  store.set("last", { deal: created.deal_id, seat });
+  location.hash = `#/play/${created.deal_id}/${seat}`;
+}
+
+// ------------------------------------------------------------------ controls
+function bindTable(ctx, m) {
+  if (ctx.seat === null) return;
+  const zone = $("#me-zone");
+  if (!zone) return;
+  for (const b of zone.querySelectorAll("[data-action]")) {
+    b.onclick = () => { if (armed(ctx) && !b.disabled) send(ctx, m.legal[Number(b.dataset.action)]); };
+  }
+  const options = zone.querySelector(".options");
+  if (options) {
+    options.addEventListener("keydown", (e) => { // ←/→ between claim options (the prompt is page chrome: it mirrors)
+      if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+      const list = [...options.querySelectorAll("button")];
+      const i = list.indexOf(document.activeElement);
+      if (i < 0) return;
+      e.preventDefault();
+      const step = (e.key === "ArrowRight" ? 1 : -1) * (document.documentElement.dir === "rtl" ? -1 : 1);
+      list[(i + step + list.length) % list.length].focus();
+    });
+  }
+  const hand = $("#my-hand");
+  if (hand && !ctx.hold) {
+    const buttons = () => [...hand.querySelectorAll("button[data-card]")];
+    hand.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-card]");
+      if (!b || !armed(ctx)) return;
+      const id = Number(b.dataset.card);
+      if (b.getAttribute("aria-disabled") === "true") { toast(esc(t("notdiscardable", { card: pieceName(m.game, id) })), "info"); return; }
+      if (ctx.selected === id) { confirmDiscard(ctx, m); return; }
+      ctx.selected = id; renderTable(ctx);
+      const again = app$(`[data-card="${id}"]`); if (again) again.focus({ preventScroll: true });
+    });
+    hand.addEventListener("keydown", (e) => {
+      const list = buttons();
+      const i = list.indexOf(document.activeElement);
+      if (i < 0) return;
+      // the hand lies as on a real table in every language: → is the next card to the right
+      if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+        e.preventDefault();
+        const step = e.key === "ArrowRight" ? 1 : -1;
+        list[(i + step + list.length) % list.length].focus();
+      } else if (e.key === "Home") { e.preventDefault(); list[0].focus(); } else if (e.key === "End") { e.preventDefault(); list[list.length - 1].focus(); } else if (e.key === "Escape") {
+        ctx.selected = null; renderTable(ctx);
+      }
+    });
+  }
+  const confirm = $("#confirm");
+  if (confirm) confirm.onclick = () => { if (armed(ctx)) confirmDiscard(ctx, m); };
+  const unselect = $("#unselect");
+  if (unselect) unselect.onclick = () => { ctx.selected = null; renderTable(ctx); };
+  const start = $("#do-start");
+  if (start) start.onclick = () => {
+    const seed = $("#start-seed").value;
+    if (!seed.trim()) { toast(t("lobby.seedneeded"), "error"); return; }
+    store.set("seed." + ctx.deal, seed);
+    send(ctx, { ...m.legal.find((a) => a.type === "StartDeal"), client_seed: seed });
+  };
+}
+
+function confirmDiscard(ctx, m) {
+  const sel = ctx.selected;
+  const a = m.legal.find((x) => x.type === "Discard" && (m.game === "paohuzi" ? x.card : x.tile) === sel);
+  if (a) send(ctx, a);
+}
+
+async function send(ctx, command) {
+  if (ctx.busy || !command) return;
+  ctx.busy = true;
+  if (command.window !== undefined) ctx.sent.add(command.window);
+  for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
+  const page = $(".play-page"); if (page) page.dataset.busy = "1";
+  try {
+    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true } });
+    ctx.selected = null;
+    ctx.busy = false;
+    if (answer && answer.view && Array.isArray(answer.view.legal_actions)) applyView(ctx, answer.view);
+    else await refresh(ctx);
+  } catch (e) { ctx.busy = false; showProblem(e, ctx.game); await refresh(ctx); }
+  renderTable(ctx);
+}
+
+// for tests and the console
+export function liveState() {
+  const c = live;
+  return c && {
+    deal: c.deal, version: c.view?.version, over: !!c.over, busy: !!c.busy, closed: !!c.closed, pending: !!c.pending,
+    stream: c.es ? c.es.readyState : null, held: !!c.hold, log: c.log ? c.log.entries.length : 0,
+  };
+}
+export function liveSend(cmd) { return live && send(live, cmd); }
+export { SEATS };
