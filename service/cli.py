@@ -324,6 +324,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Step through a deal: in words with the table after each step (``service.replay_text``), or
+    with ``--json`` each event as JSON (the form scripts read)."""
     raws, _head = _load_raws(args)
     if not raws:
         print(f"no deal {args.deal!r}", file=sys.stderr)
@@ -333,11 +335,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     k = kit(created.ruleset.split("/", 1)[0])
     events = [k.decode_event(r.data) for r in records]
     over = type(events[-1]).__name__ == "SeedRevealed"
+    seats = len(created.seats)
+    if args.perspective != "all" and not (args.perspective.isdigit() and int(args.perspective) < seats):
+        print(f"--perspective is all or a seat 0..{len(created.seats) - 1}", file=sys.stderr)
+        return 2
     perspective = None if args.perspective == "all" else int(args.perspective)
     if perspective is None and not over:
         print("the 'all' perspective opens when the deal is over", file=sys.stderr)
         return 1
     interactive = sys.stdin.isatty() and not args.no_pause
+    if not args.json:
+        from service import replay_text
+
+        try:
+            print("\n".join(replay_text.header(k, events, perspective)))
+            for _version, lines in replay_text.steps(k, events, perspective):
+                print("\n".join(lines), flush=True)
+                if interactive and input().strip().lower() == "q":
+                    break
+        except BrokenPipeError:  # piped into `head`: the reader has what it wanted
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     for record, event in zip(records, events, strict=True):
         shown = (
             msgspec.to_builtins(event)
@@ -496,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, func, help_ in (
         ("audit", cmd_audit, "audit a deal (id in Redis, or an exported .jsonl file)"),
         ("export", cmd_export, "print a deal's stored log as JSON lines"),
-        ("replay", cmd_replay, "step through a deal in the terminal (Enter: next, q: quit)"),
+        ("replay", cmd_replay, "step through a deal in words, with the table (Enter: next, q: quit)"),
     ):
         s = sub.add_parser(name, help=help_)
         s.add_argument("deal", help="deal id or path to a .jsonl export")
@@ -506,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         if name == "replay":
             s.add_argument("--perspective", default="all", help="a seat number, or all (after the end)")
             s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
+            s.add_argument("--json", action="store_true", help="each event as raw JSON (for scripts)")
         s.set_defaults(func=func)
 
     s = sub.add_parser("archive", help="move deals finished a while ago from Redis to the archive")
