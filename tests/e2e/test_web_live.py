@@ -231,6 +231,8 @@ async def test_play_again_links_the_deals(web_server, browser):  # noqa: F811
     await page.goto(f"{base}/#/replay/{old}")
     await page.wait_for_selector(f'#rp-rematched-by[href="#/replay/{new}"]')
     await page.screenshot(path=shot("play-again-replay-links"))
+    await page.goto(f"{base}/#/replay/{new}")  # the new deal, still live: this seat's own replay
+    await page.wait_for_selector(f'#rp-rematch-of[href="#/replay/{old}"]')
     assert page.js_errors == []
     assert page.foreign_requests == []
 
