@@ -3,7 +3,7 @@
 // log as this viewer may see it, rebuilt the same way after a reload.
 import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
-import { LogBook, entryHtml, namer, pieceName, SEATS } from "./words.js";
+import { LogBook, entryHtml, namer, pieceName } from "./words.js";
 import {
   modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness,
 } from "./table.js";
@@ -444,4 +444,3 @@ export function liveState() {
   };
 }
 export function liveSend(cmd) { return live && send(live, cmd); }
-export { SEATS };

@@ -1,13 +1,12 @@
 // The replay viewer (#/replay/<deal>): one frame per step, a slider, perspectives, and the claim
 // windows explained from the audit. Arrow keys work on the whole page, without a focused control.
 import { t, isRtl } from "./i18n.js";
-import { pieceHtml } from "./cards.js";
+import { pieceHtml, mcTileName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { api, esc, $, ownSeat, tokensOf } from "./net.js";
 import { Describer, namer, pieceName, windowNo, noun, SEATS } from "./words.js";
 import { modelFromSeatView, modelFromFullView, feltHtml, resultHtml, runFairness, actionAria } from "./table.js";
 import { showProblem, announce } from "./ui.js";
-import { mcTileName } from "./cards.js";
 
 let current = null;
 export function stopReplay() {

@@ -1,12 +1,11 @@
 // The table as HTML: models of the server's views, seats, the centre, the person's hand and
 // prompts, and the result sheet with the fairness check. Pure rendering: the pages (play, watch,
 // replay) own the state and bind the controls.
-import { t } from "./i18n.js";
+import { t, getLang } from "./i18n.js";
 import { pieceHtml, phKindFromName, phKindLabel, mcTileName, hasCjk } from "./cards.js";
 import { fairnessCheck, parseLog } from "./fair.js";
 import { ruleText } from "./rules.js";
 import { FANS, fanName } from "./fans.js";
-import { getLang } from "./i18n.js";
 import { api, esc, $ } from "./net.js";
 import { namer, levelOf, pieceName, windowNo, closedReason } from "./words.js";
 import { showProblem } from "./ui.js";
