@@ -196,3 +196,21 @@ def fan_points(
 def shanten_once(kinds: tuple[int, ...]) -> int:
     """``shanten`` without the memo, for hands met once (sampled ones would only crowd it)."""
     return _shanten((), hand_codes(kinds))
+
+
+def ready_special(kinds: tuple[int, ...]) -> bool:
+    """Whether 13 tiles are ready as thirteen orphans or honours and knitted tiles (MC-4.1): their
+    waits can lie far from every held tile."""
+    if len(kinds) != 13:
+        return False
+    codes = hand_codes(kinds)
+    return (
+        MahjongGB.ThirteenOrphansShanten(codes)[0] == 0
+        or MahjongGB.HonorsAndKnittedTilesShanten(codes)[0] == 0
+    )
+
+
+def knitted_overlap(kinds: tuple[int, ...]) -> int:
+    """The most kinds of one knitted straight (MC-4.1) the hand holds."""
+    present = set(kinds)
+    return max(len(present & knit) for knit in _KNITS)

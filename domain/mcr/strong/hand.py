@@ -7,11 +7,15 @@ each of its waits that reaches 8 points (MC-4.3), self-drawn or on another seat'
 by the fan calculator with this seat's sets, winds and flowers. Values are arrays over the number
 of own draws left, so the best discard may differ with the time left.
 
-Depth is fixed, so that every option of a decision is valued the same way: hands one step from
-ready (and the ready hands they lead to) are always valued exactly; a hand two steps away is
-expanded when it is the option itself; farther hands get a short chain at their own rate of
-useful draws. What does not depend on the table (the useful kinds, the discards that keep the
-progress, the fans of each wait) is cached for the process.
+Depth is fixed, so that every option of a decision is valued the same way: an option is always
+expanded one step, hands one step from ready (and the ready hands they lead to) are valued
+exactly, and farther hands get the value such hands have in greedy self-play (``_CURVES``), which
+is also the floor of an expanded hand (a hand without a direct route still has detours). The
+count of expanded hands per decision is bounded (``budget``); past it, hands get the table's
+value. The counted routes miss later claims and changes of wait: ready values are scaled to
+match what self-play hands are worth (a quarter more for a concealed hand). What does not
+depend on the table (the useful kinds, the discards that keep the progress, the fans of each
+wait) is memoised for the process.
 """
 
 from __future__ import annotations
@@ -63,14 +67,11 @@ def curve(level: int, melded: bool, horizon: int) -> list[float]:
     return out
 
 
-_SPECIAL = (scoring.MahjongGB.ThirteenOrphansShanten, scoring.MahjongGB.HonorsAndKnittedTilesShanten)
-
-
 def _candidates(kinds: tuple[int, ...]) -> list[int]:
     """Kinds that can complete a regular ready hand: a held honour, or a suited kind within two
     ranks of a held one (three when the hand holds most of a knitted straight)."""
     present = set(kinds)
-    reach = 3 if max(len(present & knit) for knit in scoring._KNITS) >= 6 else 2
+    reach = 3 if scoring.knitted_overlap(kinds) >= 6 else 2
     out = set()
     for k in present:
         if k >= 27:
@@ -112,7 +113,7 @@ def waits_of(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: i
     """``wait_values`` without the memo (for hands met once, like sampled ones); with
     ``self_drawn`` False the self-drawn points are not worked out (reported as -1)."""
     codes = scoring.hand_codes(kinds)
-    if len(kinds) == 13 and any(f(codes)[0] == 0 for f in _SPECIAL):
+    if scoring.ready_special(kinds):
         cands = sorted(scoring.waits(kinds))
     else:
         cands = _candidates(kinds)

@@ -105,6 +105,18 @@ def test_discards_the_safe_tile_against_three_exposed_pungs(table):
     assert off["T3"] >= off["W5"]
 
 
+def test_no_wait_on_a_fifth_copy_and_no_live_copies_in_a_new_set(table):
+    # W8 W8 W8 W8 in hand: after the concealed kong W8 is no wait (the calculator would score it)
+    kinds = tuple(sorted(KIND_CODES.index(c) for c in "W2 W3 W4 W6 W7 B8 B8 F1 F1 F1".split()))
+    waits = {k for k, _d, _s in hand.wait_values((("GANG", "W8", 0),), kinds, 0, 0)}
+    assert KIND_CODES.index("W8") not in waits and KIND_CODES.index("W5") in waits
+    t = table({0: "W2 W3 W4 W7 W8 W8 W8 W8 T2 B4 B8 B8 F1 F1".split()})
+    view = view_from_state(t.state, 0)
+    values = _values(view)
+    # the kong is worth about what the best discard is, not the fifty-odd points a phantom wait gave
+    assert abs(values["ConcealedKong"] - max(v for k, v in values.items() if k.startswith("D"))) < 10
+
+
 # --- every view of seeded deals: legal, complete, decided by the view alone --------------------
 def _position(seed: int, steps: int):
     """(state, seat) after ``steps`` greedy commands of a seeded deal (or at its last decision)."""
