@@ -37,10 +37,11 @@ class Params:
     feed: float = 0.7  # share of a live copy's chance that another seat's discard brings it
     ready_win: float = 0.13  # chance per go-around that a ready opponent wins
     loss_per_win: float = 12.0  # what another seat's win costs this seat on average (MC-4.4)
-    deal_in_extra: float = 8.0  # points a deal-in costs beyond the expected loss anyway
+    # a deal-in pays the winner 8 + its points (MC-4.4); the 8 is counted in full, not netted
+    # against the loss this seat expects anyway (netting half of it measured no better)
+    deal_in_extra: float = 8.0
     budget: int = 240  # hands expanded per decision (beyond it: the self-play table's value)
     candidates: int = 6  # discards searched (the others get the short-chain value)
-    claims: str = "value"  # "greedy": claim decisions as the greedy bot makes them (experiments)
     defend: bool = True
     always_win: bool = True  # a legal win is taken, whatever the model says passing is worth
     samples: int = 48  # determinised deals of each opponent that shows two sets or more
@@ -106,7 +107,7 @@ class _Decision:
             p = t.deal_in(k)
             if p > 0:
                 safe *= 1 - p
-                cost += p * (8 + t.points + self.p.deal_in_extra - 8)
+                cost += p * (t.points + self.p.deal_in_extra)
                 if t.error is not None:
                     var += (t.ready * t.error[k]) ** 2
         chance = 1 - safe
@@ -284,10 +285,6 @@ class StrongBot:
                     return a
         if len(acts) == 1:
             return acts[0]
-        if self.params.claims == "greedy" and type(acts[0]) is Pass:
-            from domain.mcr.bots import GreedyBot
-
-            return GreedyBot(self.seed).choose(view)
         best = None
         best_key = None
         for ov in option_values(view, self.seed, self.params):

@@ -4,7 +4,9 @@ Everything here is read from the ``SeatView`` alone (MC-5): discards, exposed se
 and the wall count. The opponent model is deliberately small: a chance that the seat is ready,
 read from a table of its exposed sets and the wall left (measured on ``greedy`` self-play, where
 readiness is known), and a chance per kind that a ready seat waits on it, from the kind's
-category and what the table shows (the seat's own discards, tiles it let pass, dead kinds).
+category and what the table shows (the seat's own discards, tiles it let pass, dead kinds). A
+seat showing two sets or more is also determinised: its concealed tiles are dealt at random from
+the copies this view cannot see, and the ready deals' 8-point waits sharpen that chance.
 """
 
 from __future__ import annotations
@@ -28,18 +30,7 @@ _READY = (
 
 def packs_of(view: SeatView) -> tuple:
     """This seat's sets as PyMahjongGB packs (claimed sets carry the discarder's relative seat)."""
-    seat = view.seat
-    packs = []
-    for m in view.seats[seat].melds:
-        k = m.tiles[0] >> 2
-        if m.kind == "chow":
-            lo = min(t >> 2 for t in m.tiles)
-            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
-        elif m.kind == "concealed_kong":
-            packs.append(("GANG", KIND_CODES[k], 0))
-        else:
-            packs.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k], (seat - m.from_seat) % 4))
-    return tuple(packs)
+    return seat_packs(view, view.seat)
 
 
 def visible_counts(view: SeatView) -> list[int]:
