@@ -41,6 +41,7 @@ class Settings:
     bot_budget: float = 1.0  # seconds a searching bot may think before its seat plays greedy
     bot_workers: int | None = None  # worker processes for searching bots (default: up to 2)
     bot_supervisor_s: float = 2.0
+    wait_replicas: int | None = None  # replicas that must confirm an append (default: 1 on a cluster, 0 else)
 
 
 TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000)
@@ -53,7 +54,10 @@ def application(
     ``streams_redis`` when given, else ``redis``."""
     pool = BotPool(settings.bot_workers, settings.bot_budget)
     deals = DealService(
-        EventStore(redis, settings.prefix), dev=settings.dev, bot_delay=settings.bot_delay, bot_pool=pool
+        EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas),
+        dev=settings.dev,
+        bot_delay=settings.bot_delay,
+        bot_pool=pool,
     )
     hub = StreamHub(deals, redis=streams_redis, max_streams=settings.max_streams)
     app = build_app(

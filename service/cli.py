@@ -43,6 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         redis_timeout=args.redis_timeout,
         bot_budget=args.bot_budget,
         bot_workers=args.bot_workers,
+        wait_replicas=args.wait_replicas,
     )
     try:
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
@@ -470,6 +471,10 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a Redis call may take before the API answers 503 (at least 0.5)",
     )  # fmt: skip
     s.add_argument("--max-streams", type=int, default=10_000, help="live event streams this process serves")
+    s.add_argument(
+        "--wait-replicas", type=int, default=None,
+        help="replicas that confirm an append before it is acknowledged (default: 1 on a cluster, else 0)",
+    )  # fmt: skip
     s.add_argument(
         "--bot-budget", type=float, default=1.0,
         help="seconds a searching bot may think before its seat plays the greedy move",

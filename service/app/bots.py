@@ -84,7 +84,8 @@ class BotPool:
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor(), _think, game, level, seed, msgspec.json.encode(view))
         try:
-            return await asyncio.wait_for(future, self.budget)
+            async with asyncio.timeout(self.budget):  # not wait_for: it may swallow a cancellation
+                return await future
         except BrokenProcessPool:
             self._replace()
             raise

@@ -237,7 +237,7 @@ class StreamHub:
     async def _listen(self) -> None:
         backoff = 0.05
         idle = f"{self.store.prefix}:streams-idle"  # pub/sub needs one channel before it reads
-        while True:
+        while not self._closed:
             bell = Doorbell(self.redis)
             try:
                 subscribed = {idle, *self._by_channel}
@@ -253,7 +253,7 @@ class StreamHub:
                 for deal_id in list(self.feeds):
                     self._mark(deal_id)
                 last_pong = last_ping = time.monotonic()
-                while True:
+                while not self._closed:
                     if self._channels_changed.is_set():
                         self._channels_changed.clear()
                         wanted = {idle, *self._by_channel}

@@ -22,9 +22,11 @@ import asyncio
 from collections import deque
 from typing import Any
 
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from service.store.cluster import ClusterWrites, NotReplicated
 from service.store.resp import RespConnection
 
 MAX_PIPELINE = 256
@@ -33,12 +35,29 @@ MAX_PIPELINE = 256
 class AutoPipeline:
     """``await call(*args)`` runs ``execute_command(*args)``, batched with concurrent calls."""
 
-    def __init__(self, redis: Any, max_batch: int = MAX_PIPELINE, *, resend: bool = False) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        max_batch: int = MAX_PIPELINE,
+        *,
+        resend: bool = False,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1000,
+    ) -> None:
         """``resend``: after a lost connection, send the batch once more on a new one (as
-        redis-py does for its own calls). Only for commands that are safe to run twice."""
+        redis-py does for its own calls). Only for commands that are safe to run twice.
+        ``wait_replicas``: a batch counts as written only once this many replicas confirm it
+        (``WAIT`` on the batch's own connection); otherwise its writes answer ``NotReplicated``."""
         self.redis = redis
         self.max_batch = max_batch
         self.resend = resend
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self._cluster = (
+            ClusterWrites(redis, wait_replicas=wait_replicas, wait_timeout_ms=wait_timeout_ms)
+            if isinstance(redis, RedisCluster)
+            else None
+        )
         self._queue: deque[tuple[tuple[Any, ...], asyncio.Future[Any]]] = deque()
         self._sender: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -90,13 +109,28 @@ class AutoPipeline:
                     future.set_result(reply)
 
     async def _round_trip(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        if self._cluster is not None:
+            return await self._cluster.run(commands)
         if self._resp is not None:
+            batch = (
+                commands + [("WAIT", self.wait_replicas, self.wait_timeout_ms)]
+                if self.wait_replicas
+                else commands
+            )
             try:
-                return await self._resp.pipeline(commands)
+                replies = await self._resp.pipeline(batch)
             except RedisConnectionError:
                 if not self.resend:
                     raise
-                return await self._resp.pipeline(commands)  # on a new connection
+                replies = await self._resp.pipeline(batch)  # on a new connection
+            if self.wait_replicas:
+                confirmed = replies.pop()
+                if not isinstance(confirmed, int) or confirmed < self.wait_replicas:
+                    missing = NotReplicated(
+                        f"{confirmed} of {self.wait_replicas} replicas confirmed the write"
+                    )
+                    replies = [r if isinstance(r, Exception) else missing for r in replies]
+            return replies
         if len(commands) == 1:  # alone: a plain call, no pipeline object
             try:
                 return [await self.redis.execute_command(*commands[0])]
@@ -108,9 +142,11 @@ class AutoPipeline:
         return await pipe.execute(raise_on_error=False)
 
     def close(self) -> None:
-        """Close the lean connection, if any (the next call opens it again)."""
+        """Close the lean connections, if any (the next call opens them again)."""
         if self._resp is not None:
             self._resp.close()
+        if self._cluster is not None:
+            self._cluster.close()
 
 
 def _copy_error(exc: BaseException) -> BaseException:

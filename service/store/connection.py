@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.embedded import DEFAULT_DATA_DIR, EmbeddedRedis
 
@@ -14,15 +16,41 @@ SOCKET_TIMEOUT_S = 10.0
 STREAMS_CLIENT_NAME = "dealstream-streams"  # the live streams' connections, as CLIENT LIST names them
 
 
+CLUSTER_SCHEME = "redis+cluster://"
+
+
+def is_cluster_url(url: str) -> bool:
+    return url.startswith(CLUSTER_SCHEME)
+
+
+def cluster_nodes(url: str) -> list[tuple[str, int]]:
+    """``redis+cluster://host:port[,host:port…]`` → the startup nodes."""
+    nodes = []
+    for part in url[len(CLUSTER_SCHEME) :].split("/", 1)[0].split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"a cluster URL lists host:port pairs, got {part!r}")
+        nodes.append((host, int(port)))
+    return nodes
+
+
 def connect(
     url: str,
     *,
     max_connections: int = 512,
     socket_timeout: float = SOCKET_TIMEOUT_S,
     client_name: str | None = None,
-) -> aioredis.Redis:
-    """An asyncio client. A Redis that stops answering costs a request ``socket_timeout``,
-    then 503 (DS-12)."""
+) -> Any:
+    """An asyncio client: redis-py's cluster client for ``redis+cluster://`` URLs, else a plain
+    one. A Redis that stops answering costs a request ``socket_timeout``, then 503 (DS-12)."""
+    if is_cluster_url(url):
+        return RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in cluster_nodes(url)],
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=min(5.0, socket_timeout),
+            max_connections=max_connections,
+            client_name=client_name,
+        )
     return aioredis.from_url(
         url,
         socket_timeout=socket_timeout,

@@ -1,8 +1,10 @@
 """The stream hub's pub/sub connection: the doorbell the append script rings after each append.
 
-On a plain TCP or unix-socket client this is a connection of our own (``service.resp`` opens it;
-hiredis parses), so its timeouts and its cancellation are exactly ours; redis-py's ``PubSub`` is
-the fallback for other clients (fakeredis, TLS). Either way the hub sees one small interface:
+On a plain TCP or unix-socket client this is a connection of our own (``service.store.resp``
+opens it; hiredis parses), so its timeouts and its cancellation are exactly ours; on Redis
+Cluster it is such a connection to one node (a ``PUBLISH`` reaches every node's subscribers; a new
+doorbell after a lost one tries the next node); redis-py's ``PubSub`` is the fallback for other
+clients (fakeredis, TLS). Either way the hub sees one small interface:
 ``subscribe``, ``unsubscribe`` and ``ping`` write a request, ``next`` waits for the next message.
 """
 
@@ -12,6 +14,7 @@ import asyncio
 from typing import Any
 
 import hiredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from service.store.resp import READ_CHUNK, RespConnection
@@ -25,8 +28,28 @@ class Doorbell:
     """A pub/sub connection. ``next`` returns ("message", channel), ("pong", ""), or None when
     nothing came within the timeout; a lost connection raises redis-py's ``ConnectionError``."""
 
+    _turn = 0  # on a cluster, each new doorbell tries the next node (one may be down)
+
     def __init__(self, redis: Any) -> None:
-        self._resp = RespConnection.for_client(redis)
+        if isinstance(redis, RedisCluster):
+            # PUBLISH on a cluster reaches every node's subscribers: any one node will do
+            nodes = redis.get_nodes() or list(redis.nodes_manager.startup_nodes.values())
+            node = nodes[Doorbell._turn % len(nodes)]
+            Doorbell._turn += 1
+            kwargs = getattr(redis, "connection_kwargs", {}) or {}
+            self._resp: RespConnection | None = RespConnection(
+                {
+                    "host": node.host,
+                    "port": node.port,
+                    "socket_timeout": kwargs.get("socket_timeout"),
+                    "socket_connect_timeout": kwargs.get("socket_connect_timeout"),
+                    "username": kwargs.get("username"),
+                    "password": kwargs.get("password"),
+                    "client_name": kwargs.get("client_name"),
+                }
+            )
+        else:
+            self._resp = RespConnection.for_client(redis)
         self._pubsub = redis.pubsub() if self._resp is None else None
         self._parser = hiredis.Reader()
         self._pending: list[tuple[str, str]] = []  # redis-py messages read ahead
@@ -81,7 +104,10 @@ class Doorbell:
                     raise RedisConnectionError(f"the doorbell connection was refused: {reply}")
                 continue
             try:
-                data = await asyncio.wait_for(reader.read(READ_CHUNK), timeout)
+                # asyncio.timeout, not wait_for: on 3.11 wait_for may swallow a cancellation that
+                # arrives as its timeout fires, and the hub's listener would then never stop
+                async with asyncio.timeout(timeout):
+                    data = await reader.read(READ_CHUNK)
             except TimeoutError:
                 return None
             except OSError as exc:

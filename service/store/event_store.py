@@ -15,6 +15,7 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
@@ -92,7 +93,11 @@ def _field(fields: dict, name: bytes) -> bytes:
 class EventStore:
     """Deal logs in Redis. Keys: ``<prefix>:{<deal>}:events|meta|cmds`` and ``<prefix>:deals``."""
 
-    def __init__(self, redis: Any, prefix: str = "ds", head_cache_size: int = 4096) -> None:
+    def __init__(
+        self, redis: Any, prefix: str = "ds", head_cache_size: int = 4096, wait_replicas: int | None = None
+    ) -> None:
+        """``wait_replicas``: an append is acknowledged once this many replicas have it (default:
+        1 on Redis Cluster, where a failover must lose nothing acknowledged; 0 on one server)."""
         self.redis = redis
         self.prefix = prefix
         self._append_sha = hashlib.sha1(_APPEND_LUA.encode()).hexdigest()
@@ -101,7 +106,10 @@ class EventStore:
         self._head_cache_size = head_cache_size
         # concurrent appends share a round trip; resending one is safe: the script checks the
         # expected version and the command id before it writes anything
-        self._appends = AutoPipeline(redis, resend=True)
+        if wait_replicas is None:
+            wait_replicas = 1 if isinstance(redis, RedisCluster) else 0
+        self.wait_replicas = wait_replicas
+        self._appends = AutoPipeline(redis, resend=True, wait_replicas=wait_replicas)
 
     def close(self) -> None:
         """Close the store's own append connection; the redis client stays the caller's."""

@@ -10,8 +10,8 @@ import json
 import sys
 
 import msgspec
-import redis.asyncio as aioredis
 
+from service.store.connection import connect
 from service.store.event_store import EventStore, VersionConflict
 
 
@@ -22,7 +22,8 @@ class Note(msgspec.Struct, frozen=True, tag=True):
 
 
 async def run(url: str, prefix: str, deal: str, process: int, tasks: int, per_task: int) -> list:
-    client = aioredis.from_url(url, max_connections=tasks + 2)
+    client = connect(url, max_connections=max(64, tasks + 2))
+    await client.ping()  # a cluster client learns its slot map once, before the racers start
     store = EventStore(client, prefix)
     acknowledged: list[tuple[int, int, int]] = []
 
