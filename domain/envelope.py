@@ -56,14 +56,18 @@ class ChainBreak(msgspec.Struct, frozen=True):
 
 
 def verify_chain(
-    raws: Iterable[bytes], start_prev: str = GENESIS, start_version: int = 1
+    raws: Iterable[bytes],
+    start_prev: str = GENESIS,
+    start_version: int = 1,
+    records: list[StoredEvent] | None = None,
 ) -> ChainBreak | None:
-    """Check versions run 1..N without gaps and each ``prev`` matches; ``None`` when intact."""
+    """Check versions run 1..N without gaps and each ``prev`` matches; ``None`` when intact.
+    ``records``: the raws already decoded (each record is then decoded only once)."""
     prev = start_prev
     expected = start_version
-    for raw in raws:
+    for i, raw in enumerate(raws):
         try:
-            record = decode_record(raw)
+            record = records[i] if records is not None else decode_record(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             return ChainBreak(expected, f"record does not decode: {exc}")
         if record.version != expected:

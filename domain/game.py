@@ -142,8 +142,29 @@ GAMES: dict[str, str] = {
 
 
 def get_game(name: str) -> Game:
-    """The game object for ``name``; unknown names are a protocol error, not a crash."""
+    """The game object new deals of ``name`` are created with (its current ruleset); unknown
+    names are a protocol error, not a crash."""
     module = GAMES.get(name)
     if module is None:
         raise RuleViolation("DS-1", f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}")
     return importlib.import_module(module).GAME
+
+
+def rulesets(name: str) -> dict[str, Game]:
+    """Every ruleset of the game ``name`` this build can decide, by its full id."""
+    get_game(name)  # DS-1 for an unknown game
+    return dict(importlib.import_module(GAMES[name]).RULESETS)
+
+
+def get_ruleset(ruleset: str) -> Game:
+    """The game object of a full ruleset id (``mcr/1``) as a log names it. A log of a ruleset
+    this build lacks is refused (DS-1), never decided with other rules."""
+    name = ruleset.split("/", 1)[0]
+    if name not in GAMES:
+        raise RuleViolation("DS-1", f"unknown game in ruleset {ruleset!r}; known: {', '.join(sorted(GAMES))}")
+    known = rulesets(name)
+    if ruleset not in known:
+        raise RuleViolation(
+            "DS-1", f"this build has no ruleset {ruleset!r}; it decides {', '.join(sorted(known))}"
+        )
+    return known[ruleset]

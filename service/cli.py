@@ -14,9 +14,10 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
+from domain.errors import RuleViolation
 from domain.game import GAMES, DealCreated
 from domain.selfplay import play_deal
-from service.app.games import kit
+from service.app.games import kit, kit_for_ruleset
 
 
 # --- serve -------------------------------------------------------------------
@@ -306,7 +307,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         )
         return 1
     created = msgspec.json.decode(decode_record(raws[0]).data, type=DealCreated)
-    game = created.ruleset.split("/", 1)[0]
+    try:
+        game = kit_for_ruleset(created.ruleset).name  # a ruleset this build lacks is refused
+    except RuleViolation as exc:
+        print(f"refused: {exc.message}", file=sys.stderr)
+        return 1
 
     async def work(store: Any) -> int:
         if await store.version(created.deal_id):
@@ -333,7 +338,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     records = [decode_record(r) for r in raws]
     created = msgspec.json.decode(records[0].data, type=DealCreated)
-    k = kit(created.ruleset.split("/", 1)[0])
+    try:
+        k = kit_for_ruleset(created.ruleset)  # the log's own rules
+    except RuleViolation as exc:
+        print(f"refused: {exc.message}", file=sys.stderr)
+        return 1
     events = [k.decode_event(r.data) for r in records]
     over = type(events[-1]).__name__ == "SeedRevealed"
     seats = len(created.seats)

@@ -1,4 +1,10 @@
-"""Chinese Official Mahjong (``mcr/1``): rules in ../shared/rules/mcr.md, ids MC-x.y."""
+"""Chinese Official Mahjong: rules in ../shared/rules/mcr.md, ids MC-x.y.
+
+Two rulesets: ``mcr/1`` and ``mcr/2`` (MC-3.7: the discard after the wall's last draw can only be
+won; MC-4.6: a kong whose replacement was a flower gives no Out with Replacement Tile). One engine
+plays both: the state learns its ruleset from the deal's ``DealCreated``, so a log is always
+decided by the rules it was played under. New deals are ``mcr/2`` (``GAME``).
+"""
 
 from __future__ import annotations
 
@@ -13,12 +19,14 @@ from domain.mcr.tiles import DECK_SIZE
 
 class MCRGame(DealCreation):
     name = "mcr"
-    ruleset = "mcr/1"
     seat_count = 4
     deck_size = DECK_SIZE
     command_type = Command
     event_type = Event
     creation_rules = ("MC-2.1", "MC-1.2", "MC-2.2")
+
+    def __init__(self, ruleset: str) -> None:
+        self.ruleset = ruleset  # what ``create`` writes into a new deal's DealCreated
 
     def initial_state(self) -> State:
         return State()
@@ -45,6 +53,7 @@ class MCRGame(DealCreation):
         return engine.is_over(state)
 
 
-GAME = MCRGame()
+RULESETS = {ruleset: MCRGame(ruleset) for ruleset in ("mcr/1", "mcr/2")}
+GAME = RULESETS["mcr/2"]
 
-__all__ = ["GAME", "MCRGame"]
+__all__ = ["GAME", "RULESETS", "MCRGame"]

@@ -83,6 +83,9 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
             s.hands[e.seat].append(e.replacement)
             if e.seat == s.turn and s.last_tile == e.flower:
                 s.last_tile = e.replacement
+                if s.ruleset != "mcr/1":
+                    # MC-4.6 (mcr/2): the tile now in hand replaced a flower, not the kong
+                    s.after_kong = False
         elif s.last_tile == e.flower:
             s.last_tile = None
     elif t is SetClaimed:
@@ -157,6 +160,7 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
         s.server_seed = e.server_seed
         s.fixed_deck = list(e.fixed_deck) if e.fixed_deck is not None else None
         s.fixed_dealer = e.fixed_dealer
+        s.ruleset = e.ruleset
         s.created = True
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"unknown event {e!r}")
@@ -276,15 +280,21 @@ def payments(winner: int, from_seat: int | None, total: int) -> list[int]:
     return pay
 
 
+def win_only(s: State, source: str) -> bool:
+    """A tile that may be claimed only for a win: a robbed kong (MC-3.4), or under ``mcr/2``
+    the discard made after the wall's last draw (MC-3.7)."""
+    return source == "added_kong" or (s.ruleset != "mcr/1" and source == "discard" and s.front == s.back)
+
+
 def claim_options(s: State, seat: int, card: int, source: str, source_seat: int) -> list[Claim]:
-    """A seat's claims on ``card`` (MC-3.2 / MC-3.4), without the pass; window id left 0."""
+    """A seat's claims on ``card`` (MC-3.2 / MC-3.4 / MC-3.7), without the pass; window id left 0."""
     if seat == source_seat:
         return []
     opts: list[Claim] = []
     robbing = source == "added_kong"
     if evaluate_win(s, seat, card, False, robbing) is not None:
         opts.append(Claim(seat=seat, window=0, claim="win"))
-    if robbing:
+    if win_only(s, source):
         return opts
     k = card >> 2
     hand = s.hands[seat]
@@ -313,7 +323,7 @@ def has_claim(s: State, seat: int, card: int, source: str, source_seat: int) -> 
         return False
     k = card >> 2
     kinds = _kinds(s.hands[seat])
-    if source != "added_kong":
+    if not win_only(s, source):
         if kinds.count(k) >= 2:
             return True  # a pung at least (MC-3.2)
         if seat == (source_seat + 1) % SEATS and k < 27:

@@ -61,6 +61,7 @@ class State(msgspec.Struct):
     windows: int = 0
     result: HandWon | None = None
     exhausted: bool = False
+    ruleset: str = "mcr/1"  # as the deal's DealCreated names it: the rules its decide follows
 
     @property
     def wall_count(self) -> int:
@@ -77,6 +78,6 @@ class State(msgspec.Struct):
             [list(ms) for ms in self.melds], [list(d) for d in self.discards],
             self.turn, self.last_tile, self.must_discard, self.after_kong,
             self.window.copy() if self.window is not None else None, self.windows, self.result,
-            self.exhausted,
+            self.exhausted, self.ruleset,
         )
         return c

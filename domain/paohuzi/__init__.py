@@ -46,5 +46,6 @@ class Paohuzi(DealCreation):
 
 
 GAME = Paohuzi()
+RULESETS = {GAME.ruleset: GAME}  # every ruleset this build can decide (a rule change adds one)
 
-__all__ = ["GAME", "Paohuzi", "Command", "Event"]
+__all__ = ["GAME", "RULESETS", "Paohuzi", "Command", "Event"]

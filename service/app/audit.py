@@ -14,7 +14,7 @@ from domain.envelope import StoredEvent, decode_record, record_hash, verify_chai
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import combine_seeds, commitment
-from service.app.games import kit
+from service.app.games import kit_for_ruleset
 
 
 class AuditProblem(msgspec.Struct, frozen=True):
@@ -60,19 +60,27 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     if not raws:
         problems.append(AuditProblem("chain", 1, "the log is empty"))
         return report
-    broken = verify_chain(raws)
+    records: list[StoredEvent] = []  # each record decoded once, for the chain and everything after
+    for version, raw in enumerate(raws, start=1):
+        try:
+            records.append(decode_record(raw))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problems.append(AuditProblem("chain", version, f"record does not decode: {exc}"))
+            problems.append(AuditProblem("decode", version, f"the log does not decode: {exc}"))
+            return report
+    broken = verify_chain(raws, records=records)
     if broken is not None:
         problems.append(AuditProblem("chain", broken.version, broken.reason))
     elif head_hash is not None and record_hash(raws[-1]) != head_hash:
         problems.append(AuditProblem("chain", len(raws), "the last record differs from the one appended"))
     report.chain_ok = not problems
+    kit_ = None
     try:
-        records = [decode_record(raw) for raw in raws]
         created = msgspec.json.decode(records[0].data, type=DealCreated)
-        kit_ = kit(created.ruleset.split("/", 1)[0])
-        events = [kit_.decode_event(r.data) for r in records]
+        kit_ = kit_for_ruleset(created.ruleset)  # decided by the rules the log was played under
+        events = [created, *(kit_.decode_event(r.data) for r in records[1:])]
     except (msgspec.DecodeError, msgspec.ValidationError, RuleViolation, KeyError) as exc:
-        problems.append(AuditProblem("decode", _first_bad(raws), f"the log does not decode: {exc}"))
+        problems.append(AuditProblem("decode", _first_bad(records, kit_), f"the log does not decode: {exc}"))
         return report
     report.deal_id = created.deal_id
     report.game = kit_.name
@@ -103,13 +111,16 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     return report
 
 
-def _first_bad(raws: list[bytes]) -> int:
-    for version, raw in enumerate(raws, start=1):
+def _first_bad(records: list[StoredEvent], kit_: Any) -> int:
+    """The first version whose event does not decode (1: the DealCreated or its ruleset)."""
+    if kit_ is None:
+        return 1
+    for record in records[1:]:
         try:
-            decode_record(raw)
+            kit_.decode_event(record.data)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            return version
-    return len(raws)
+            return record.version
+    return len(records)
 
 
 def _check_seed(created: DealCreated, revealed: SeedRevealed, version: int, report: AuditReport) -> None:

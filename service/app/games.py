@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.game import Game
+from domain.game import Game, get_ruleset
 
 
 class GameKit:
@@ -89,8 +89,21 @@ KITS: dict[str, Callable[[], GameKit]] = {"paohuzi": _paohuzi, "mcr": _mcr}
 
 @cache
 def kit(name: str) -> GameKit:
-    """The kit of the game ``name``; an unknown name is a protocol error (DS-1), not a crash."""
+    """The kit of the game ``name`` (new deals: its current ruleset); an unknown name is a
+    protocol error (DS-1), not a crash."""
     build = KITS.get(name)
     if build is None:
         raise RuleViolation("DS-1", f"unknown game {name!r}; known: {', '.join(sorted(KITS))}")
     return build()
+
+
+@cache
+def kit_for_ruleset(ruleset: str) -> GameKit:
+    """The kit that decides a log of ``ruleset`` (as its DealCreated names it); a ruleset this
+    build lacks is refused (DS-1). The engines read the rules from the state, which learns them
+    from that same DealCreated, so the kit differs only in the game object's ``ruleset``."""
+    game = get_ruleset(ruleset)
+    base = kit(game.name)
+    if game is base.game:
+        return base
+    return GameKit(game, base.projections, base.bots, base.summary, base.view_type)

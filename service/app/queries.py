@@ -272,7 +272,7 @@ def games() -> dict[str, Any]:
     """The games this server plays: ruleset, seat count, bot levels with their measured
     strength against ``greedy`` (from the shipped arena report; null where not measured) and
     the lobby's default level."""
-    from domain.game import GAMES
+    from domain.game import GAMES, rulesets
     from service.app.games import kit
 
     report = _arena_report().get("games", {})
@@ -297,7 +297,9 @@ def games() -> dict[str, Any]:
         out.append(
             {
                 "game": name,
-                "ruleset": k.game.ruleset,
+                "ruleset": k.game.ruleset,  # what a new deal is created with
+                "rulesets": [k.game.ruleset],  # the rulesets a deal may be created with
+                "decides": sorted(rulesets(name)),  # every ruleset whose logs this build replays and audits
                 "seats": k.game.seat_count,
                 "bots": k.bot_levels,
                 "levels": levels,

@@ -85,10 +85,13 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
         assert refused.returncode == 1 and "exists" in refused.stderr
         await drop_prefix(client, other)
 
-        replay = cli("replay", str(path), "--no-pause").stdout.splitlines()
+        # --json keeps the raw events for scripts; without it the replay is in words (issue 13)
+        replay = cli("replay", str(path), "--no-pause", "--json").stdout.splitlines()
         assert replay[0].lstrip().startswith("1 ")
-        seat_replay = cli("replay", str(path), "--perspective", "2", "--no-pause").stdout
+        seat_replay = cli("replay", str(path), "--perspective", "2", "--no-pause", "--json").stdout
         assert '"type": "TilesDealt"' in seat_replay
+        words = cli("replay", str(path), "--no-pause").stdout
+        assert "TilesDealt" not in words and words.startswith(f"deal {deal_id} (mcr/")
 
         # one changed byte in the file: the audit fails and names the version
         lines = exported.splitlines()

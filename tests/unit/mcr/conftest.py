@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.game import StartDeal
-from domain.mcr import GAME
+from domain.mcr import GAME, RULESETS
 from domain.mcr.fixtures import build_deck
 from domain.mcr.messages import Discard, Pass
 from domain.mcr.tiles import ids_of, kind
@@ -14,9 +14,10 @@ from domain.mcr.tiles import ids_of, kind
 class Table:
     """A deal driven command by command; ``events`` is the whole log so far."""
 
-    def __init__(self, hands, *, front=(), back=(), dealer=0, seed=b"\x07" * 32):
+    def __init__(self, hands, *, front=(), back=(), dealer=0, seed=b"\x07" * 32, ruleset=None):
         deck = build_deck(hands, dealer=dealer, front=list(front), back=list(back))
-        self.events = GAME.create(
+        game = RULESETS[ruleset] if ruleset else GAME  # the rules are the log's own (its DealCreated)
+        self.events = game.create(
             deal_id="t", seats=["human"] * 4, server_seed=seed, fixed_deck=deck, fixed_dealer=dealer
         )
         self.state = GAME.fold(self.events)

@@ -65,7 +65,7 @@ def test_mc_2_2_shuffle_test_vector_and_seeded_dealer():
     seed = b"\x05" * 32
     events = GAME.create(deal_id="d", seats=["bot"] * 4, server_seed=seed)
     created = events[0]
-    assert isinstance(created, DealCreated) and created.ruleset == "mcr/1"
+    assert isinstance(created, DealCreated) and created.ruleset == "mcr/2"  # new deals: the current ruleset
     state = GAME.fold(events)
     new = GAME.decide(state, StartDeal(seat=2, client_seed="abc"))
     exp_dealer, exp_deck = dealer_and_deck(combine_seeds(seed, "abc"), 144, 4)

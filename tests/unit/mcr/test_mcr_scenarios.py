@@ -121,7 +121,8 @@ def test_mc_4_2_out_with_replacement_tile(table):
 
 
 def test_mc_2_4_flower_drawn_as_kong_replacement(table):
-    t = table({0: ["W1"] * 4 + T19 + ["B5"]}, back=["H1", "B5"])
+    """Under mcr/1 the win on the flower's replacement still counted Out with Replacement Tile."""
+    t = table({0: ["W1"] * 4 + T19 + ["B5"]}, back=["H1", "B5"], ruleset="mcr/1")
     kong = [a for a in t.actions(0) if isinstance(a, ConcealedKong)][0]
     new = t.do(kong)
     drawn, flower = new[-2], new[-1]
@@ -130,6 +131,24 @@ def test_mc_2_4_flower_drawn_as_kong_replacement(table):
     won = t.do(DeclareWin(seat=0))[0]
     assert won.flower_points == 1 and won.total == won.fan_points + 1
     assert "杠上开花" in _names(won)
+
+
+def test_mc_4_6_mcr2_a_flower_as_kong_replacement_gives_no_out_with_replacement_tile(table):
+    """mcr/2: the tile that wins replaced a flower, not the kong: self-drawn, no 杠上开花."""
+    t = table({0: ["W1"] * 4 + T19 + ["B5"]}, back=["H1", "B5"], ruleset="mcr/2")
+    t.do([a for a in t.actions(0) if isinstance(a, ConcealedKong)][0])
+    won = t.do(DeclareWin(seat=0))[0]
+    names = _names(won)
+    assert "杠上开花" not in names and won.self_drawn
+    assert "自摸" in names or "不求人" in names  # scored as self-drawn
+    assert won.flower_points == 1
+
+
+def test_mc_4_6_mcr2_the_kongs_own_replacement_still_counts(table):
+    t = table({0: ["W1"] * 4 + T19 + ["B5"]}, back=["B5"], ruleset="mcr/2")
+    t.do([a for a in t.actions(0) if isinstance(a, ConcealedKong)][0])
+    won = t.do(DeclareWin(seat=0))[0]
+    assert "杠上开花" in _names(won)  # the winning tile is the kong's own replacement
 
 
 def test_mc_3_4_concealed_kong_cannot_be_robbed(table):
@@ -195,13 +214,13 @@ def test_mc_3_2_answers_stay_secret_until_resolved(table):
     assert seat_view(t.events, 3).window.answer == "win"
 
 
-def _last_tile_table(table, seat0, seat3, last, hands_extra=None):
+def _last_tile_table(table, seat0, seat3, last, hands_extra=None, ruleset=None):
     """All 8 flowers go to seat 1 at the deal (replaced from the back), so the 83rd front draw,
     by seat 3, takes the 9th tile from the back: ``last``."""
     hands = {0: seat0, 1: [f"H{i}" for i in range(1, 9)], 3: seat3}
     hands.update(hands_extra or {})
     back = ["W1", "W1", "W9", "W9", "T1", "T9", "B9", "B1", last]
-    return table(hands, back=back)
+    return table(hands, back=back, ruleset=ruleset)
 
 
 def test_mc_3_6_last_tile_self_drawn(table, auto):
@@ -256,3 +275,20 @@ def test_mc_3_3_kong_refused_with_empty_wall(table, auto):
     with pytest.raises(RuleViolation) as err:
         t.do(ConcealedKong(seat=3, tiles=tiles))
     assert err.value.rule_id == "MC-3.3"
+
+
+def test_mc_3_7_mcr2_the_last_discard_can_only_be_won(table, auto):
+    """Seat 0 holds a pair of the last discard's kind but no win on it: mcr/1 offers the pung,
+    mcr/2 opens no window (Last Tile Claim: a win or nothing)."""
+    seat0 = ["W8", "W8", "J1", "J1", "J2", "J2", "J3", "F1", "F2", "F3", "B3", "B5", "T7"]
+    offered = {}
+    for ruleset in ("mcr/1", "mcr/2"):
+        t = _last_tile_table(table, seat0, [*T19, "W3", "W4", "B5", "B5"], "W8", ruleset=ruleset)
+        auto(t, lambda s: s.front == s.back)
+        assert t.state.turn == 3 and code(t.state.last_tile) == "W8"
+        new = t.discard(3, "W8")
+        opened = [e for e in new if isinstance(e, ClaimWindowOpened)]
+        offered[ruleset] = [a.claim for a in t.actions(0) if isinstance(a, Claim)] if opened else []
+        if ruleset == "mcr/2":
+            assert not opened and t.state.phase == "over" and t.state.exhausted
+    assert offered["mcr/1"] == ["pung"] and offered["mcr/2"] == []
