@@ -1,0 +1,37 @@
+"""The archiver on a real Redis Cluster (3 masters, 3 replicas): the removal script runs over the
+deal's own slot, the index entries follow, and nothing is left behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.app.archiver import Archiver
+from service.store.archive.sqlite import SqliteArchive
+from service.store.connection import connect
+from service.store.event_store import EventStore
+from tests.conftest import drop_prefix
+from tests.integration.archive_helpers import assert_whole_in_archive, in_redis, play_finished
+
+pytestmark = pytest.mark.redis
+
+
+async def test_finished_deals_leave_a_cluster_whole(cluster, key_prefix, tmp_path):
+    client = connect(cluster.url)
+    store = EventStore(client, key_prefix)
+    archive = SqliteArchive(tmp_path / "archive.sqlite3")
+    try:
+        originals = await play_finished(store, ["paohuzi", "mcr", "paohuzi"])
+        counts = await Archiver(store, archive, older_than=0).archive_once()
+        assert (counts.archived, counts.failed) == (3, 0)
+        for original in originals:
+            await assert_whole_in_archive(archive, original)
+            assert not await in_redis(store, original.deal_id)
+            for key in (store.meta_key(original.deal_id), store.commands_key(original.deal_id)):
+                assert not await client.exists(key)
+        for key in (store.index_key, store.public_index_key, store.finished_index_key):
+            assert await client.zcard(key) == 0
+    finally:
+        await archive.close()
+        store.close()
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
