@@ -17,6 +17,7 @@ from aiohttp import web
 
 from service.app.bots import BotPool
 from service.app.deals import DealService
+from service.app.reviews import Reviews
 from service.app.streams import StreamHub
 from service.gc_tuning import tune_gc
 from service.http.routes import HUB, build_app
@@ -64,6 +65,7 @@ def application(
         deals,
         create_limit=settings.create_limit,
         hub=hub,
+        reviews=Reviews(deals.store, pool),
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
     )

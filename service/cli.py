@@ -457,6 +457,12 @@ def cmd_archive(args: argparse.Namespace) -> int:
         return 0  # Ctrl-C ends the loop; every finished round stands
 
 
+def _review(args: argparse.Namespace) -> int:
+    from service.review_cli import cmd_review
+
+    return cmd_review(args, _load_raws)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="dealstream", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -542,6 +548,15 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
             s.add_argument("--json", action="store_true", help="each event as raw JSON (for scripts)")
         s.set_defaults(func=func)
+
+    s = sub.add_parser("review", help="review one seat's decisions of a finished deal (id or .jsonl file)")
+    s.add_argument("deal", help="deal id or path to a .jsonl export")
+    s.add_argument("--seat", type=int, required=True)
+    s.add_argument("--seed", type=int, default=0, help="review seed (the same seed, the same review)")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--json", action="store_true", help="the review as one JSON object")
+    redis_opts(s)
+    s.set_defaults(func=lambda a: _review(a))
 
     s = sub.add_parser("archive", help="move deals finished a while ago from Redis to the archive")
     s.add_argument(

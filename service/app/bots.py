@@ -93,6 +93,14 @@ class BotPool:
             self._replace()  # the overrunning worker is busy: give the next decision fresh ones
             raise
 
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """Any picklable work in the workers (a review's chunk), with no budget of its own."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        except BrokenProcessPool:
+            self._replace()
+            raise
+
     def _replace(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:

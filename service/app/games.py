@@ -23,9 +23,16 @@ class GameKit:
     """Everything the service needs about one game, with decoders built once."""
 
     def __init__(
-        self, game: Game, projections: ModuleType, bots: ModuleType, summary: ModuleType, view_type: Any
+        self,
+        game: Game,
+        projections: ModuleType,
+        bots: ModuleType,
+        summary: ModuleType,
+        view_type: Any,
+        review: ModuleType | None = None,
     ) -> None:
         self.game = game
+        self.review = review  # the evaluator and floors a review of a deal uses
         self.name = game.name
         self.projections = projections
         self.bots = bots
@@ -61,6 +68,7 @@ def _paohuzi() -> GameKit:
     import domain.paohuzi.bots
     import domain.paohuzi.view
     import projections.paohuzi
+    import projections.paohuzi.review
     import projections.paohuzi.summary
 
     return GameKit(
@@ -69,6 +77,7 @@ def _paohuzi() -> GameKit:
         domain.paohuzi.bots,
         projections.paohuzi.summary,
         domain.paohuzi.view.SeatView,
+        projections.paohuzi.review,
     )
 
 
@@ -77,10 +86,16 @@ def _mcr() -> GameKit:
     import domain.mcr.bots
     import domain.mcr.view
     import projections.mcr
+    import projections.mcr.review
     import projections.mcr.summary
 
     return GameKit(
-        domain.mcr.GAME, projections.mcr, domain.mcr.bots, projections.mcr.summary, domain.mcr.view.SeatView
+        domain.mcr.GAME,
+        projections.mcr,
+        domain.mcr.bots,
+        projections.mcr.summary,
+        domain.mcr.view.SeatView,
+        projections.mcr.review,
     )
 
 
@@ -106,4 +121,4 @@ def kit_for_ruleset(ruleset: str) -> GameKit:
     base = kit(game.name)
     if game is base.game:
         return base
-    return GameKit(game, base.projections, base.bots, base.summary, base.view_type)
+    return GameKit(game, base.projections, base.bots, base.summary, base.view_type, base.review)

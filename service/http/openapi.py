@@ -12,8 +12,10 @@ from domain.game import GAMES, get_game
 
 @cache
 def openapi_document() -> dict[str, Any]:
+    from projections.review import Review
     from service.app import queries
     from service.app.audit import AuditReport
+    from service.app.reviews import ReviewProgress
     from service.http import schemas
     from service.http.problems import Problem
 
@@ -27,6 +29,9 @@ def openapi_document() -> dict[str, Any]:
         queries.DealSummary,
         queries.ReplayFrame,
         queries.DealList,
+        schemas.ReviewRequest,
+        Review,
+        ReviewProgress,
         AuditReport,
         Problem,
     ]
@@ -136,6 +141,38 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"seat": []}],
                     "parameters": [deal_id],
                     "responses": ok(ref("CreatedDeal"), "201"),
+                }
+            },
+            "/deals/{deal_id}/reviews": {
+                "post": {
+                    "summary": "start the review of one seat of a finished deal (runs in the bot workers): "
+                    "202 and its progress, or 200 and the review if done",
+                    "parameters": [deal_id],
+                    "requestBody": body(ref("ReviewRequest")),
+                    "responses": {
+                        "202": {
+                            "description": "started",
+                            "content": {"application/json": {"schema": {"$ref": ref("ReviewProgress")}}},
+                        },
+                        **ok(ref("Review")),
+                    },
+                }
+            },
+            "/deals/{deal_id}/reviews/{seat}": {
+                "get": {
+                    "summary": "a review's progress, or the review once done (every decision of the seat, "
+                    "the value of each option, the verdict)",
+                    "parameters": [
+                        deal_id,
+                        {
+                            "name": "seat",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                        {"name": "seed", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
+                    "responses": ok(ref("Review")),
                 }
             },
             "/deals/{deal_id}/log": {

@@ -18,13 +18,15 @@ from aiohttp import web
 
 from domain.errors import RuleViolation
 from service.app import queries
+from service.app.bots import BotPool
 from service.app.deals import DealService
 from service.app.live import LiveStreams
 from service.app.queries import SPECTATOR, ReadSide, Viewer
+from service.app.reviews import Reviews
 from service.app.streams import StreamHub
 from service.http import sse
 from service.http.openapi import openapi_document
-from service.http.schemas import CommandRequest, CommandResult, CreateDeal, Health
+from service.http.schemas import CommandRequest, CommandResult, CreateDeal, Health, ReviewRequest
 from service.store.event_store import EventStore
 
 MAX_BODY = 64 * 1024
@@ -97,9 +99,12 @@ def _aborter(request: web.Request) -> Any:
     return abort
 
 
-def _whole(request: web.Request, name: str, default: int | None, low: int, high: int) -> int | None:
-    """A whole-number query parameter in ``low..high`` (ASCII digits), or ``default``."""
-    raw = request.query.get(name)
+def _whole(
+    request: web.Request, name: str, default: int | None, low: int, high: int, source: Any = None
+) -> int | None:
+    """A whole-number query (or, with ``source``, path) parameter in ``low..high`` (ASCII
+    digits), or ``default``."""
+    raw = (request.query if source is None else source).get(name)
     if raw is None:
         return default
     if not re.fullmatch(r"-?[0-9]{1,16}", raw) or not low <= int(raw) <= high:
@@ -144,6 +149,7 @@ class Api:
         self,
         deals: DealService,
         hub: StreamHub,
+        reviews: Reviews,
         create_limit: int = 120,
         create_window: float = 60.0,
         keepalive: float = KEEPALIVE_S,
@@ -151,6 +157,7 @@ class Api:
         self.deals = deals
         self.reads = ReadSide(deals)
         self.hub = hub
+        self.reviews = reviews
         self.live = LiveStreams(deals, hub)
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
@@ -257,6 +264,24 @@ class Api:
         deal_id = request.match_info["deal_id"]
         return _json(await self.reads.audit(deal_id, await self._viewer(request, deal_id)))
 
+    async def start_review(self, request: web.Request) -> web.Response:
+        """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
+        deal_id = request.match_info["deal_id"]
+        body = _decode(await _body(request), ReviewRequest)
+        state = await self.reviews.start(deal_id, body.seat, body.seed)
+        return _json(state, status=200 if state.get("status") == "done" else 202)
+
+    async def review(self, request: web.Request) -> web.Response:
+        """A review's progress, or the review once done (404 if none was started)."""
+        deal_id = request.match_info["deal_id"]
+        seat = _whole(request, "seat", None, 0, 7, source=request.match_info)
+        seed = _whole(request, "seed", 0, 0, 2**31)
+        await self.deals.load(deal_id)  # 404 for an unknown deal
+        state = await self.reviews.get(deal_id, seat, seed)
+        if state is None:
+            raise RuleViolation("DS-7", f"no review of seat {seat} (seed {seed}) was started; POST one")
+        return _json(state)
+
     async def openapi(self, request: web.Request) -> web.Response:
         return _json(openapi_document())
 
@@ -287,6 +312,7 @@ def build_app(
     *,
     create_limit: int = 120,
     hub: StreamHub | None = None,
+    reviews: Reviews | None = None,
     keepalive: float = KEEPALIVE_S,
     bot_supervisor_s: float = 2.0,
 ) -> web.Application:
@@ -295,7 +321,8 @@ def build_app(
 
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals)
-    api = Api(deals, hub, create_limit=create_limit, keepalive=keepalive)
+    reviews = reviews if reviews is not None else Reviews(deals.store, deals.bots.pool or BotPool())
+    api = Api(deals, hub, reviews, create_limit=create_limit, keepalive=keepalive)
     from service.http.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
@@ -317,6 +344,8 @@ def build_app(
     r.add_get("/deals/{deal_id}/log", api.log)
     r.add_get("/deals/{deal_id}/audit", api.audit)
     r.add_post("/deals/{deal_id}/rematch", api.rematch)
+    r.add_post("/deals/{deal_id}/reviews", api.start_review)
+    r.add_get("/deals/{deal_id}/reviews/{seat}", api.review)
     if WEB_ROOT.is_dir():
         r.add_static("/web/", WEB_ROOT)
     background: list[asyncio.Task] = []
@@ -333,6 +362,7 @@ def build_app(
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        await reviews.close()
         await deals.close()
 
     app[HUB] = hub

@@ -67,3 +67,11 @@ class Health(msgspec.Struct):
     ok: bool
     store: str
     streams: int
+
+
+class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Review the decisions of ``seat`` (any seat, bots too) of a finished deal; ``seed``: the
+    review seed (the same deal, seat and seed give the same review)."""
+
+    seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**31)] = 0

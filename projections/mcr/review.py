@@ -1,0 +1,26 @@
+"""The MCR evaluator a review uses: the strong bot's ``option_values`` (expected net points).
+
+The values are a model's (draws averaged exactly, opponents sampled only when they show two sets
+or more), so their noise is mostly 0 and the floors decide (``projections.review``). They were
+chosen from the losses this evaluator gives (``python -m bench.review`` prints them): over 10
+seeded deals of strong, random, greedy, greedy, a loss above 0.3 points came in 60 % of the
+random seat's decisions, 29 % of a greedy seat's and none of the strong seat's; and the strong
+bot gains about 6.5 points per deal on greedy over some 19 decisions, about 0.34 a decision. So
+within 0.1 points of the best counts as the best (the model's rounding between equivalent
+discards), more than 0.3 points behind, about that whole average gap in one decision, is a
+mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.mcr.strong.bot import option_values
+
+UNIT = "points"
+INACCURACY_FLOOR = 0.1
+MISTAKE_FLOOR = 0.3
+
+
+def evaluate(view: Any, seed: int) -> list[tuple[Any, float, float]]:
+    return [(o.action, o.value, o.noise) for o in option_values(view, seed)]

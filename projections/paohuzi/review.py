@@ -1,0 +1,25 @@
+"""The Paohuzi evaluator a review uses: the strong bot's rollouts (expected net tun), every
+option on the same 64 sampled deals.
+
+The noise given for an option is the standard error of its gap to the best option, measured on
+the deals both were played on (paired: the same cards cancel out), so a review's verdict rests on
+how sure the gap is, not on how noisy each value is alone. Floors (``projections.review``): within
+0.05 tun of the best counts as the best (a twentieth of the tun a win is worth at least); more
+than 0.25 tun behind, and surely so, is a mistake (about the edge the strong bot holds over greedy
+per deal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.paohuzi.strong.evaluate import option_values
+
+UNIT = "tun"
+INACCURACY_FLOOR = 0.05
+MISTAKE_FLOOR = 0.25
+SAMPLES = 64
+
+
+def evaluate(view: Any, seed: int) -> list[tuple[Any, float, float]]:
+    return [(o.action, o.value, o.loss_stderr) for o in option_values(view, seed, SAMPLES)]

@@ -1,0 +1,187 @@
+"""The review of a finished deal for one seat: every decision it made, against the strong
+evaluator's value of each legal option at that moment, from that seat's view at that version.
+
+A decision is a command the seat sent with at least two legal options (a forced move is no
+choice). Its view is rebuilt from the log as the seat saw it then (``view_from_state`` of the
+state before the command), so a review never reads a card hidden from the seat at that moment;
+the evaluator sees that view and nothing else. The value of an option is the game evaluator's
+(``projections/<game>/review.py``): the seat's expected net payment from there on, in the game's
+score unit. For each decision: the values, the option chosen and its rank, the value lost
+against the best option, and a verdict:
+
+* ``agrees``: the choice is the best, or behind it by no more than the evaluator can tell apart
+  (its inaccuracy floor, or twice the noise of the gap);
+* ``mistake``: behind by more than the mistake floor and by more than three times the noise of
+  the gap (the gap is clearly real and large);
+* ``inaccuracy``: in between.
+
+The floors are per game (its adapter says how they were chosen). The same log, seat and review
+seed give the same review, byte for byte: the evaluator's seed for each decision is derived from
+the review seed and the decision's version only.
+
+Pure: the work is split into chunks (``points`` then ``evaluate_chunk``) so the service can run
+them in worker processes and report progress, and the CLI can run them in a loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from domain.game import StartDeal
+
+
+class OptionScore(msgspec.Struct, frozen=True):
+    action: dict[str, Any]
+    value: float
+    noise: float  # standard error of ``value`` (0.0: exact under the evaluator's model)
+
+
+class Decision(msgspec.Struct, frozen=True):
+    version: int  # the decision was taken on the deal after this many events
+    kind: str  # the chosen command's type (Discard, Claim, Pass, Chi, ...)
+    options: list[OptionScore]
+    chosen: int  # index into options
+    best: int
+    rank: int  # 1 = the best option
+    loss: float  # value of the best option minus the chosen one's (>= 0)
+    loss_noise: float  # standard error of that gap
+    verdict: str  # agrees | inaccuracy | mistake
+
+
+class ReviewSummary(msgspec.Struct, frozen=True):
+    decisions: int
+    agreements: int
+    agreement: float  # share of decisions that agree
+    inaccuracies: int
+    mistakes: int
+    total_loss: float
+    mean_loss: float
+
+
+class Review(msgspec.Struct, frozen=True):
+    deal_id: str
+    seat: int
+    seed: int
+    ruleset: str
+    unit: str  # points (MCR) | tun (Paohuzi)
+    inaccuracy_floor: float
+    mistake_floor: float
+    decisions: list[Decision]
+    summary: ReviewSummary
+
+
+class Point(msgspec.Struct, frozen=True):
+    """One decision to evaluate: the seat's view then (as JSON) and the command it chose."""
+
+    version: int
+    view: msgspec.Raw
+    chosen: msgspec.Raw
+
+
+def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[Any], events: list[Any],
+           seat: int) -> list[Point]:  # fmt: skip
+    """The seat's decisions in a log (records decoded, events typed), in order."""
+    decoder = msgspec.json.Decoder(game.command_type)
+    state = game.initial_state()
+    out: list[Point] = []
+    for record, event in zip(records, events, strict=True):
+        if record.command:
+            command = decoder.decode(record.command)
+            if getattr(command, "seat", None) == seat and not isinstance(command, StartDeal):
+                view = view_from_state(state, seat)
+                if len(view.legal_actions) >= 2 and command in view.legal_actions:
+                    out.append(
+                        Point(
+                            record.version - 1,
+                            msgspec.Raw(msgspec.json.encode(view)),
+                            msgspec.Raw(msgspec.json.encode(command)),
+                        )  # fmt: skip
+                    )
+        state = game.evolve(state, event)
+    return out
+
+
+def decision_seed(review_seed: int, version: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"review:{review_seed}:{version}".encode()).digest()[:8], "big")
+
+
+def evaluate_chunk(
+    chunk: Iterable[Point],
+    view_type: Any,
+    command_type: Any,
+    evaluate: Callable[[Any, int], list[tuple[Any, float, float]]],
+    review_seed: int,
+) -> list[list[tuple[float, float]]]:
+    """(value, noise) of every legal option of each point, in legal-action order."""
+    out = []
+    for point in chunk:
+        view = msgspec.json.decode(point.view, type=view_type)
+        scored = evaluate(view, decision_seed(review_seed, point.version))
+        out.append([(float(value), float(noise)) for _action, value, noise in scored])
+    return out
+
+
+def decide(
+    point: Point, scores: list[tuple[float, float]], view_type: Any, command_type: Any,
+    inaccuracy_floor: float, mistake_floor: float,
+) -> Decision:  # fmt: skip
+    """The verdict on one decision from its options' values."""
+    view = msgspec.json.decode(point.view, type=view_type)
+    chosen = msgspec.json.decode(point.chosen, type=command_type)
+    actions = list(view.legal_actions)
+    return judge(point.version, actions, actions.index(chosen), scores, inaccuracy_floor, mistake_floor)
+
+
+def judge(
+    version: int, actions: list[Any], chosen: int, scores: list[tuple[float, float]],
+    inaccuracy_floor: float, mistake_floor: float,
+) -> Decision:  # fmt: skip
+    """The verdict on choosing ``actions[chosen]`` when the options score ``scores``."""
+    best = max(range(len(actions)), key=lambda i: (scores[i][0], -i))
+    if scores[chosen][0] >= scores[best][0]:
+        best = chosen  # a tie with the best is the best
+    value_chosen, noise_chosen = scores[chosen]
+    value_best, noise_best = scores[best]
+    loss = max(0.0, value_best - value_chosen)
+    loss_noise = math.hypot(noise_best, noise_chosen) if chosen != best else 0.0
+    rank = 1 + sum(1 for v, _n in scores if v > value_chosen + 1e-9)
+    if chosen == best or loss <= max(inaccuracy_floor, 2 * loss_noise):
+        verdict = "agrees"
+    elif loss > max(mistake_floor, 3 * loss_noise):
+        verdict = "mistake"
+    else:
+        verdict = "inaccuracy"
+    return Decision(
+        version=version,
+        kind=type(actions[chosen]).__name__,
+        options=[
+            OptionScore(msgspec.to_builtins(a), round(v, 4), round(n, 4))
+            for a, (v, n) in zip(actions, scores, strict=True)
+        ],
+        chosen=chosen,
+        best=best,
+        rank=rank,
+        loss=round(loss, 4),
+        loss_noise=round(loss_noise, 4),
+        verdict=verdict,
+    )
+
+
+def summarize(decisions: list[Decision]) -> ReviewSummary:
+    n = len(decisions)
+    agree = sum(1 for d in decisions if d.verdict == "agrees")
+    total = round(sum(d.loss for d in decisions), 4)
+    return ReviewSummary(
+        decisions=n,
+        agreements=agree,
+        agreement=round(agree / n, 4) if n else 1.0,
+        inaccuracies=sum(1 for d in decisions if d.verdict == "inaccuracy"),
+        mistakes=sum(1 for d in decisions if d.verdict == "mistake"),
+        total_loss=total,
+        mean_loss=round(total / n, 4) if n else 0.0,
+    )

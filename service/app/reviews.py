@@ -1,0 +1,154 @@
+"""Reviews of finished deals (``projections.review``), run in the bot worker processes.
+
+A review is derived data: it is kept under its own key beside the deal
+(``<prefix>:{<deal>}:review:<seat>:<seed>``, in the deal's hash tag), never in the event stream,
+and can always be computed again from the log. Starting one reads the log, finds the seat's
+decisions (cheap, here) and hands them in chunks to the worker processes, which evaluate them
+(the search: never on the event loop); after each chunk the progress is written to the review's
+key, so every service process answers the same progress, and at the end the review itself. A
+review is only made of a finished deal: before the end the decisions of a seat are its secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from domain.errors import RuleViolation
+from projections import review as rv
+from service.app.bots import BotPool
+from service.app.folds import DealNotFound
+from service.app.games import kit_for_ruleset
+from service.store.event_store import EventStore
+
+log = logging.getLogger("dealstream.reviews")
+CHUNK = 4  # decisions per worker task: progress moves often, the pool stays busy
+PROGRESS_TTL_S = 600  # a review whose worker vanished (its service died) is started again after this
+
+
+class ReviewProgress(msgspec.Struct, frozen=True):
+    status: str  # running | done | failed
+    done: int
+    total: int
+    started_ms: int
+    error: str | None = None
+
+
+def _evaluate(ruleset: str, points_json: bytes, review_seed: int) -> bytes:
+    """In a worker process: the (value, noise) of every option of each point."""
+    k = kit_for_ruleset(ruleset)
+    chunk = msgspec.json.decode(points_json, type=list[rv.Point])
+    scores = rv.evaluate_chunk(chunk, k.view_type, k.game.command_type, k.review.evaluate, review_seed)
+    return msgspec.json.encode(scores)
+
+
+def build(ruleset: str, deal_id: str, seat: int, review_seed: int, points: list[rv.Point],
+          scores: list[list[tuple[float, float]]]) -> rv.Review:  # fmt: skip
+    k = kit_for_ruleset(ruleset)
+    adapter = k.review
+    decisions = [
+        rv.decide(p, s, k.view_type, k.game.command_type, adapter.INACCURACY_FLOOR, adapter.MISTAKE_FLOOR)
+        for p, s in zip(points, scores, strict=True)
+    ]
+    return rv.Review(
+        deal_id=deal_id,
+        seat=seat,
+        seed=review_seed,
+        ruleset=ruleset,
+        unit=adapter.UNIT,
+        inaccuracy_floor=adapter.INACCURACY_FLOOR,
+        mistake_floor=adapter.MISTAKE_FLOOR,
+        decisions=decisions,
+        summary=rv.summarize(decisions),
+    )
+
+
+def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Point]]:
+    """(ruleset, deal id, the seat's decisions) of a stored log."""
+    from domain.game import DealCreated
+
+    records = [decode_record(r) for r in raws]
+    created = msgspec.json.decode(records[0].data, type=DealCreated)
+    k = kit_for_ruleset(created.ruleset)
+    if not 0 <= seat < len(created.seats):
+        raise RuleViolation("DS-3", f"no seat {seat}")
+    events = [k.decode_event(r.data) for r in records]
+    return (
+        created.ruleset,
+        created.deal_id,
+        rv.points(k.game, k.projections.view_from_state, records, events, seat),
+    )
+
+
+class Reviews:
+    """Starts reviews and answers their progress or result."""
+
+    def __init__(self, store: EventStore, pool: BotPool) -> None:
+        self.store = store
+        self.pool = pool
+        self._running: dict[tuple[str, int, int], asyncio.Task] = {}
+
+    def key(self, deal_id: str, seat: int, seed: int) -> str:
+        return f"{self.store.prefix}:{{{deal_id}}}:review:{seat}:{seed}"
+
+    async def get(self, deal_id: str, seat: int, seed: int = 0) -> dict[str, Any] | None:
+        raw = await self.store.redis.get(self.key(deal_id, seat, seed))
+        return msgspec.json.decode(raw) if raw else None
+
+    async def start(self, deal_id: str, seat: int, seed: int = 0) -> dict[str, Any]:
+        """The review's state now, starting it unless it is done or already running."""
+        raws = await self.store.read_raw(deal_id)
+        if not raws:
+            raise DealNotFound(deal_id)
+        if decode_record(raws[-1]).type != "SeedRevealed":
+            raise RuleViolation("DS-2", "a deal is reviewed once it is over")
+        known = await self.get(deal_id, seat, seed)
+        if known is not None and (known.get("status") == "done" or self._fresh(known)):
+            return known
+        ruleset, _, points = decision_points(raws, seat)
+        progress = ReviewProgress("running", 0, len(points), int(time.time() * 1000))
+        await self._put(deal_id, seat, seed, progress, ttl=PROGRESS_TTL_S)
+        task_key = (deal_id, seat, seed)
+        if task_key not in self._running or self._running[task_key].done():
+            self._running[task_key] = asyncio.create_task(self._run(deal_id, seat, seed, ruleset, points))
+        return msgspec.to_builtins(progress)
+
+    @staticmethod
+    def _fresh(known: dict[str, Any]) -> bool:
+        return known.get("status") == "running" and time.time() * 1000 - known.get("started_ms", 0) < (
+            PROGRESS_TTL_S * 1000
+        )
+
+    async def _put(self, deal_id: str, seat: int, seed: int, value: Any, ttl: int | None = None) -> None:
+        await self.store.redis.set(self.key(deal_id, seat, seed), msgspec.json.encode(value), ex=ttl)
+
+    async def _run(self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point]) -> None:
+        started = int(time.time() * 1000)
+        try:
+            scores: list[list[tuple[float, float]]] = []
+            for i in range(0, len(points), CHUNK):
+                chunk = msgspec.json.encode(points[i : i + CHUNK])
+                answer = await self.pool.run(_evaluate, ruleset, chunk, seed)
+                scores.extend(msgspec.json.decode(answer))
+                await self._put(
+                    deal_id, seat, seed, ReviewProgress("running", len(scores), len(points), started),
+                    ttl=PROGRESS_TTL_S,
+                )  # fmt: skip
+            review = build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
+            await self._put(deal_id, seat, seed, {"status": "done", **msgspec.to_builtins(review)})
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed review is reported, never fatal
+            log.exception("review of deal %s seat %d failed", deal_id, seat)
+            failed = ReviewProgress("failed", 0, len(points), started, error=type(exc).__name__)
+            await self._put(deal_id, seat, seed, failed, ttl=PROGRESS_TTL_S)
+
+    async def close(self) -> None:
+        for task in self._running.values():
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)

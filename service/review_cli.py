@@ -1,0 +1,83 @@
+"""``dealstream review DEAL|FILE --seat N``: the review of one seat of a finished deal, in the
+terminal (a progress bar, then a table of every decision), or as one JSON object with ``--json``.
+The same chunks as the service's reviews, here in ``--jobs`` worker processes (1: in this one)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from projections import review as rv
+from service.app.reviews import CHUNK, _evaluate, build, decision_points
+
+
+def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool) -> rv.Review:
+    from rich.progress import Progress
+
+    if not raws or decode_record(raws[-1]).type != "SeedRevealed":
+        raise SystemExit("review: the deal is not over (a seat's decisions are its secret until the end)")
+    ruleset, deal_id, points = decision_points(raws, seat)
+    chunks = [msgspec.json.encode(points[i : i + CHUNK]) for i in range(0, len(points), CHUNK)]
+    scores: list[Any] = []
+    with Progress(disable=not show_progress) as progress:
+        task = progress.add_task(f"seat {seat}: {len(points)} decisions", total=len(points))
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                for answer in pool.map(_evaluate, [ruleset] * len(chunks), chunks, [seed] * len(chunks)):
+                    part = msgspec.json.decode(answer)
+                    scores.extend(part)
+                    progress.advance(task, len(part))
+        else:
+            for chunk in chunks:
+                part = msgspec.json.decode(_evaluate(ruleset, chunk, seed))
+                scores.extend(part)
+                progress.advance(task, len(part))
+    return build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
+
+
+def describe(action: dict[str, Any]) -> str:
+    rest = {k: v for k, v in action.items() if k not in ("type", "seat", "window")}
+    return action["type"] + ("" if not rest else " " + json.dumps(rest, separators=(",", ":")))
+
+
+def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    raws, _head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    console = Console(stderr=True)
+    review = run(raws, args.seat, args.seed, args.jobs, show_progress=not args.json and console.is_terminal)
+    if args.json:
+        print(msgspec.json.encode(review).decode())
+        return 0
+    table = Table(
+        title=f"deal {review.deal_id} ({review.ruleset}), seat {review.seat}: {review.unit} per option"
+    )
+    for column in ("version", "chose", "rank", "best", "lost", "verdict"):
+        table.add_column(column, justify="right" if column in ("version", "rank", "lost") else "left")
+    for d in review.decisions:
+        table.add_row(
+            str(d.version),
+            describe(d.options[d.chosen].action),
+            f"{d.rank}/{len(d.options)}",
+            describe(d.options[d.best].action) if d.best != d.chosen else "=",
+            f"{d.loss:.2f}",
+            d.verdict,
+        )
+    Console().print(table)
+    s = review.summary
+    print(
+        f"{s.decisions} decisions, agreement {s.agreement:.0%}, {s.inaccuracies} inaccuracies, "
+        f"{s.mistakes} mistakes, {s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
+        f"inaccuracy above {review.inaccuracy_floor} {review.unit}, mistake above {review.mistake_floor}"
+    )
+    return 0

@@ -1,0 +1,101 @@
+"""The review of a finished deal (projections.review): decisions from the seat's own views only,
+each option valued by the game's evaluator, verdicts, byte-for-byte determinism."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from domain.envelope import StoredEvent
+from domain.mcr.messages import Claim, Pass
+from domain.selfplay import play_deal
+from projections import review as rv
+from service.app.games import kit
+from service.app.reviews import build
+from tests.reliability.test_leaks import HIDDEN, card_ids
+
+
+def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], list]:
+    """A bot deal as stored records: each batch's first record carries its command."""
+    k = kit(game)
+    bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
+    commands: dict[int, object] = {}
+
+    def hook(step):
+        commands[len(step.log) - len(step.events) + 1] = step.command
+
+    events, _ = play_deal(
+        k.game, k.projections.view_from_state, bots, deal_id="r", server_seed=seed, on_step=hook
+    )
+    records = [
+        StoredEvent(
+            version=v,
+            type=type(e).__name__,
+            data=msgspec.Raw(msgspec.json.encode(e)),
+            prev="",
+            recorded_at="",
+            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
+        )  # fmt: skip
+        for v, e in enumerate(events, start=1)
+    ]
+    return records, events
+
+
+def _review(game: str, records, events, seat: int, seed: int = 0) -> rv.Review:
+    k = kit(game)
+    points = rv.points(k.game, k.projections.view_from_state, records, events, seat)
+    scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, seed)
+    return build(k.game.ruleset, "r", seat, seed, points, scores)
+
+
+def test_every_decision_is_seen_from_the_seats_view_then_and_holds_no_hidden_card():
+    k = kit("mcr")
+    records, events = _log("mcr", ["random", "greedy", "greedy", "greedy"], hashlib.sha256(b"rev1").digest())
+    points = rv.points(k.game, k.projections.view_from_state, records, events, 0)
+    assert len(points) > 5
+    state = k.game.initial_state()
+    by_version = {0: HIDDEN["mcr"](state, 0)}
+    for v, e in enumerate(events, start=1):
+        state = k.game.evolve(state, e)
+        by_version[v] = HIDDEN["mcr"](state, 0)
+    for p in points:
+        view = msgspec.json.decode(p.view)
+        assert view["seat"] == 0 and view["version"] == p.version
+        assert not card_ids(view) & by_version[p.version], p.version  # nothing hidden from seat 0 then
+        assert msgspec.json.decode(p.chosen) in view["legal_actions"]
+
+
+def test_the_same_deal_seat_and_seed_give_the_same_review_byte_for_byte():
+    records, events = _log("mcr", ["random", "greedy", "greedy", "greedy"], hashlib.sha256(b"rev2").digest())
+    first = msgspec.json.encode(_review("mcr", records, events, 0, seed=5))
+    assert first == msgspec.json.encode(_review("mcr", records, events, 0, seed=5))
+
+
+def test_verdicts_follow_the_floors_and_the_gap_noise():
+    actions = [Pass(seat=1, window=0), Claim(seat=1, window=0, claim="pung", tiles=[1, 2])]
+
+    def verdict(scores):
+        return rv.judge(3, actions, 1, scores, 0.15, 0.4)
+
+    assert verdict([(1.0, 0.0), (1.0, 0.0)]).verdict == "agrees"  # a tie is the best
+    assert verdict([(1.0, 0.0), (0.9, 0.0)]).verdict == "agrees"  # within the inaccuracy floor
+    assert verdict([(1.0, 0.0), (0.7, 0.0)]).verdict == "inaccuracy"
+    d = verdict([(1.0, 0.0), (0.2, 0.0)])
+    assert (d.verdict, d.rank, d.best, round(d.loss, 3), d.kind) == ("mistake", 2, 0, 0.8, "Claim")
+    # a gap the evaluator cannot tell from noise is no mistake, however large it looks
+    assert verdict([(1.0, 0.3), (0.2, 0.3)]).verdict == "agrees"
+
+
+def test_the_strong_bots_own_seat_agrees_and_a_random_seat_errs():
+    agree = random_mistakes = random_total = 0
+    for i in range(3):
+        seed = hashlib.sha256(f"rev-sanity-{i}".encode()).digest()
+        records, events = _log("mcr", ["strong", "random", "greedy", "greedy"], seed)
+        strong = _review("mcr", records, events, 0).summary
+        random_seat = _review("mcr", records, events, 1).summary
+        agree += strong.agreements
+        random_mistakes += random_seat.mistakes
+        random_total += random_seat.decisions
+        assert strong.agreement >= 0.9, strong
+    assert random_mistakes > random_total / 2
