@@ -1,0 +1,111 @@
+"""Reviews of whole deals: how long one takes on one core, and whether the verdicts are sane.
+
+For each game, ``--deals`` seeded deals of strong, random and greedy bots are played in memory;
+the strong seat and the random seat of each are reviewed in this process (one core), as the
+service's workers would. Printed per game: seconds per review (mean and max; targets: MCR <= 20
+s, Paohuzi <= 10 s), decisions per review, the strong seat's agreement with its own evaluator
+(target >= 95 %), the random seat's share of mistakes (target: most), and the loss quantiles of
+each seat's decisions that the floors in ``projections/<game>/review.py`` were chosen from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import msgspec
+
+from bench.common import emit, parser
+from domain.envelope import StoredEvent
+from domain.selfplay import play_deal
+from projections import review as rv
+from service.app.games import kit
+from service.app.reviews import build
+
+LINEUPS = {"mcr": ["strong", "random", "greedy", "greedy"], "paohuzi": ["strong", "random", "greedy"]}
+TARGET_S = {"mcr": 20.0, "paohuzi": 10.0}
+
+
+def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], list[Any]]:
+    k = kit(game)
+    bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
+    commands: dict[int, Any] = {}
+
+    def hook(step: Any) -> None:
+        commands[len(step.log) - len(step.events) + 1] = step.command
+
+    events, _ = play_deal(
+        k.game, k.projections.view_from_state, bots, deal_id="b", server_seed=seed, on_step=hook
+    )
+    records = [
+        StoredEvent(
+            version=v,
+            type=type(e).__name__,
+            data=msgspec.Raw(msgspec.json.encode(e)),
+            prev="",
+            recorded_at="",
+            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
+        )  # fmt: skip
+        for v, e in enumerate(events, start=1)
+    ]
+    return records, events
+
+
+def _quantiles(values: list[float]) -> dict[str, float]:
+    v = sorted(values) or [0.0]
+    return {f"p{q}": round(v[min(len(v) - 1, int(q / 100 * len(v)))], 3) for q in (50, 75, 90)}
+
+
+def measure(game: str, deals: int) -> dict[str, Any]:
+    k = kit(game)
+    times, decisions, losses = [], [], {"strong": [], "random": []}
+    agree = mistakes = total_random = total_strong = 0
+    for i in range(deals):
+        records, events = _log(
+            game, LINEUPS[game], hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
+        )
+        for seat, level in ((0, "strong"), (1, "random")):
+            started = time.process_time()
+            points = rv.points(k.game, k.projections.view_from_state, records, events, seat)
+            scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
+            review = build(k.game.ruleset, "b", seat, 0, points, scores)
+            times.append(time.process_time() - started)
+            decisions.append(review.summary.decisions)
+            losses[level] += [d.loss for d in review.decisions]
+            if level == "strong":
+                agree += review.summary.agreements
+                total_strong += review.summary.decisions
+            else:
+                mistakes += review.summary.mistakes
+                total_random += review.summary.decisions
+    return {
+        "deals": deals,
+        "review_cpu_s_mean": round(sum(times) / len(times), 2),
+        "review_cpu_s_max": round(max(times), 2),
+        "target_s": TARGET_S[game],
+        "decisions_per_review_mean": round(sum(decisions) / len(decisions), 1),
+        "strong_agreement": round(agree / total_strong, 4) if total_strong else None,
+        "random_mistake_share": round(mistakes / total_random, 4) if total_random else None,
+        "loss_quantiles": {level: _quantiles(v) for level, v in losses.items()},
+        "floors": {
+            "inaccuracy": k.review.INACCURACY_FLOOR,
+            "mistake": k.review.MISTAKE_FLOOR,
+            "unit": k.review.UNIT,
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--deals", type=int, default=6)
+    p.add_argument("--quick", action="store_true", help="two deals per game")
+    p.add_argument("--games", default="mcr,paohuzi")
+    args = p.parse_args(argv)
+    deals = 2 if args.quick else args.deals
+    emit({game: measure(game, deals) for game in args.games.split(",")}, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
