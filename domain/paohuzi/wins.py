@@ -88,3 +88,62 @@ def _partners(i: int) -> list[int]:
 
 
 PARTNERS = [_partners(i) for i in range(N_KINDS)]
+
+
+# ---- the best partial split of a hand that is not complete (the coach) -------------------------
+
+PartialSplit = tuple[int, int, int, Split]  # huxi, cards in chi, pairs, groups (the rest are loose)
+
+_PARTIAL: dict[bytes, PartialSplit] = {}
+_PARTIAL_MAX = 200_000
+
+
+def best_partial_split(counts: list[int]) -> PartialSplit:
+    """The best way to lay out free cards that need not split completely (a hand between turns).
+
+    Groups are chi and pairs; cards in no group are loose. Best means: the most huxi (PH-3, only
+    chi 1-2-3 and 2-7-10 score among free cards), then the most cards in chi, then the most pairs
+    (a pair can become a peng, a wei or the pair of PH-4.2). Returns ``(huxi, chi cards, pairs,
+    groups)``; the loose cards are ``counts`` minus the groups. Memoised on the counts, bounded.
+    """
+    key = bytes(counts)
+    hit = _PARTIAL.get(key)
+    if hit is None:
+        if len(_PARTIAL) >= _PARTIAL_MAX:
+            _PARTIAL.clear()
+        hit = _partial(list(counts))
+        _PARTIAL[key] = hit
+    return hit
+
+
+def _partial(c: list[int]) -> PartialSplit:
+    i = 0
+    while i < N_KINDS and c[i] == 0:
+        i += 1
+    if i == N_KINDS:
+        return (0, 0, 0, ())
+    # the first card left loose (then the same choices for the rest)
+    c[i] -= 1
+    best = best_partial_split(c)
+    c[i] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        h, n, p, g = best_partial_split(c)
+        c[i] += 2
+        cand = (h, n, p + 1, (("pair", (i, i)),) + g)
+        if cand[:3] > best[:3]:
+            best = cand
+    for pat in CHI_BY_LOW[i]:
+        a, b, d = pat
+        c[a] -= 1
+        c[b] -= 1
+        c[d] -= 1
+        if c[a] >= 0 and c[b] >= 0 and c[d] >= 0:
+            h, n, p, g = best_partial_split(c)
+            cand = (h + chi_huxi(pat), n + 3, p, (("chi", pat),) + g)
+            if cand[:3] > best[:3]:
+                best = cand
+        c[a] += 1
+        c[b] += 1
+        c[d] += 1
+    return best
