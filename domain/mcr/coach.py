@@ -41,7 +41,7 @@ class TileCount(msgspec.Struct, frozen=True):
     unseen: int
 
 
-class WinValue(msgspec.Struct, frozen=True):
+class WinPoints(msgspec.Struct, frozen=True):
     """What one win would score, before flowers (MC-4.3).
 
     - ``points``: the fan total before flowers.
@@ -65,8 +65,8 @@ class Wait(msgspec.Struct, frozen=True):
 
     tile: str
     unseen: int
-    discard: WinValue | None
-    self_drawn: WinValue | None
+    discard: WinPoints | None
+    self_drawn: WinPoints | None
 
 
 class DiscardOption(msgspec.Struct, frozen=True):
@@ -119,7 +119,7 @@ class NoWin(msgspec.Struct, frozen=True):
     fans: list[Fan]
 
 
-class Advice(msgspec.Struct, frozen=True):
+class McrAdvice(msgspec.Struct, frozen=True):
     """The coach's answer for one seat view (``GET /deals/{id}/coach``).
 
     - ``game``: ``"mcr"``; ``version``/``seat``: the view it was computed from.
@@ -144,6 +144,9 @@ class Advice(msgspec.Struct, frozen=True):
     discards: list[DiscardOption]
     win: WinNow | None
     no_win: NoWin | None
+
+
+Advice = McrAdvice  # the name every game's coach answers with
 
 
 # ---- what the view shows --------------------------------------------------------------------
@@ -210,15 +213,15 @@ def _drop(kinds: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 # ---- scores -----------------------------------------------------------------------------------
 
-# (packs, kinds, win kind, self_drawn, fourth, seat wind, prevailing) -> WinValue | None.
+# (packs, kinds, win kind, self_drawn, fourth, seat wind, prevailing) -> WinPoints | None.
 # Fans depend on nothing else here, and the same ready hand is asked about on every view until it
 # changes; bounded, cleared when full. It only saves time: a cold process answers the same.
-_VALUES: dict[tuple, WinValue | None] = {}
+_VALUES: dict[tuple, WinPoints | None] = {}
 _VALUES_LIMIT = 50_000
 _MISS = object()
 
 
-def _value(t: _Table, kinds: tuple[int, ...], k: int, self_drawn: bool) -> WinValue | None:
+def _value(t: _Table, kinds: tuple[int, ...], k: int, self_drawn: bool) -> WinPoints | None:
     fourth = t.face_up[k] == 3
     key = (t.packs, kinds, k, self_drawn, fourth, t.seat_wind, t.prevailing)
     hit = _VALUES.get(key, _MISS)
@@ -239,7 +242,7 @@ def _value(t: _Table, kinds: tuple[int, ...], k: int, self_drawn: bool) -> WinVa
             t.seat_wind,
             t.prevailing,
         )
-        v = WinValue(sc.fan_points, sc.fans, sc.fan_points < MIN_POINTS)
+        v = WinPoints(sc.fan_points, sc.fans, sc.fan_points < MIN_POINTS)
     except RuleViolation:
         v = None
     _VALUES[key] = v
@@ -371,11 +374,11 @@ def _no_win(t: _Table, view: SeatView, kinds: tuple[int, ...]) -> NoWin | None:
     )
 
 
-def _empty(view: SeatView) -> Advice:
-    return Advice("mcr", view.version, view.seat, None, [], 0, [], [], None, None)
+def _empty(view: SeatView) -> McrAdvice:
+    return McrAdvice("mcr", view.version, view.seat, None, [], 0, [], [], None, None)
 
 
-def coach(view: SeatView) -> Advice:
+def coach(view: SeatView) -> McrAdvice:
     """The coach's advice for the seat of ``view``, from that view alone (deterministic)."""
     if view.seat is None or not view.seats:
         return _empty(view)
@@ -403,7 +406,7 @@ def coach(view: SeatView) -> Advice:
             shanten = min(shanten, s)
         if shanten == 0 and _complete(kinds) is not None:
             shanten = -1
-    return Advice(
+    return McrAdvice(
         "mcr",
         view.version,
         view.seat,

@@ -51,7 +51,7 @@ class Layout(msgspec.Struct, frozen=True):
     loose: list[str]
 
 
-class WinValue(msgspec.Struct, frozen=True):
+class WinHuxi(msgspec.Struct, frozen=True):
     """A win's best split total (PH-4.5) and the tun it is paid (PH-8.3)."""
 
     huxi: int
@@ -70,8 +70,8 @@ class WinCard(msgspec.Struct, frozen=True):
 
     kind: str
     unseen: int
-    other_reveal: WinValue | None
-    own_reveal: WinValue | None
+    other_reveal: WinHuxi | None
+    own_reveal: WinHuxi | None
 
 
 class ActionAdvice(msgspec.Struct, frozen=True):
@@ -108,7 +108,7 @@ class DiscardAdvice(msgspec.Struct, frozen=True):
     """One discard of a seat that must discard (each distinct kind of its free cards).
 
     - ``kind``: the kind discarded (it becomes chou, PH-6.7); ``huxi_after``: the best layout's
-      huxi after it; ``wins``: the cards that would then win, as in ``Advice.wins``.
+      huxi after it; ``wins``: the cards that would then win, as in ``PaohuziAdvice.wins``.
     """
 
     kind: str
@@ -116,7 +116,7 @@ class DiscardAdvice(msgspec.Struct, frozen=True):
     wins: list[WinCard]
 
 
-class Advice(msgspec.Struct, frozen=True):
+class PaohuziAdvice(msgspec.Struct, frozen=True):
     """The coach's answer for one seat view (``GET /deals/{id}/coach``).
 
     - ``game``: ``"paohuzi"``; ``version``/``seat``: the view it was computed from.
@@ -137,6 +137,9 @@ class Advice(msgspec.Struct, frozen=True):
     discards: list[DiscardAdvice]
     chou: list[str]
     dead: bool
+
+
+Advice = PaohuziAdvice  # the name every game's coach answers with
 
 
 # ---- the seat's cards -------------------------------------------------------------------------
@@ -228,8 +231,8 @@ def _seen(view: SeatView) -> list[int]:
     return seen
 
 
-def _value(w) -> WinValue | None:
-    return None if w is None else WinValue(w.huxi, tun_for(w.huxi))
+def _value(w) -> WinHuxi | None:
+    return None if w is None else WinHuxi(w.huxi, tun_for(w.huxi))
 
 
 def _wins(h: _Hand, seen: list[int]) -> list[WinCard]:
@@ -383,10 +386,10 @@ def _hand(view: SeatView) -> _Hand:
     )
 
 
-def coach(view: SeatView) -> Advice:
+def coach(view: SeatView) -> PaohuziAdvice:
     """The coach's advice for the seat of ``view``, from that view alone (deterministic)."""
     if view.seat is None or view.dealer is None:
-        return Advice("paohuzi", view.version, view.seat, Layout(0, [], []), [], [], [], [], False)
+        return PaohuziAdvice("paohuzi", view.version, view.seat, Layout(0, [], []), [], [], [], [], False)
     me = view.seat
     h = _hand(view)
     layout = _layout(h)
@@ -404,7 +407,7 @@ def coach(view: SeatView) -> Advice:
                     _wins(after, seen),
                 )
             )
-    return Advice(
+    return PaohuziAdvice(
         "paohuzi",
         view.version,
         me,

@@ -169,7 +169,7 @@ def test_advice_is_json_with_a_schema(table):
     raw = msgspec.json.encode(a)
     assert msgspec.json.decode(raw, type=Advice) == a
     schema = msgspec.json.schema(Advice)
-    assert "Advice" in schema["$defs"] and "WinNow" in schema["$defs"]
+    assert "McrAdvice" in schema["$defs"] and "WinNow" in schema["$defs"]
 
 
 # ---- self-play: the coach against the engine ------------------------------------------------------

@@ -14,7 +14,7 @@ from domain import selfplay
 from domain.paohuzi import GAME, aggregate, wins
 from domain.paohuzi.bots import make_bot
 from domain.paohuzi.cards import kind_name
-from domain.paohuzi.coach import Advice, Group, WinCard, WinValue, coach
+from domain.paohuzi.coach import Advice, Group, WinCard, WinHuxi, coach
 from domain.paohuzi.messages import Chi, ClaimWindowResolved, DealWon, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
 from projections.paohuzi import view_from_state
@@ -52,8 +52,8 @@ def test_the_best_layout_and_its_huxi(crafted):
     # s7 wins from anyone's reveal; the fourth s4 only from another's (an own s4 melds the kan as a
     # ti first, PH-6.1, and a hand with a ti needs a pair it does not have, PH-4.2)
     assert a.wins == [
-        WinCard("s4", 1, WinValue(19, 2), None),
-        WinCard("s7", 4, WinValue(19, 2), WinValue(19, 2)),
+        WinCard("s4", 1, WinHuxi(19, 2), None),
+        WinCard("s7", 4, WinHuxi(19, 2), WinHuxi(19, 2)),
     ]
 
 
@@ -63,8 +63,8 @@ def test_a_win_offered_on_the_table_is_the_one_the_engine_pays(crafted):
     a = coach(view)
     # the last s4 lies on the table: none is left to come, the kind still wins
     assert a.wins == [
-        WinCard("s4", 0, WinValue(19, 2), None),
-        WinCard("s7", 4, WinValue(19, 2), WinValue(19, 2)),
+        WinCard("s4", 0, WinHuxi(19, 2), None),
+        WinCard("s7", 4, WinHuxi(19, 2), WinHuxi(19, 2)),
     ]
     win = next(x for x in a.actions if x.action == "win")
     assert (win.huxi_after, win.tun) == (19, 2) and type(view.legal_actions[win.index]) is Win
@@ -86,7 +86,7 @@ def test_own_reveal_onto_a_pair_melds_a_wei_before_the_win(crafted):
     by = {w.kind: w for w in a.wins}
     # another seat's s6 pengs the pair (1): 3+6+0 + 6+1+3 + 1 = 20 huxi, 2 tun; an own s6 melds
     # the pair as a wei first (3, PH-6.1): 22 huxi, 3 tun (PH-8.3)
-    assert by["s6"] == WinCard("s6", 2, WinValue(20, 2), WinValue(22, 3))
+    assert by["s6"] == WinCard("s6", 2, WinHuxi(20, 2), WinHuxi(22, 3))
     assert a.layout.huxi == 19 and a.layout.loose == []
 
 
@@ -153,15 +153,15 @@ def test_each_discard_shows_the_wins_it_leaves(crafted):
     assert sorted(by) == sorted({kind_name(c >> 2) for c in s.hands[0]})
     assert by["s5"].huxi_after == 19 and {w.kind for w in by["s5"].wins} >= {"s5"}
     assert by["s7"].wins == [
-        WinCard("s4", 1, WinValue(19, 2), None),
-        WinCard("s7", 3, WinValue(19, 2), WinValue(19, 2)),
+        WinCard("s4", 1, WinHuxi(19, 2), None),
+        WinCard("s7", 3, WinHuxi(19, 2), WinHuxi(19, 2)),
     ]
 
 
 def test_advice_is_json_with_a_schema(crafted):
     a = coach(view_from_state(crafted(**WORKED, phase="discard", turn=1), 0))
     assert msgspec.json.decode(msgspec.json.encode(a), type=Advice) == a
-    assert "Advice" in msgspec.json.schema(Advice)["$defs"]
+    assert "PaohuziAdvice" in msgspec.json.schema(Advice)["$defs"]
 
 
 # ---- self-play: the coach against the engine ------------------------------------------------------
