@@ -75,14 +75,19 @@ def greedy_chi_value(
     counts: list[int], claimed: int, main: tuple[int, ...], bis: tuple[tuple[int, ...], ...]
 ) -> int:
     """GreedyBot's score of one chi choice (it takes the best one above zero)."""
-    used = [0] * 20
-    huxi = 0
-    for g in (main, *bis):
-        huxi += chi_huxi(tuple(g))
+    used: dict[int, int] = {}
+    huxi = chi_huxi(main)
+    for k in main:
+        used[k] = used.get(k, 0) + 1
+    for g in bis:
+        huxi += chi_huxi(g)
         for k in g:
-            used[k] += 1
+            used[k] = used.get(k, 0) + 1
     used[claimed] -= 1
-    broken = sum(1 for k in range(20) if used[k] and counts[k] >= 2 and used[k] < counts[k])
+    broken = 0
+    for k, u in used.items():
+        if u and counts[k] >= 2 and u < counts[k]:
+            broken += 1
     return 2 + 2 * huxi - 4 * broken - 2 * len(bis)
 
 

@@ -61,19 +61,36 @@ class Opts:
         self.level = 3 if win >= 0 else 2 if (pao or peng) else 1 if chi else 0
 
 
+def _cover_table(j: int) -> tuple[tuple[int, int], tuple[tuple[int, int], ...]]:
+    """For kind ``j``: the mixed-size chi as (kind needed twice, other kind) and the runs as the
+    two other kinds (PH-3.1)."""
+    mixed = []
+    runs = []
+    for a, b, d in CHI_WITH[j]:
+        if a == b:
+            mixed.append((a, d))
+        elif b == d:
+            mixed.append((b, a))
+        else:
+            rest = [x for x in (a, b, d) if x != j]
+            runs.append((rest[0], rest[1]))
+    return tuple(mixed), tuple(runs)
+
+
+_COVER = [_cover_table(j) for j in range(20)]
+
+
 def _coverable(c: list[int], j: int, pair: bool) -> bool:
     """Some group of a complete split could hold kind ``j``: a pair, or a chi whose other
     cards are in ``c`` (a necessary condition only)."""
     if pair and c[j] >= 2:
         return True
-    for a, b, d in CHI_WITH[j]:
-        if a == b:
-            if c[a] >= 2 and c[d]:
-                return True
-        elif b == d:
-            if c[b] >= 2 and c[a]:
-                return True
-        elif c[a] and c[b] and c[d]:
+    mixed, runs = _COVER[j]
+    for t, o in mixed:
+        if c[t] >= 2 and c[o]:
+            return True
+    for a, b in runs:
+        if c[a] and c[b]:
             return True
     return False
 
