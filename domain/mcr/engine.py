@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from domain.claims import resolve
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed, StartDeal
 from domain.mcr import scoring
@@ -226,23 +227,23 @@ def _visible_copies(s: State, tile: int) -> int:
     return n
 
 
-def win_facts(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool) -> tuple:
-    """The calculator's arguments for ``seat`` winning on ``tile`` (MC-4.2)."""
+def win_facts(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool) -> scoring.WinFacts:
+    """What decides ``seat`` winning on ``tile`` (MC-4.2), for the calculator."""
     hand = list(s.hands[seat])
     if self_drawn:
         hand.remove(tile)
     hand.sort()
-    return (
-        _packs(s, seat),
-        tuple([KIND_CODES[t >> 2] for t in hand]),
-        KIND_CODES[tile >> 2],
-        len(s.flowers[seat]),
-        self_drawn,
-        _visible_copies(s, tile) == 3,
-        robbing or (self_drawn and s.after_kong),
-        s.front == s.back,
-        s.seat_winds[seat],
-        s.prevailing_wind,
+    return scoring.WinFacts(
+        packs=_packs(s, seat),
+        hand=tuple([KIND_CODES[t >> 2] for t in hand]),
+        win=KIND_CODES[tile >> 2],
+        flowers=len(s.flowers[seat]),
+        self_drawn=self_drawn,
+        fourth=_visible_copies(s, tile) == 3,
+        about_kong=robbing or (self_drawn and s.after_kong),
+        wall_last=s.front == s.back,
+        seat_wind=s.seat_winds[seat],
+        prevailing=s.prevailing_wind,
     )
 
 
@@ -262,7 +263,7 @@ def evaluate_win(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool
     if (tile >> 2) not in scoring.waits(kinds):
         return None
     try:
-        sc = scoring.score(*win_facts(s, seat, tile, self_drawn, robbing))
+        sc = scoring.score_facts(win_facts(s, seat, tile, self_drawn, robbing))
     except RuleViolation:
         return None
     return sc if sc.meets_minimum else None
@@ -559,35 +560,29 @@ def _open(run: _Run, card: int, source_seat: int, source: str, eligible: list[in
                                source=source, eligible=eligible))
 
 
+def _order(w: Window) -> list[int]:
+    """MC-3.2: ties go to the seat nearest after the discarder."""
+    return [(w.source_seat + i) % SEATS for i in range(1, SEATS)]
+
+
 def best_claim(w: Window, answers: dict) -> tuple[int, str] | None:
     """The winning (seat, claim) among ``answers``: priority, then nearest after the source."""
-    best = None
-    best_key = None
-    for p, (ans, _tiles) in answers.items():
-        if ans == "pass":
-            continue
-        key = (PRIORITY[ans], -((p - w.source_seat) % SEATS))
-        if best_key is None or key > best_key:
-            best, best_key = (p, ans), key
-    return best
+    verdict = resolve(_order(w), {p: PRIORITY.get(a, 0) for p, (a, _t) in answers.items()}, {})
+    return (verdict.seat, answers[verdict.seat][0]) if verdict.seat is not None else None
 
 
 def expected_resolution(s: State) -> tuple[int, str] | None | bool:
     """(seat, claim) / None when the window can be resolved now; False while it must wait."""
     w = s.window
-    best = best_claim(w, w.answers)
-    if best is not None:
-        bkey = (PRIORITY[best[1]], -((best[0] - w.source_seat) % SEATS))
-    for p in w.eligible:
-        if p in w.answers:
-            continue
-        if best is None:
-            return False
-        top = max((PRIORITY[o.claim] for o in claim_options(s, p, w.card, w.source, w.source_seat)),
-                  default=0)
-        if (top, -((p - w.source_seat) % SEATS)) > bkey:
-            return False
-    return best
+    pending = {
+        p: max((PRIORITY[o.claim] for o in claim_options(s, p, w.card, w.source, w.source_seat)), default=0)
+        for p in w.eligible
+        if p not in w.answers
+    }
+    verdict = resolve(_order(w), {p: PRIORITY.get(a, 0) for p, (a, _t) in w.answers.items()}, pending)
+    if not verdict.closed:
+        return False
+    return (verdict.seat, w.answers[verdict.seat][0]) if verdict.seat is not None else None
 
 
 def _maybe_resolve(run: _Run) -> None:
@@ -621,7 +616,7 @@ def _win(run: _Run, seat: int, tile: int, from_seat: int | None, self_drawn: boo
          robbing: bool) -> None:
     s = run.s
     facts = win_facts(s, seat, tile, self_drawn, robbing)
-    sc = scoring.score(*facts)
+    sc = scoring.score_facts(facts)
     if not sc.meets_minimum:  # legal_actions already checked; defensive
         raise RuleViolation("MC-4.3", f"{sc.fan_points} points before flowers; 8 needed")
     hand = sorted(s.hands[seat])
@@ -629,7 +624,7 @@ def _win(run: _Run, seat: int, tile: int, from_seat: int | None, self_drawn: boo
         hand.remove(tile)
     run.emit(HandWon(
         seat=seat, tile=tile, from_seat=from_seat, self_drawn=self_drawn, robbing_kong=robbing,
-        about_kong=facts[6], wall_last=facts[7], fourth_tile=facts[5], hand=hand,
+        about_kong=facts.about_kong, wall_last=facts.wall_last, fourth_tile=facts.fourth, hand=hand,
         fans=sc.fans, fan_points=sc.fan_points, flower_points=sc.flower_points, total=sc.total,
         payments=payments(seat, from_seat, sc.total),
     ))
@@ -682,7 +677,7 @@ def _explain(s: State, cmd) -> None:  # noqa: C901 - one message per rule
 
 def _explain_win(s: State, seat: int, tile: int, self_drawn: bool, robbing: bool) -> None:
     """Raise the precise reason a claimed win is false (MC-4.5 / MC-4.1 / MC-4.3)."""
-    sc = scoring.score(*win_facts(s, seat, tile, self_drawn, robbing))  # raises MC-4.1
+    sc = scoring.score_facts(win_facts(s, seat, tile, self_drawn, robbing))  # raises MC-4.1
     if not sc.meets_minimum:
         raise RuleViolation(
             "MC-4.3", f"the hand scores {sc.fan_points} points before flowers; 8 are needed")

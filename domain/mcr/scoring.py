@@ -8,6 +8,8 @@ calculator once, translates its ``TypeError`` codes into ``RuleViolation`` and a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import MahjongGB
 import msgspec
 
@@ -76,6 +78,26 @@ def raw_fans(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_las
     """The bare calculator call (bench baseline)."""
     return _calc(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last,
                  seat_wind, prevailing, True)
+
+
+class WinFacts(NamedTuple):
+    """Everything that decides a win's fans (MC-4.2), in one object (as the ``mahjong``
+    package's HandConfig names a win's situation). A tuple, so ``score(*facts)`` still reads it."""
+
+    packs: tuple  # the sets: (kind, middle or tile code, offer), claimed ones with their offer
+    hand: tuple[str, ...]  # the concealed tiles' codes, without the winning tile
+    win: str  # the winning tile's code
+    flowers: int
+    self_drawn: bool
+    fourth: bool  # the last of its kind: the other three are visible
+    about_kong: bool  # out with replacement tile, or robbing the kong
+    wall_last: bool  # the wall's last tile (self-drawn) or the discard after it
+    seat_wind: int
+    prevailing: int
+
+
+def score_facts(facts: WinFacts) -> WinScore:
+    return score(*facts)
 
 
 def score(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from domain.claims import resolve
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed, StartDeal
 from domain.shuffle import combine_seeds, dealer_and_deck
@@ -611,28 +612,13 @@ def _open_window(ctx: _Ctx) -> None:
 def _try_resolve(ctx: _Ctx) -> None:
     s = ctx.s
     opts = window_options(s)
-    order = claim_order(s)
-    best_seat = None
-    best_level = 0
-    claims = 0
-    for seat in order:
-        a = s.answers.get(seat)
-        if a is None or a[0] == "pass":
-            continue
-        claims += 1
-        lv = LEVEL[a[0]]
-        if lv > best_level:
-            best_level, best_seat = lv, seat
     pending = [seat for seat in s.eligible if seat not in s.answers]
-    if best_seat is None:
-        if pending:
-            return
-    else:
-        pos = order.index(best_seat)
-        for seat in pending:
-            lv = opts[seat].level
-            if lv > best_level or (lv == best_level and order.index(seat) < pos):
-                return
+    answered = {seat: LEVEL[a[0]] for seat, a in s.answers.items()}
+    verdict = resolve(claim_order(s), answered, {x: opts[x].level for x in pending})
+    if not verdict.closed:
+        return
+    best_seat = verdict.seat
+    claims = sum(1 for a in s.answers.values() if a[0] != "pass")
     mandatory_window = s.table is None
     if best_seat is None:
         rule = "PH-6.1" if mandatory_window else ("PH-5.1" if s.table_source == "reveal" else "PH-5.4")

@@ -10,14 +10,12 @@ from domain.game import DealCreated, StartDeal
 from domain.mcr import engine
 from domain.mcr.messages import (
     AddedKong,
-    Claim,
     ClaimAnswered,
     ClaimWindowOpened,
     ClaimWindowResolved,
     ConcealedKong,
     ConcealedKongDeclared,
     DeclareWin,
-    Discard,
     FlowerReplaced,
     Pass,
     TileDrawn,
@@ -227,7 +225,3 @@ def claim_audit(events: Iterable) -> list[dict]:
                 {"seat": e.seat, "answer": e.answer, "tiles": list(e.tiles), "version": s.version}
             )
     return out
-
-
-# Keep the command names importable from one place for the service's schema builder.
-COMMANDS = (StartDeal, Discard, DeclareWin, ConcealedKong, AddedKong, Claim, Pass)

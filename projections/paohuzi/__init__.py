@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from domain.claims import resolve
 from domain.game import DealCreated, SeedRevealed
 from domain.paohuzi import aggregate as agg
 from domain.paohuzi.cards import SEATS, kind_name
@@ -224,29 +225,18 @@ def claim_audit(events: Iterable[Any]) -> list[dict]:
                 "rule_id": e.rule_id,
                 "version": s.version,
             }
-            best = None
-            for seat in order:
-                a = next((x for x in cur["answers"] if x["seat"] == seat), None)
-                if a is None or a["answer"] == "pass":
-                    continue
-                if best is None or _LEVEL[a["answer"]] > _LEVEL[best["answer"]]:
-                    best = a
-            answered = {a["seat"] for a in cur["answers"]}
-            can_stop = all(
-                best is not None
-                and (
-                    cur["_levels"][x] < _LEVEL[best["answer"]]
-                    or (
-                        cur["_levels"][x] == _LEVEL[best["answer"]]
-                        and order.index(x) > order.index(best["seat"])
-                    )
-                )
-                for x in cur["_levels"]
-                if x not in answered
+            # the rules' resolution, by the same resolver the engine uses (domain.claims)
+            given = {a["seat"]: a["answer"] for a in cur["answers"]}
+            answered = set(given)
+            verdict = resolve(
+                order,
+                {seat: _LEVEL[answer] for seat, answer in given.items()},
+                {x: cur["_levels"][x] for x in cur["_levels"] if x not in answered},
             )
+            can_stop = verdict.closed
             cur["expected"] = {
-                "seat": best["seat"] if best else None,
-                "claim": best["answer"] if best else None,
+                "seat": verdict.seat,
+                "claim": given[verdict.seat] if verdict.seat is not None else None,
             }
             # asked, but the window closed before they answered: not the same as a pass
             cur["unanswered"] = sorted(x for x in cur["_levels"] if x not in answered)
