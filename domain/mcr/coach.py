@@ -10,9 +10,8 @@ the same advice. Every fan figure comes from the reference calculator through ``
 Waits are valued as the table stands now: "Last Tile" (the fourth copy, MC-4.2) is counted when
 the other three copies are face up already; the kong, last-tile-of-the-wall and robbing fans are
 not, since they depend on how the tile would come. A win the seat may declare now gets all the
-facts the view holds (robbing, last tile of the wall, fourth tile). The view does not say whether
-the drawn tile was a kong's replacement: "Out with Replacement Tile" is counted only when the win
-is offered and would fall under 8 points without it (so it must be one).
+facts the view holds (robbing, last tile of the wall, fourth tile, and whether the drawn tile is a
+kong's own replacement: ``SeatView.drawn_replacement``, for Out with Replacement Tile).
 """
 
 from __future__ import annotations
@@ -321,11 +320,7 @@ def _win_now(t: _Table, view: SeatView, kinds: tuple[int, ...]) -> WinNow | None
     else:
         return None
     try:
-        sc = _score_now(t, view, rest, tile, self_drawn)
-        if self_drawn and sc.fan_points < MIN_POINTS:
-            # the engine offers the win, so the tile was a kong's replacement (MC-4.2, MC-4.6):
-            # the one winning fact the view leaves out
-            sc = _score_now(t, view, rest, tile, True, replacement=True)
+        sc = _score_now(t, view, rest, tile, self_drawn, replacement=self_drawn and view.drawn_replacement)
     except RuleViolation:
         return None
     return WinNow(KIND_CODES[tile >> 2], self_drawn, sc.fans, sc.fan_points, sc.flower_points, sc.total)

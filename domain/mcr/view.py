@@ -59,3 +59,5 @@ class SeatView(msgspec.Struct, frozen=True):
     legal_actions: list[Command]
     prompt: str | None
     result: ResultView | None = None
+    # the drawn tile is a kong's own replacement (Out with Replacement Tile would count, MC-4.6)
+    drawn_replacement: bool = False

@@ -123,6 +123,7 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
         legal_actions=acts,
         prompt=_prompt(acts),
         result=result,
+        drawn_replacement=drawn is not None and s.after_kong,
     )
 
 

@@ -10,7 +10,7 @@ from projections.paohuzi import view_from_state
 
 
 def test_make_bot_levels():
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "strong"}
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("greedy", 1), GreedyBot)
     with pytest.raises(ValueError):
