@@ -44,10 +44,17 @@ async def cluster_app(aiohttp_client, cluster, key_prefix):
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 async def test_no_route_shows_anyone_a_hidden_card_on_a_cluster(cluster_app, game):
-    played = await leaks.play_deal(cluster_app, game, seed=7000 + len(game))
-    counted = leaks.check_deal(game, played)
-    assert counted.get("sse:deal-over") == leaks.SEATS[game] + 1
-    assert played["probes"] >= 5
+    # the server half of the seed is random, so a deal may end in a few moves: play deals until
+    # the routes were probed mid-deal at least five times in all (a short deal probes less)
+    probes = 0
+    for i in range(4):
+        played = await leaks.play_deal(cluster_app, game, seed=7000 + 10 * i + len(game))
+        counted = leaks.check_deal(game, played)
+        assert counted.get("sse:deal-over") == leaks.SEATS[game] + 1
+        probes += played["probes"]
+        if probes >= 5:
+            break
+    assert probes >= 5
 
 
 @pytest.mark.timeout(240)

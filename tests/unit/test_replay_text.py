@@ -89,7 +89,7 @@ def test_cli_words_by_default_and_raw_json_with_flag(tmp_path, capsys) -> None:
     export(events, path)
     assert cli.main(["replay", str(path), "--no-pause"]) == 0
     words = capsys.readouterr().out
-    assert words.startswith(f"deal {events[0].deal_id} (mcr/1), {len(events)} events")
+    assert words.startswith(f"deal {events[0].deal_id} ({events[0].ruleset}), {len(events)} events")
     assert "   1  The deal is created" in words and "Result" in words
     assert cli.main(["replay", str(path), "--no-pause"]) == 0
     assert capsys.readouterr().out == words  # the same log, the same text

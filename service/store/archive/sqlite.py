@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -58,9 +59,24 @@ _records_decoder = msgspec.msgpack.Decoder(list[bytes])
 def _connect(path: Path) -> sqlite3.Connection:
     con = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     con.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    con.execute("PRAGMA journal_mode=WAL")
+    _wal(con)
     con.execute("PRAGMA synchronous=FULL")
     return con
+
+
+def _wal(con: sqlite3.Connection) -> None:
+    """Switch the file to WAL once. Changing the journal mode takes a lock that SQLite's busy
+    handler does not wait for, so connections opened together retry while another switches it."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class _Thread:
