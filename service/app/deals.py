@@ -147,14 +147,19 @@ class DealService:
         dealer: int | None = None,
         spectators: bool | None = None,
         pace: str = "normal",
+        coach: bool | None = None,
     ) -> dict[str, Any]:
         """A new deal. ``spectators``: list it while it is live (anyone may watch its public
         table); by default only all-bot deals are, a deal with people stays unlisted until its
         end (anyone holding its id may still watch the public table). ``pace``: how long its
-        bots think (``PACES``)."""
+        bots think (``PACES``). ``coach``: whether its seats may ask for advice (default: when
+        exactly one seat is a person; advice at a table of several people would be an aid the
+        others did not agree to)."""
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
-        return await self._create(game_name, seats, client_seed, deck, dealer, spectators, pace, None)
+        return await self._create(
+            game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach
+        )
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
@@ -194,6 +199,8 @@ class DealService:
         pace: str,
         rematch_of: str | None,
         deal_id: str | None = None,
+        *,
+        coach: bool | None = None,
     ) -> dict[str, Any]:
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
@@ -211,6 +218,8 @@ class DealService:
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == "human"}
         if spectators is None:
             spectators = not tokens
+        if coach is None:
+            coach = len(tokens) == 1
         created_ms = now_ms()
         meta = {
             "game": kit_.name,
@@ -218,6 +227,7 @@ class DealService:
             "created_ms": str(created_ms),
             "spectators": "1" if spectators else "0",
             "pace": pace,
+            "coach": "1" if coach else "0",
             **({"rematch_of": rematch_of} if rematch_of else {}),
             **{f"token:{seat}": token_digest(tok) for seat, tok in tokens.items()},
         }
@@ -239,6 +249,7 @@ class DealService:
                 spectators=spectators,
                 pace=pace,
                 rematch_of=rematch_of,
+                coach=coach,
             ),
         )
         version = 1
@@ -260,6 +271,7 @@ class DealService:
             "spectators": spectators,
             "pace": pace,
             "rematch_of": rematch_of,
+            "coach": coach,
         }
 
     def _lock(self, deal_id: str) -> asyncio.Lock:

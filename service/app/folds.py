@@ -43,6 +43,7 @@ class Folded:
     spectators: bool = False  # a live deal open to anyone's spectator stream and listed publicly
     pace: str = "normal"  # how long its bots think (slow, normal, fast)
     rematch_of: str | None = None  # the deal this one plays again
+    coach: bool = False  # the deal allows the coach (its seats may ask for advice)
 
     @property
     def over(self) -> bool:
@@ -123,6 +124,7 @@ class Folds:
             spectators=meta.get("spectators") == "1",
             pace=meta.get("pace", "normal"),
             rematch_of=meta.get("rematch_of"),
+            coach=meta.get("coach") == "1",
         )
 
     def _store_behind(self, deal_id: str, folded: Folded, raws: list[bytes]) -> None:

@@ -30,9 +30,11 @@ class GameKit:
         summary: ModuleType,
         view_type: Any,
         review: ModuleType | None = None,
+        coach: ModuleType | None = None,
     ) -> None:
         self.game = game
         self.review = review  # the evaluator and floors a review of a deal uses
+        self.coach = coach  # advice from one seat view (``coach(view)``)
         self.name = game.name
         self.projections = projections
         self.bots = bots
@@ -66,6 +68,7 @@ class GameKit:
 def _paohuzi() -> GameKit:
     import domain.paohuzi
     import domain.paohuzi.bots
+    import domain.paohuzi.coach
     import domain.paohuzi.view
     import projections.paohuzi
     import projections.paohuzi.review
@@ -78,12 +81,14 @@ def _paohuzi() -> GameKit:
         projections.paohuzi.summary,
         domain.paohuzi.view.SeatView,
         projections.paohuzi.review,
+        domain.paohuzi.coach,
     )
 
 
 def _mcr() -> GameKit:
     import domain.mcr
     import domain.mcr.bots
+    import domain.mcr.coach
     import domain.mcr.view
     import projections.mcr
     import projections.mcr.review
@@ -96,6 +101,7 @@ def _mcr() -> GameKit:
         projections.mcr.summary,
         domain.mcr.view.SeatView,
         projections.mcr.review,
+        domain.mcr.coach,
     )
 
 
@@ -121,4 +127,4 @@ def kit_for_ruleset(ruleset: str) -> GameKit:
     base = kit(game.name)
     if game is base.game:
         return base
-    return GameKit(game, base.projections, base.bots, base.summary, base.view_type, base.review)
+    return GameKit(game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ import msgspec
 from domain.errors import RuleViolation
 from service.app.audit import AuditReport, audit_log
 from service.app.folds import Folded
+from service.app.lru import LRUCache
 from service.store.event_store import EventStore
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ class DealSummary(msgspec.Struct):
     seats_to_act: list[int]
     spectators: bool
     pace: str = "normal"
+    coach: bool = False  # the seats may ask for advice
     rematch_of: str | None = None  # the deal this one plays again
     rematched_by: str | None = None  # the deal that plays this one again ("Play again")
 
@@ -107,6 +108,7 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
         seats_to_act=sorted(acting),
         spectators=folded.spectators,
         pace=folded.pace,
+        coach=folded.coach,
         rematch_of=folded.rematch_of,
     )
 
@@ -114,6 +116,15 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
 def view(folded: Folded, viewer: Viewer) -> Any:
     """The seat's own view (hand, legal actions); for anyone else the public table."""
     return folded.kit.projections.view_from_state(folded.state, viewer.seat)
+
+
+def coach(folded: Folded, viewer: Viewer) -> Any:
+    """Advice for the viewer's own seat, from its own view only (a deal that allows the coach)."""
+    if viewer.seat is None:
+        raise RuleViolation("DS-8", "the coach answers a seat token (Authorization: Bearer …)")
+    if not folded.coach:
+        raise RuleViolation("DS-16", "this deal was created without the coach")
+    return folded.kit.coach.coach(view(folded, viewer))
 
 
 def view_of_state(folded: Folded, state: Any, viewer: Viewer) -> Any:
@@ -315,8 +326,10 @@ class ReadSide:
     def __init__(self, deals: DealService, audit_cache_size: int = 256) -> None:
         self.deals = deals
         self.store: EventStore = deals.store
-        self._audits: OrderedDict[tuple[str, str], AuditReport] = OrderedDict()
-        self._audit_cache_size = audit_cache_size
+        self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
+        # advice is a pure function of (deal, seat, version): asked again on every redraw of the
+        # table, it is computed once per move (a few ms for MCR, see bench.coach)
+        self._coach: LRUCache[tuple[str, int, int], Any] = LRUCache(4096)
 
     async def viewer(self, deal_id: str, token: str | None, *, anonymous: Viewer = NOBODY) -> Viewer:
         """The seat a token acts for (a bad token is refused, never read as a spectator)."""
@@ -360,10 +373,15 @@ class ReadSide:
         report = self._audits.get(key)
         if report is None:
             report = await asyncio.get_running_loop().run_in_executor(None, audit_log, raws, head)
-            self._audits[key] = report
-            while len(self._audits) > self._audit_cache_size:
-                self._audits.popitem(last=False)
+            self._audits.put(key, report)
         return audit(report, folded, viewer)
+
+    async def coach(self, deal_id: str, viewer: Viewer) -> Any:
+        folded = await self.deals.load(deal_id)
+        self.deals.kick_bots(deal_id)
+        if viewer.seat is None:
+            return coach(folded, viewer)  # refuses
+        return self._coach.get_or_put((deal_id, viewer.seat, folded.version), lambda: coach(folded, viewer))
 
     async def deals_list(self, viewer: Viewer, offset: int, count: int) -> DealList:
         ids = await self.store.list_deals(offset, count, public=True)

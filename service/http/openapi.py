@@ -12,6 +12,8 @@ from domain.game import GAMES, get_game
 
 @cache
 def openapi_document() -> dict[str, Any]:
+    from domain.mcr.coach import McrAdvice
+    from domain.paohuzi.coach import PaohuziAdvice
     from projections.review import Review
     from service.app import queries
     from service.app.audit import AuditReport
@@ -32,6 +34,8 @@ def openapi_document() -> dict[str, Any]:
         schemas.ReviewRequest,
         Review,
         ReviewProgress,
+        McrAdvice,
+        PaohuziAdvice,
         AuditReport,
         Problem,
     ]
@@ -48,6 +52,13 @@ def openapi_document() -> dict[str, Any]:
     def ok(ref: str | None, status: str = "200", media: str = "application/json") -> dict[str, Any]:
         content = {media: {"schema": {"$ref": ref}}} if ref else {media: {"schema": {"type": "object"}}}
         return {status: {"description": "success", "content": content}, **errors}
+
+    def ok_any(refs: list[str]) -> dict[str, Any]:
+        schema = {"oneOf": [{"$ref": r} for r in refs]}
+        return {
+            "200": {"description": "success", "content": {"application/json": {"schema": schema}}},
+            **errors,
+        }
 
     errors = {
         "default": {
@@ -99,6 +110,15 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"seat": []}],
                     "parameters": [deal_id],
                     "responses": ok(None),
+                }
+            },
+            "/deals/{deal_id}/coach": {
+                "get": {
+                    "summary": "the coach's advice for the token's seat, from its own view only (deals "
+                    "created with the coach; DS-16 otherwise)",
+                    "security": [{"seat": []}],
+                    "parameters": [deal_id],
+                    "responses": ok_any([ref("McrAdvice"), ref("PaohuziAdvice")]),
                 }
             },
             "/deals/{deal_id}/commands": {

@@ -34,6 +34,7 @@ _DS_STATUS = {
     "DS-13": 409,
     "DS-14": 503,
     "DS-15": 409,
+    "DS-16": 403,
 }
 _TITLES = {
     400: "Bad request",

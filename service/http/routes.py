@@ -181,7 +181,7 @@ class Api:
         body = _decode(await _body(request), CreateDeal)
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
-            pace=body.pace,
+            pace=body.pace, coach=body.coach,
         )  # fmt: skip
         return _json(created, status=201)
 
@@ -264,6 +264,14 @@ class Api:
         deal_id = request.match_info["deal_id"]
         return _json(await self.reads.audit(deal_id, await self._viewer(request, deal_id)))
 
+    async def coach(self, request: web.Request) -> web.Response:
+        """The coach's advice for the token's seat, from its own view (deals that allow it)."""
+        deal_id = request.match_info["deal_id"]
+        token = _bearer(request)
+        if token is None:
+            raise RuleViolation("DS-8", "the coach answers a seat token (Authorization: Bearer …)")
+        return _json(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
+
     async def start_review(self, request: web.Request) -> web.Response:
         """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
         deal_id = request.match_info["deal_id"]
@@ -332,6 +340,7 @@ def build_app(
     # table calls all the time go first, ahead of the `/deals` index and the deal summary
     r.add_post("/deals/{deal_id}/commands", api.command)
     r.add_get("/deals/{deal_id}/view", api.view)
+    r.add_get("/deals/{deal_id}/coach", api.coach)
     r.add_get("/", api.index)
     r.add_get("/health", api.health)
     r.add_get("/openapi.json", api.openapi)

@@ -15,7 +15,8 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     """``seats``: one entry per seat, ``human`` or ``bot:<level>``. ``spectators``: list the
     deal while it is live and let anyone watch its public table (default: only all-bot deals;
     a deal with people is unlisted until it ends). ``pace``: how long the bots think (slow: 2x,
-    normal: 1x, fast: 0.3x the server's ``--bot-delay``)."""
+    normal: 1x, fast: 0.3x the server's ``--bot-delay``). ``coach``: whether the seats may ask
+    for advice (``GET /deals/{id}/coach``; default: when exactly one seat is a person)."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)]
     seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
@@ -24,6 +25,7 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     dealer: int | None = None
     spectators: bool | None = None
     pace: Literal["slow", "normal", "fast"] = "normal"
+    coach: bool | None = None
 
 
 class CreatedDeal(msgspec.Struct):
@@ -37,6 +39,7 @@ class CreatedDeal(msgspec.Struct):
     spectators: bool
     pace: str = "normal"
     rematch_of: str | None = None
+    coach: bool = False
 
 
 class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):

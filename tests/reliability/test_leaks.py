@@ -52,7 +52,7 @@ NOT_CARDS = {
     "upgrades", "actual_version", "expected_version", "status", "seats_to_act", "created_ms", "streams",
     "versions", "opened_at_version", "seats", "kind", "unanswered", "walls", "deals",
     # the coach's numbers (its cards are names, never ids)
-    "unseen", "shanten", "useful_unseen", "total", "meld_huxi", "huxi_after", "huxi_added", "index",
+    "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
 }  # fmt: skip
 
 
@@ -234,7 +234,8 @@ async def read_sse(http, deal_id: str, token: str | None) -> list[tuple[str, dic
 async def play_deal(http, game: str, seed: int) -> dict:
     rng = random.Random(seed)
     n = SEATS[game]
-    created = await (await http.post("/deals", json={"game": game, "seats": ["human"] * n, "coach": True})).json()
+    body = {"game": game, "seats": ["human"] * n, "coach": True}  # the coach route is asked too
+    created = await (await http.post("/deals", json=body)).json()
     deal_id = created["deal_id"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
     listeners = {s: asyncio.create_task(read_sse(http, deal_id, tokens[s])) for s in range(n)}
