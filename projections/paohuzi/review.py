@@ -1,12 +1,16 @@
 """The Paohuzi evaluator a review uses: the strong bot's rollouts (expected net tun), every
-option on the same 64 sampled deals.
+option on the same 256 sampled deals.
 
 The noise given for an option is the standard error of its gap to the best option, measured on
-the deals both were played on (paired: the same cards cancel out), so a review's verdict rests on
-how sure the gap is, not on how noisy each value is alone. Floors (``projections.review``): within
-0.05 tun of the best counts as the best (a twentieth of the tun a win is worth at least); more
-than 0.25 tun behind, and surely so, is a mistake (about the edge the strong bot holds over greedy
-per deal).
+the deals both were played on (paired: the same cards cancel out), so a verdict rests on how
+sure the gap is, not on how noisy each value is alone (``projections.review``: a mistake must be
+more than three times that noise behind). Floors: within 0.05 tun of the best counts as the best
+(a twentieth of the tun a win is worth at least); more than 0.25 tun behind, and surely so, is a
+mistake (about the edge the strong bot holds over greedy per decision-rich deal, and what
+``python -m bench.review`` finds a random seat's median decision loses). Why 256 deals: with 64
+the noise of a gap is about 0.3 tun, so hardly any loss could be told apart from it (a random
+seat's decisions: 11 % mistakes); with 256 about a third of them are surely mistakes, and a review
+still takes about 5 s of one core.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from domain.paohuzi.strong.evaluate import option_values
 UNIT = "tun"
 INACCURACY_FLOOR = 0.05
 MISTAKE_FLOOR = 0.25
-SAMPLES = 64
+SAMPLES = 256
 
 
 def evaluate(view: Any, seed: int) -> list[tuple[Any, float, float]]:
