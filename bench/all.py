@@ -1,11 +1,12 @@
 """Every bench module in one run, one table (or one JSON object with ``--json``).
 
-Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service, streams and arena, one after the
-other (so they do not steal each other's CPU), and merges their figures: each module's ratios are
-measured inside its own run, as the module documents. ``--quick`` passes smaller sizes (a smoke run
-of a few minutes); ``--only store,service`` picks modules. The arena plays thousands of deals, so
-it gets ``ARENA_TIMEOUT_FACTOR`` times ``--timeout``. A module that fails is reported with its exit
-code and the last lines of its stderr, and ``bench.all`` exits 1 after printing everything else.
+Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service, streams, bot_table, coach,
+review, archive and arena, one after the other (so they do not steal each other's CPU), and merges
+their figures: each module's ratios are measured inside its own run, as the module documents.
+``--quick`` passes smaller sizes (a smoke run of a few minutes); ``--only store,service`` picks
+modules. The arena plays thousands of deals, so it gets ``ARENA_TIMEOUT_FACTOR`` times
+``--timeout``. A module that fails is reported with its exit code and the last lines of its
+stderr, and ``bench.all`` exits 1 after printing everything else.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("store", "paohuzi", "mcr", "service", "streams", "arena")
+MODULES = (
+    *("store", "paohuzi", "mcr", "service", "streams"),
+    *("bot_table", "coach", "review", "archive", "arena"),
+)
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts)
 QUICK = {
@@ -29,10 +33,14 @@ QUICK = {
     "mcr": ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"],
     "service": ["--deals", "10", "--seconds", "15"],
     "streams": ["--quick"],
+    "bot_table": ["--load", "4", "--probes", "2", "--windows", "2", "--window-seconds", "10"],
+    "coach": ["--mcr-deals", "3", "--paohuzi-deals", "6"],
+    "review": ["--quick"],
+    "archive": ["--deals", "60", "--live", "10"],
     "arena": ["--quick"],
 }
 ARENA_TIMEOUT_FACTOR = 12  # the full arena: 600 MCR and 2,000 Paohuzi walls of strong against greedy
-TAKES_REDIS = {"store", "service"}
+TAKES_REDIS = {"store", "service", "bot_table"}
 
 
 def run_module(name: str, quick: bool, redis_url: str | None, timeout: float) -> dict[str, Any]:

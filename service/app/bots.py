@@ -59,50 +59,110 @@ def _think(game: str, level: str, seed: int, view_json: bytes) -> bytes:
     return msgspec.json.encode(k.make_bot(level, seed).choose(view))
 
 
+def _warm() -> int:
+    """In a new worker process: import both engines and their bots before the first search, so
+    that cost is paid once and never counted against a decision's budget."""
+    from service.app.games import kit
+
+    for game in ("mcr", "paohuzi"):
+        kit(game).make_bot("strong", 0)
+    return os.getpid()
+
+
 class BotPool:
     """Worker processes for searching bots. ``choose`` answers within ``budget`` seconds or
-    raises ``TimeoutError``; a dead worker raises ``BrokenProcessPool`` and the pool is
-    replaced for the next call."""
+    raises ``TimeoutError`` (the seat then plays greedy); a dead worker raises
+    ``BrokenProcessPool`` and the pool is replaced for the next call.
 
-    def __init__(self, workers: int | None = None, budget: float = 1.0) -> None:
+    Why an overrun keeps its worker: searches are bounded by a count, so a search past its budget
+    is a busy machine, not a stuck worker. Killing and respawning the workers then would make the
+    next searches pay a spawn too and overrun in turn (every strong seat would play greedy under
+    load), and would break the other searches running beside it. A search still running
+    ``stuck_after`` seconds past its budget is treated as stuck: the pool is replaced. Starting
+    the workers (spawn and imports) is waited for outside the budget, bounded by ``start_limit``.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        budget: float = 1.0,
+        *,
+        stuck_after: float = 10.0,
+        start_limit: float = 60.0,
+    ) -> None:
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
         self.budget = budget
+        self.stuck_after = stuck_after
+        self.start_limit = start_limit
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: asyncio.Future | None = None
         self.fallbacks = 0  # decisions that fell back to greedy (for tests and benchmarks)
+        self.replaced = 0  # times the workers were replaced (dead or stuck)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: workers never inherit the server's sockets, loop or locks
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._warming = None
         return self._pool
+
+    async def start(self) -> None:
+        """Start the workers (once per pool); a caller may await it ahead of the first search."""
+        pool = self._executor()
+        if self._warming is None:
+            warm = [asyncio.wrap_future(pool.submit(_warm)) for _ in range(self.workers)]
+            self._warming = asyncio.ensure_future(asyncio.gather(*warm))
+        try:
+            async with asyncio.timeout(self.start_limit):
+                await asyncio.shield(self._warming)
+        except BrokenProcessPool:
+            self._replace(pool)
+            raise
 
     def worker_pids(self) -> list[int]:
         pool = self._pool
         return list(pool._processes) if pool is not None and pool._processes else []  # noqa: SLF001
 
     async def choose(self, game: str, level: str, seed: int, view: Any) -> bytes:
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(), _think, game, level, seed, msgspec.json.encode(view))
+        await self.start()
+        pool = self._executor()
+        work = pool.submit(_think, game, level, seed, msgspec.json.encode(view))
         try:
             async with asyncio.timeout(self.budget):  # not wait_for: it may swallow a cancellation
-                return await future
+                # on the timeout the wrapper is cancelled, which drops a search still queued
+                return await asyncio.wrap_future(work)
         except BrokenProcessPool:
-            self._replace()
+            self._replace(pool)
             raise
         except TimeoutError:
-            self._replace()  # the overrunning worker is busy: give the next decision fresh ones
+            if work.running():  # a running search cannot be cancelled: give it time, then judge it
+                asyncio.get_running_loop().call_later(self.stuck_after, self._replace_if_stuck, pool, work)
             raise
+
+    def _replace_if_stuck(self, pool: ProcessPoolExecutor, work: Any) -> None:
+        if not work.done() and self._pool is pool:
+            log.warning("a bot search ran %.0f s past its budget: replacing the workers", self.stuck_after)
+            self._replace(pool)
 
     async def run(self, fn: Any, *args: Any) -> Any:
         """Any picklable work in the workers (a review's chunk), with no budget of its own."""
+        await self.start()
+        pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         except BrokenProcessPool:
-            self._replace()
+            self._replace(pool)
             raise
 
-    def _replace(self) -> None:
-        pool, self._pool = self._pool, None
+    def _replace(self, pool: ProcessPoolExecutor | None = None) -> None:
+        """Drop the workers (those of ``pool`` only, when given and still current)."""
+        if pool is not None and pool is not self._pool:
+            return  # replaced already by another caller
+        self.replaced += self._pool is not None
+        self._drop()
+
+    def _drop(self) -> None:
+        pool, self._pool, self._warming = self._pool, None, None
         if pool is not None:
             for process in list((pool._processes or {}).values()):  # noqa: SLF001
                 if process.is_alive():
@@ -110,7 +170,7 @@ class BotPool:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        self._replace()
+        self._drop()
 
 
 class BotRunner:

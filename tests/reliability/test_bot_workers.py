@@ -90,3 +90,34 @@ async def test_the_event_loop_answers_while_strong_bots_think(served):
         answered += 1
         await asyncio.sleep(0.01)
     assert answered > 20
+
+
+@pytest.mark.timeout(120)
+async def test_a_search_over_its_budget_costs_no_worker_and_no_other_search(served):
+    """An overrun is the machine being busy, not a stuck worker: the seat plays greedy, but the
+    workers stay (respawning them under load would make every next search overrun too), and a
+    search asked meanwhile still gets its answer."""
+    http = await served(bot_workers=1, bot_budget=30.0)
+    pool = http.deals.bots.pool
+    created = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    start = {"command_id": "s", "command": {"type": "StartDeal", "client_seed": "overrun"}}
+    headers = {"Authorization": f"Bearer {created['tokens']['0']}"}
+    assert (
+        await http.post(f"/deals/{created['deal_id']}/commands", json=start, headers=headers)
+    ).status == 200
+    folded = await http.deals.folds.load(created["deal_id"])
+    seat = folded.kit.game.seats_to_act(folded.state)[0]
+    view = folded.kit.projections.view_from_state(folded.state, seat)
+    first = await pool.choose("mcr", "strong", 1, view)
+    workers = pool.worker_pids()
+    assert workers
+    pool.budget = 0.000001
+    with pytest.raises(TimeoutError):
+        await pool.choose("mcr", "strong", 2, view)
+    pool.budget = 30.0
+    again, other = await asyncio.gather(
+        pool.choose("mcr", "strong", 1, view), pool.choose("mcr", "strong", 3, view)
+    )
+    assert again == first  # the same view and seed, the same move
+    assert other
+    assert pool.worker_pids() == workers  # the overrunning search kept its worker
