@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -73,6 +73,7 @@ class Review(msgspec.Struct, frozen=True):
     mistake_floor: float
     decisions: list[Decision]
     summary: ReviewSummary
+    status: Literal["done"] = "done"  # beside a running review's progress, which says "running"
 
 
 class Point(msgspec.Struct, frozen=True):

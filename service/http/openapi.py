@@ -192,7 +192,8 @@ def openapi_document() -> dict[str, Any]:
                         },
                         {"name": "seed", "in": "query", "schema": {"type": "integer", "minimum": 0}},
                     ],
-                    "responses": ok(ref("Review")),
+                    # status "done": the review; "running" or "failed": its progress
+                    "responses": ok_any([ref("Review"), ref("ReviewProgress")]),
                 }
             },
             "/deals/{deal_id}/log": {
