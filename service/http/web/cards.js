@@ -78,6 +78,8 @@ for (let i = 1; i <= 4; i++) KIND_CODES.push("F" + i);
 for (let i = 1; i <= 3; i++) KIND_CODES.push("J" + i);
 export function mcCode(tile) { return tile >= 136 ? "H" + (tile - 135) : KIND_CODES[tile >> 2]; }
 export function mcKind(tile) { return tile >= 136 ? 34 + tile - 136 : tile >> 2; }
+/** The first copy of a kind code ("W1" .. "J3", as the coach and the calculator name kinds). */
+export function mcTileOfCode(code) { return KIND_CODES.indexOf(code) * 4; }
 
 export function mcTileName(tile) {
   const c = mcCode(tile), n = Number(c.slice(1));
