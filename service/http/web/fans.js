@@ -91,3 +91,25 @@ export function fanName(fan, lang) {
   const row = FANS[fan.name_en];
   return (row && row[lang]) || fan.name_en || fan.name_zh || "";
 }
+
+// Points of each fan, as the calculator scores them (its value table, in its own fan order).
+// The first 81 are the official fan table; the last is the calculator's own combined entry.
+const POINT_GROUPS = [
+  [88, ["Big Four Winds", "Big Three Dragons", "All Green", "Nine Gates", "Four Kongs", "Seven Shifted Pairs", "Thirteen Orphans"]],
+  [64, ["All Terminals", "Little Four Winds", "Little Three Dragons", "All Honors", "Four Concealed Pungs", "Pure Terminal Chows"]],
+  [48, ["Quadruple Chow", "Four Pure Shifted Pungs"]],
+  [32, ["Four Pure Shifted Chows", "Three Kongs", "All Terminals and Honors"]],
+  [24, ["Seven Pairs", "Greater Honors and Knitted Tiles", "All Even Pungs", "Full Flush", "Pure Triple Chow", "Pure Shifted Pungs", "Upper Tiles", "Middle Tiles", "Lower Tiles"]],
+  [16, ["Pure Straight", "Three-Suited Terminal Chows", "Pure Shifted Chows", "All Five", "Triple Pung", "Three Concealed Pungs"]],
+  [12, ["Lesser Honors and Knitted Tiles", "Knitted Straight", "Upper Four", "Lower Four", "Big Three Winds"]],
+  [8, ["Mixed Straight", "Reversible Tiles", "Mixed Triple Chow", "Mixed Shifted Pungs", "Chicken Hand", "Last Tile Draw", "Last Tile Claim", "Out with Replacement Tile", "Robbing The Kong"]],
+  [6, ["All Pungs", "Half Flush", "Mixed Shifted Chows", "All Types", "Melded Hand", "Two Concealed Kongs", "Two Dragons Pungs"]],
+  [4, ["Outside Hand", "Fully Concealed Hand", "Two Melded Kongs", "Last Tile"]],
+  [2, ["Dragon Pung", "Prevalent Wind", "Seat Wind", "Concealed Hand", "All Chows", "Tile Hog", "Double Pung", "Two Concealed Pungs", "Concealed Kong", "All Simples"]],
+  [1, ["Pure Double Chow", "Mixed Double Chow", "Short Straight", "Two Terminal Chows", "Pung of Terminals or Honors", "Melded Kong", "One Voided Suit", "No Honors", "Edge Wait", "Closed Wait", "Single Wait", "Self-Drawn", "Flower Tiles"]],
+  [5, ["Concealed Kong and Melded Kong"]],
+];
+/** Points of a fan by the calculator's English name. */
+export const FAN_POINTS = Object.fromEntries(POINT_GROUPS.flatMap(([p, names]) => names.map((n) => [n, p])));
+/** The calculator's combined entry, which is not one of the 81 fans of the official table. */
+export const COMBINED_FAN = "Concealed Kong and Melded Kong";
