@@ -9,6 +9,7 @@ import {
 } from "./table.js";
 import { toast, showProblem, announce } from "./ui.js";
 import { tone } from "./sound.js";
+import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -59,6 +60,7 @@ async function startLive(init) {
   }
   if (ctx.closed) return;
   ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game;
+  ctx.coachAllowed = ctx.mode === "play" && !!ctx.summary.coach; // the deal says so at creation (DS-16)
   ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat);
   buildPage(ctx);
   if (ctx.token) await refresh(ctx);
@@ -238,6 +240,8 @@ function renderTable(ctx) {
   const m = modelFromSeatView(ctx.game, ctx.view, ctx.kinds);
   if (ctx.seat === null) { m.me = null; m.bottom = 0; m.legal = []; m.prompt = null; }
   m.live = !ctx.over;
+  m.coach = adviceFor(ctx);
+  ensureAdvice(ctx);
   releaseHold(ctx, m);
   const latest = ctx.log.latest();
   m.lastText = latest ? latest.text : t("last.none");
@@ -253,8 +257,8 @@ function renderTable(ctx) {
   const zone = $("#me-zone");
   if (zone) {
     zone.classList.toggle("settled", !!ctx.over); // after the end the result sheet leads, the hand stops following
-    if (ctx.hold) zone.innerHTML = heldPromptHtml(m, ctx.hold) + myHandHtml(m, ctx, false);
-    else zone.innerHTML = actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + myHandHtml(m, ctx);
+    if (ctx.hold) zone.innerHTML = heldPromptHtml(m, ctx.hold) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx, false);
+    else zone.innerHTML = actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx);
   }
   renderResult(ctx, m);
   bindTable(ctx, m);
@@ -262,6 +266,57 @@ function renderTable(ctx) {
   notePrompt(ctx, m);
   if (focusCard !== undefined) { const el = app$(`[data-card="${focusCard}"]`); if (el) el.focus({ preventScroll: true }); }
   else if (m.prompt === "claim" && !ctx.hold) { const b = app$("[data-action]"); if (b) b.focus({ preventScroll: true }); }
+}
+
+// ------------------------------------------------------------------ the coach
+// The advice shown is the one for the view on screen; a newer view asks again (the server
+// keeps one answer per version, so asking is cheap). A refusal (DS-16) hides the coach.
+function adviceFor(ctx) {
+  const a = ctx.advice;
+  return a && ctx.view && a.version === ctx.view.version ? a : null;
+}
+
+async function ensureAdvice(ctx) {
+  if (!ctx.coachAllowed || !coachOn() || ctx.over || !ctx.view || ctx.closed || !ctx.token) return;
+  const want = ctx.view.version;
+  if (ctx.advice && ctx.advice.version >= want) return; // a newer view is on its way
+  if (ctx.coachFailedAt === want) return; // asked for this version already, and failed
+  if (ctx.coachBusy) { ctx.coachAgain = true; return; }
+  ctx.coachBusy = true;
+  try {
+    const a = await api(`/deals/${ctx.deal}/coach`, { token: ctx.token });
+    if (!ctx.advice || a.version >= ctx.advice.version) ctx.advice = a;
+    ctx.coachError = null;
+  } catch (e) {
+    if (e.problem && e.problem.rule === "DS-16") ctx.coachAllowed = false;
+    else { ctx.coachError = e; ctx.coachFailedAt = want; }
+  } finally { ctx.coachBusy = false; }
+  ctx.coachAgain = false;
+  if (!ctx.closed) renderTable(ctx); // asks again if the view moved on meanwhile
+}
+
+function showCoachDetail(ctx, m) {
+  const el = $("#coach-detail");
+  if (!el) return;
+  el.innerHTML = coachDetailHtml(m, m.coach, ctx.coachHover ?? ctx.selected) || coachHintHtml();
+}
+
+function bindCoach(ctx, m) {
+  const toggle = $("#coach-toggle");
+  if (toggle) toggle.onchange = () => { setCoach(toggle.checked); renderTable(ctx); const again = $("#coach-toggle"); if (again) again.focus({ preventScroll: true }); };
+  const hand = $("#my-hand");
+  if (!hand || !m.coach) return;
+  const over = (e) => {
+    const b = e.target.closest && e.target.closest("button[data-card]");
+    if (!b) return;
+    ctx.coachHover = Number(b.dataset.card);
+    showCoachDetail(ctx, m);
+  };
+  const out = () => { ctx.coachHover = null; showCoachDetail(ctx, m); };
+  hand.addEventListener("mouseover", over);
+  hand.addEventListener("focusin", over);
+  hand.addEventListener("mouseleave", out);
+  hand.addEventListener("focusout", (e) => { if (!hand.contains(e.relatedTarget)) out(); });
 }
 
 // remember what the person is being asked (for a hold), and sound the tone for a new question
@@ -359,6 +414,7 @@ function bindTable(ctx, m) {
   if (ctx.seat === null) return;
   const zone = $("#me-zone");
   if (!zone) return;
+  bindCoach(ctx, m);
   for (const b of zone.querySelectorAll("[data-action]")) {
     b.onclick = () => { if (armed(ctx) && !b.disabled) send(ctx, m.legal[Number(b.dataset.action)]); };
   }

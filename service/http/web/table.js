@@ -9,6 +9,7 @@ import { FANS, fanName } from "./fans.js";
 import { api, esc, $ } from "./net.js";
 import { namer, levelOf, pieceName, windowNo, closedReason } from "./words.js";
 import { showProblem } from "./ui.js";
+import { coachNoteHtml } from "./coach.js";
 
 // ------------------------------------------------------------------ models
 export function modelFromSeatView(game, v, kinds) {
@@ -243,8 +244,14 @@ export function actionAria(game, a) {
 }
 const kindAttr = (a) => `${a.type}${a.claim ? ":" + a.claim : ""}`;
 
+// each answer as a button; with the coach on, what the answer is worth inside it (its own line,
+// read after the label: aria-describedby keeps the button's name the answer itself)
 function optionsHtml(m, list, disabled) {
-  return `<div class="options">${list.map(([a, i]) => `<button type="button" class="option ${a.type === "Pass" ? "secondary" : "primary"}" data-action="${i}" data-kind="${kindAttr(a)}" aria-label="${esc(actionAria(m.game, a))}"${disabled ? ' disabled aria-disabled="true"' : ""}>${actionLabel(m.game, a)}</button>`).join("")}</div>`;
+  return `<div class="options">${list.map(([a, i]) => {
+    const note = disabled ? "" : coachNoteHtml(m, a, i);
+    const described = note ? ` aria-describedby="note-${i}"` : "";
+    return `<button type="button" class="option ${a.type === "Pass" ? "secondary" : "primary"}" data-action="${i}" data-kind="${kindAttr(a)}" aria-label="${esc(actionAria(m.game, a))}"${described}${disabled ? ' disabled aria-disabled="true"' : ""}>${actionLabel(m.game, a)}${note.replace("<span ", `<span id="note-${i}" `)}</button>`;
+  }).join("")}</div>`;
 }
 
 // A prompt held after its window closed before the person answered: disabled, with who took
