@@ -7,6 +7,7 @@ import { api, esc, $, ownSeat, tokensOf } from "./net.js";
 import { Describer, namer, pieceName, windowNo, noun, SEATS } from "./words.js";
 import { modelFromSeatView, modelFromFullView, feltHtml, resultHtml, runFairness, actionAria } from "./table.js";
 import { showProblem, announce } from "./ui.js";
+import { initReview, stopReview, reviewBarHtml, decisionPanelHtml, sliderMarksHtml, bindReview, jumpMistake } from "./review.js";
 
 let current = null;
 export function stopReplay() {
@@ -15,6 +16,7 @@ export function stopReplay() {
     clearInterval(current.playing);
     clearInterval(current.poll);
     document.removeEventListener("keydown", current.onKey);
+    stopReview(current);
   }
   current = null;
 }
@@ -59,6 +61,8 @@ export async function renderReplay(deal) {
     return;
   }
   ctx.perspective = summary.over ? "all" : String(seat);
+  // a review changes the marks (redraw) or, when it starts, the perspective (reload the frame)
+  initReview(ctx, (reload) => { if (reload) loadFrame(ctx, ctx.step); else drawReplay(ctx); });
   // during the deal the audit shows the windows already closed, with this seat's own part only
   try { ctx.audit = await api(`/deals/${deal}/audit`, { token: ctx.token }); } catch { ctx.audit = null; }
   await loadFrame(ctx, summary.version);
@@ -161,6 +165,10 @@ export function drawReplay(ctx) {
   const playing = !!ctx.playing;
   const oldPanel = $(".claims");
   const keep = oldPanel ? oldPanel.scrollTop : 0;
+  const oldList = $("#rv-list");
+  const keepList = oldList ? oldList.scrollTop : 0;
+  // a review control keeps the focus across the redraw (the step it jumped to is drawn anew)
+  const focused = document.activeElement && /^rv-/.test(document.activeElement.id || "") ? document.activeElement.id : null;
   ctx.resultLinks = "";
   app().innerHTML = `<div class="replay-page" data-step="${ctx.step}" data-total="${ctx.total}">
     <h1>${t("replay.title")} <small><bdi>${esc(ctx.deal)}</bdi> · ${t("game." + ctx.game)}</small></h1>
@@ -171,14 +179,16 @@ export function drawReplay(ctx) {
       <button type="button" id="rp-play" aria-label="${playing ? t("replay.pause") : t("replay.play")}" aria-pressed="${playing}">${playing ? ICON.pause : ICON.play}</button>
       <button type="button" id="rp-next" aria-label="${t("replay.next")}">${ICON.next}</button>
       <button type="button" id="rp-last" aria-label="${t("replay.last")}">${ICON.last}</button>
-      <input type="range" id="rp-slider" min="0" max="${ctx.total}" value="${ctx.step}" aria-label="${t("replay.step")}" aria-valuetext="${t("replay.stepof", { n: ctx.step, total: ctx.total })}">
+      <span class="rp-track"><input type="range" id="rp-slider" min="0" max="${ctx.total}" value="${ctx.step}" aria-label="${t("replay.step")}" aria-valuetext="${t("replay.stepof", { n: ctx.step, total: ctx.total })}">${sliderMarksHtml(ctx)}</span>
       <output id="rp-step">${t("replay.stepof", { n: ctx.step, total: ctx.total })}</output>
       <label for="rp-persp">${t("replay.perspective")}</label>
       <select id="rp-persp" ${ctx.over ? "" : "disabled"}><option value="all"${all ? " selected" : ""}>${t("replay.all")}</option>${persp}</select>
     </div>
     <p class="event-line${said.hidden ? " hidden-step" : ""}" id="rp-event">${esc(said.text)}${said.rule ? ` <span class="rule-id">${esc(said.rule)}</span>` : ""}</p>
+    ${reviewBarHtml(ctx)}
     <div class="replay-grid"><div class="table-wrap">${feltHtml(m)}</div>
-    <aside class="claims card-panel" aria-labelledby="claims-title"><h2 id="claims-title">${t("replay.claims")}</h2>${claimPanelHtml(ctx)}</aside></div>
+    <div class="replay-side">${decisionPanelHtml(ctx)}
+    <aside class="claims card-panel" aria-labelledby="claims-title"><h2 id="claims-title">${t("replay.claims")}</h2>${claimPanelHtml(ctx)}</aside></div></div>
     ${showResult ? resultHtml(m, ctx) : ""}
   </div>`;
   announce(said.text);
@@ -201,6 +211,10 @@ export function drawReplay(ctx) {
   for (const b of app().querySelectorAll("[data-jump]")) b.onclick = () => go(ctx, Number(b.dataset.jump));
   const fair = $("#fair-run");
   if (fair) fair.onclick = () => runFairness(ctx, () => drawReplay(ctx));
+  const list = $("#rv-list");
+  if (list) list.scrollTop = keepList;
+  bindReview(ctx, go);
+  if (focused) { const el = document.getElementById(focused); if (el) el.focus({ preventScroll: true }); }
 }
 
 function go(ctx, s) {
@@ -226,5 +240,9 @@ function onKey(ctx, e) {
   if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && el.type !== "range")) return;
   if (tag === "INPUT" && el.type === "range") return; // the slider steps itself
   const fwd = isRtl() ? -1 : 1;
+  if (e.key === "n" || e.key === "p") { // the next / previous mistake of the review
+    if (jumpMistake(ctx, e.key === "n" ? 1 : -1, go)) e.preventDefault();
+    return;
+  }
   if (e.key === "ArrowRight") { e.preventDefault(); go(ctx, ctx.step + fwd); } else if (e.key === "ArrowLeft") { e.preventDefault(); go(ctx, ctx.step - fwd); } else if (e.key === "Home") { e.preventDefault(); go(ctx, 0); } else if (e.key === "End") { e.preventDefault(); go(ctx, ctx.total); } else if (e.key === " " && tag !== "BUTTON" && tag !== "A" && tag !== "SUMMARY") { e.preventDefault(); togglePlay(ctx); }
 }
