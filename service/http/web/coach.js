@@ -110,7 +110,7 @@ function phDiscardHtml(d) {
   const wins = d.wins.length
     ? `${esc(t("coach.ph.thenwins"))} ${d.wins.map((w) => `${phPiece(w.kind)} ${esc(phName(w.kind))} (${esc(phWinText(w))})`).join("; ")}`
     : esc(t("coach.ph.thennowins"));
-  return `${phPiece(d.kind)} <strong>${esc(t("coach.after", { card: phName(d.kind) }))}</strong> ${esc(t("coach.ph.layout", { huxi: d.huxi_after }))} · <span class="chou-note">${esc(t("coach.ph.chou", { kinds: phName(d.kind) }))}</span>${rule("PH-6.7")} · ${wins}`;
+  return `${phPiece(d.kind)} <strong>${esc(t("coach.after", { card: phName(d.kind) }))}</strong> ${esc(t("coach.ph.after", { huxi: d.huxi_after }))} · <span class="chou-note">${esc(t("coach.ph.chou", { kinds: phName(d.kind) }))}</span> · ${wins}`;
 }
 
 // ------------------------------------------------------------------ the strip, the detail, the notes
