@@ -99,12 +99,14 @@ class Probe:
         await asyncio.gather(*(self.table(i) for i in range(self.tables)))
 
 
-async def measure(url: str, load: int, probes: int, windows: int, window_s: float) -> dict[str, Any]:
+async def measure(
+    url: str, load: int, probes: int, windows: int, window_s: float, workers: int | None = None
+) -> dict[str, Any]:
     run_start = time.perf_counter()
     scripts = make_scripts_elsewhere(60)
     client = connect(url)
     prefix = f"bench-bots-{uuid.uuid4().hex[:8]}"
-    settings = bootstrap.Settings(prefix=prefix, dev=True, create_limit=10**6)
+    settings = bootstrap.Settings(prefix=prefix, dev=True, create_limit=10**6, bot_workers=workers)
     app = bootstrap.application(client, settings)
     service = app[bootstrap.DEALS]
     runner = web.AppRunner(app, access_log=None)
@@ -165,7 +167,10 @@ async def measure(url: str, load: int, probes: int, windows: int, window_s: floa
     out["ratio_p99_strong_vs_greedy"] = round(strong / greedy, 3) if greedy and strong else None
     out["ratio_target"] = RATIO_TARGET
     pool = service.bots.pool
+    out["bot_workers"] = pool.workers if pool else None
+    out["strong_decisions"] = pool.decisions if pool else None
     out["bot_fallbacks_to_greedy"] = pool.fallbacks if pool else None
+    out["fallback_share"] = round(pool.fallbacks / pool.decisions, 4) if pool and pool.decisions else None
     out["bot_workers_replaced"] = pool.replaced if pool else None
     out["errors_by_status"] = {s: n for s, n in sorted(statuses.items()) if not 200 <= s < 300}
     out["total_seconds"] = round(time.perf_counter() - run_start, 1)
@@ -179,10 +184,10 @@ def main() -> None:
     p.add_argument("--probes", type=int, default=6, help="probe tables (one person, bots) per window")
     p.add_argument("--windows", type=int, default=6, help="windows, alternating greedy and strong")
     p.add_argument("--window-seconds", type=float, default=30.0)
+    p.add_argument("--bot-workers", type=int, help="bot worker processes (default: the service's)")
     args = p.parse_args()
-    figures = run_on_redis(
-        args.redis, lambda url: measure(url, args.load, args.probes, args.windows, args.window_seconds)
-    )
+    sizes = (args.load, args.probes, args.windows, args.window_seconds, args.bot_workers)
+    figures = run_on_redis(args.redis, lambda url: measure(url, *sizes))
     emit(figures, args.json)
 
 
