@@ -174,7 +174,6 @@ def redact_event(event, seat: int | None) -> dict | None:
         return d if event.seat == seat else None
     if t is ClaimWindowOpened:
         d["eligible"] = [seat] if seat in event.eligible else []
-        d["waiting"] = len(event.eligible)
         return d
     return d
 
