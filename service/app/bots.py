@@ -16,10 +16,13 @@ whose bots must act: tables go on by themselves after a fault, with no request t
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -60,10 +63,19 @@ def _think(game: str, level: str, seed: int, view_json: bytes) -> bytes:
 
 
 WORKER_NICE = 10  # bot workers yield the CPU to the event loop that answers people
+_PR_SET_PDEATHSIG = 1  # Linux prctl option
 
 
-def _lower_priority() -> None:
-    """In a new worker process: think at a lower priority than the service's event loop."""
+def _start_worker(parent: int) -> None:
+    """In a new worker process: die with the service, however it dies (``kill -9`` included,
+    where no executor shutdown runs), and think at a lower priority than its event loop."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the service died before the signal was armed
+        os._exit(1)
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not permitted here: think at the same priority
@@ -117,7 +129,10 @@ class BotPool:
         if self._pool is None:
             # spawn: workers never inherit the server's sockets, loop or locks
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
             self._warming = None
         return self._pool

@@ -121,3 +121,59 @@ async def test_a_search_over_its_budget_costs_no_worker_and_no_other_search(serv
     assert again == first  # the same view and seed, the same move
     assert other
     assert pool.worker_pids() == workers  # the overrunning search kept its worker
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found |= {int(p) for p in f.read().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.timeout(120)
+async def test_bot_workers_die_with_a_service_killed_by_sigkill(real_redis_url, key_prefix):
+    """A service that dies however it dies leaves no searching worker behind (they would hold
+    memory and a core for good)."""
+    import aiohttp
+
+    from tests.reliability.harness import ServiceProcess
+
+    service = ServiceProcess(real_redis_url, key_prefix).start()
+    try:
+        await service.ready()
+        async with aiohttp.ClientSession() as session:
+            body = {"game": "mcr", "seats": ["bot:strong"] * 4}
+            async with session.post(service.base + "/deals", json=body) as resp:
+                assert resp.status == 201
+        workers: set[int] = set()
+        for _ in range(600):
+            workers = {
+                p for p in _children(service.process.pid) if "spawn_main" in open(f"/proc/{p}/cmdline").read()
+            }
+            if workers:
+                break
+            await asyncio.sleep(0.05)
+        assert workers, "no bot worker was started"
+        service.kill(signal.SIGKILL)
+        for _ in range(100):
+            if not any(_alive(p) for p in workers):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(_alive(p) for p in workers), "a bot worker outlived its service"
+    finally:
+        service.cleanup()
+        client = connect(real_redis_url)
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
