@@ -6,31 +6,59 @@ runner), the stream hub and the HTTP app over a Redis client the caller owns; ``
 ``app[HUB]`` give a caller the parts it wants to look at. ``serve(url, settings)`` also makes the
 clients (one for commands and reads, a small named one for the live streams), checks that Redis
 answers, tunes the garbage collector and closes the clients with the app.
+
+With ``Settings.archive`` (the default) the app opens the archive of finished deals
+(``DEALSTREAM_ARCHIVE_URL``, else ``archive.sqlite3`` in the data directory), reads deals that
+left Redis from it, and runs the archiver as a background task: every ``archive_interval_s`` it
+moves deals finished more than ``archive_after_s`` ago from Redis to the archive. Any number of
+processes may run it at once (a lease per deal keeps them apart).
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from service.app.archiver import DEFAULT_OLDER_THAN_S, Archiver
 from service.app.bots import BotPool
 from service.app.deals import DealService
 from service.app.reviews import Reviews
 from service.app.streams import StreamHub
 from service.gc_tuning import tune_gc
 from service.http.routes import HUB, build_app
+from service.store.archive import Archive, open_archive
 from service.store.connection import STREAMS_CLIENT_NAME, connect
+from service.store.embedded import DEFAULT_DATA_DIR
 from service.store.event_store import EventStore
 
 DEALS = web.AppKey("deals", DealService)
-__all__ = ["DEALS", "HUB", "Settings", "application", "serve"]
+ARCHIVE = web.AppKey("archive", Archive)
+__all__ = ["ARCHIVE", "DEALS", "HUB", "Settings", "application", "serve"]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``dealstream serve`` takes on its command line (the tests' defaults differ)."""
+    """What ``dealstream serve`` takes on its command line (the tests' defaults differ).
+
+    The archive of finished deals:
+
+    * ``archive``: open it: deals that left Redis are read from it, and (with
+      ``archive_after_s``) this process archives. False: Redis only, as before the archive
+      existed (``TEST_SETTINGS``; a test that wants the archive turns it on).
+    * ``archive_url``: ``postgresql://…`` or ``sqlite:///path``; None: ``DEALSTREAM_ARCHIVE_URL``,
+      else ``archive.sqlite3`` in ``data_dir``.
+    * ``data_dir``: None: ``DEALSTREAM_DATA_DIR``, else ``./dealstream-data`` (as the embedded Redis).
+    * ``archive_after_s``: a finished deal leaves Redis this long after its end (default 10
+      minutes: a table's Play again and a last look at the result are served by Redis). None:
+      this process reads the archive but does not archive (another one, or ``dealstream
+      archive``, does).
+    * ``archive_interval_s``: the time between two archiver rounds.
+    """
 
     prefix: str = "ds"
     dev: bool = False
@@ -43,9 +71,22 @@ class Settings:
     bot_workers: int | None = None  # worker processes for searching bots (default: up to 2)
     bot_supervisor_s: float = 2.0
     wait_replicas: int | None = None  # replicas that must confirm an append (default: 1 on a cluster, 0 else)
+    archive: bool = True
+    archive_url: str | None = None
+    data_dir: str | None = None
+    archive_after_s: float | None = DEFAULT_OLDER_THAN_S
+    archive_interval_s: float = 30.0
+
+    def open_archive(self) -> Archive | None:
+        """The archive these settings name (None without ``archive``); it connects on first use."""
+        if not self.archive:
+            return None
+        data_dir = self.data_dir or os.environ.get("DEALSTREAM_DATA_DIR") or DEFAULT_DATA_DIR
+        return open_archive(self.archive_url, Path(data_dir))
 
 
-TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000)
+# no archive: the tests' deals stay in Redis under their own prefix (tests of the archive turn it on)
+TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000, archive=False)
 
 
 def application(
@@ -54,8 +95,10 @@ def application(
     """The app over ``redis`` (a redis-py asyncio client the caller closes); the live streams use
     ``streams_redis`` when given, else ``redis``."""
     pool = BotPool(settings.bot_workers, settings.bot_budget)
+    archive = settings.open_archive()
+    store = EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas, archive=archive)
     deals = DealService(
-        EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas),
+        store,
         dev=settings.dev,
         bot_delay=settings.bot_delay,
         bot_pool=pool,
@@ -70,7 +113,35 @@ def application(
         bot_supervisor_s=settings.bot_supervisor_s,
     )
     app[DEALS] = deals
+    if archive is not None:
+        _run_archive(app, store, archive, settings)
     return app
+
+
+def _run_archive(app: web.Application, store: EventStore, archive: Archive, settings: Settings) -> None:
+    """The archiver as a background task of ``app`` (with ``archive_after_s``), stopped when the
+    app shuts down; the archive closed at cleanup, after every reader is done."""
+    app[ARCHIVE] = archive
+    tasks: list[asyncio.Task] = []
+
+    async def start(_app: web.Application) -> None:
+        if settings.archive_after_s is not None:
+            archiver = Archiver(store, archive, older_than=settings.archive_after_s)
+            tasks.append(asyncio.create_task(archiver.run(settings.archive_interval_s), name="archiver"))
+
+    async def stop(_app: web.Application) -> None:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        tasks.clear()
+
+    async def close(_app: web.Application) -> None:
+        await stop(_app)
+        await archive.close()
+
+    app.on_startup.append(start)
+    app.on_shutdown.append(stop)
+    app.on_cleanup.append(close)
 
 
 async def serve(url: str, settings: Settings) -> web.Application:

@@ -163,7 +163,8 @@ class DealService:
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
-        one seat, ``rematch_of`` in its first event. Once per deal (DS-15 after that)."""
+        one seat, ``rematch_of`` in its first event. Once per deal (DS-15 after that), in Redis or,
+        for a deal already archived, in the archive (``EventStore.claim_meta``)."""
         folded = await self.load(deal_id)
         if not folded.over:
             raise RuleViolation("DS-2", "a deal is played again once it is over")
@@ -185,7 +186,7 @@ class DealService:
                 new_id,
             )
         except BaseException:
-            await self.store.drop_meta_field(deal_id, "rematched_by")
+            await self.store.release_meta(deal_id, "rematched_by", new_id)
             raise
 
     async def _create(
@@ -432,6 +433,8 @@ class DealService:
             else:  # a reader folded our events from the store while we awaited the append
                 folded = await self.load(deal_id)
             if folded.over:
+                # the status also lists the deal in the finished index (``mark_finished``, now):
+                # the archiver moves it out of Redis once it is older than its age
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )

@@ -4,6 +4,12 @@ The service keeps no state that Redis does not have, only this cache of folds ke
 the version each is at), so any number of processes can serve the same deals. A read starts at
 the version the fold is at and checks that the store still holds that very record: if it does
 not (data lost, Redis restored from an older append-only file), the store's truth wins.
+
+A finished deal the archiver moved out of Redis loads the same way: the store's reads of a deal
+Redis no longer holds answer from the archive (``EventStore``, ``service.store.archive``), meta
+and records alike, so a fold made while the deal was live finds its record in the archived log
+and goes on from there; only a deal that neither Redis nor the archive holds as it was folded
+counts as lost.
 """
 
 from __future__ import annotations
@@ -80,7 +86,8 @@ class Folds:
         one round trip, not one connection each). The read starts at the cached version itself:
         if the store no longer holds that record as we folded it (data lost, or Redis restored
         from an older append-only file), the store's truth wins: the cache is dropped, loudly,
-        and the log is folded again.
+        and the log is folded again. The archive is asked first: a deal archived since it was
+        folded is read on from the archived log (the store's read falls back to it), not lost.
         """
         pending = self._loading.get(deal_id)
         if pending is None or pending.done():

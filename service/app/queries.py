@@ -384,5 +384,6 @@ class ReadSide:
         return self._coach.get_or_put((deal_id, viewer.seat, folded.version), lambda: coach(folded, viewer))
 
     async def deals_list(self, viewer: Viewer, offset: int, count: int) -> DealList:
-        ids = await self.store.list_deals(offset, count, public=True)
-        return listing(ids, await self.store.deal_summaries(ids))
+        """The public index in Redis and the archive's finished deals, one list newest first."""
+        ids, metas = await self.store.public_deals(offset, count)
+        return listing(ids, metas)

@@ -7,6 +7,13 @@ decisions (cheap, here) and hands them in chunks to the worker processes, which 
 (the search: never on the event loop); after each chunk the progress is written to the review's
 key, so every service process answers the same progress, and at the end the review itself. A
 review is only made of a finished deal: before the end the decisions of a seat are its secret.
+
+A finished deal leaves Redis for the archive after a while; its log is then read from the archive
+(the store falls back to it), so a review of an archived deal starts and answers as before. The
+review itself stays in Redis under the deal's tag, and a finished review expires after
+``DONE_TTL_S``: the archiver removes only the deal's own keys, and Redis should not hold a
+derived copy of every archived deal for ever (asked again later, it is computed again, the
+same for the same seed).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from service.store.event_store import EventStore
 log = logging.getLogger("dealstream.reviews")
 CHUNK = 4  # decisions per worker task: progress moves often, the pool stays busy
 PROGRESS_TTL_S = 600  # a review whose worker vanished (its service died) is started again after this
+DONE_TTL_S = 7 * 24 * 3600  # a finished review is kept this long (computed again when asked after)
 
 
 class ReviewProgress(msgspec.Struct, frozen=True):
@@ -140,7 +148,8 @@ class Reviews:
                     ttl=PROGRESS_TTL_S,
                 )  # fmt: skip
             review = build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
-            await self._put(deal_id, seat, seed, {"status": "done", **msgspec.to_builtins(review)})
+            done = {"status": "done", **msgspec.to_builtins(review)}
+            await self._put(deal_id, seat, seed, done, ttl=DONE_TTL_S)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - a failed review is reported, never fatal

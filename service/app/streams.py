@@ -13,6 +13,11 @@ stream never skips or repeats an event. A head that moved backwards (Redis came 
 than was delivered) ends that deal's streams with a ``reset`` message, and the clients
 reconnect from what they have.
 
+A finished deal that the archiver moved out of Redis keeps its head: the store answers heads,
+backlogs and reads of a deal Redis no longer holds from the archive, byte for byte, so a stream
+of an archived deal goes on (and ends with ``deal-over``) as it would have in Redis; only a deal
+neither Redis nor the archive holds as it was delivered is reset.
+
 On Redis Cluster the same reader runs once per node over the deals whose slots that node owns
 (the doorbell channel is the stream key, so it maps to the stream's slot); nothing here reads
 across deals in one command except the pipeline, which a cluster client splits by node.
@@ -119,7 +124,10 @@ class StreamHub:
         self.deals = deals
         client = redis if redis is not None else deals.store.redis
         self.redis = client
-        self.store = EventStore(client, deals.store.prefix)  # reads only, on the hub's own client
+        # reads only, on the hub's own client; a deal that left Redis reads from the archive
+        # (its head is the archived head, so archiving a deal never looks like lost data here)
+        archived = getattr(deals.store, "archived", None)
+        self.store = EventStore(client, deals.store.prefix, archive=archived)
         self.max_streams = max_streams
         self.retry_after = retry_after
         self.poll_interval = poll_interval

@@ -2,10 +2,18 @@
 
 Works with any redis-py asyncio client (a real server, Redis Cluster, or fakeredis with Lua),
 which is what lets one contract test base run against every backend.
+
+Given an archive (``service.store.archive``), the reads of a deal that is no longer in Redis
+answer from the archive: the records byte for byte, the head hash, the meta, the version, a
+command's first result. So every reader above (folds, the read side, reviews, the stream hub)
+serves an archived deal as it served it before, and its checks that Redis did not lose data
+see the archived records instead of nothing. "No longer in Redis" means the deal's key is
+gone: a deal Redis holds is answered by Redis alone, so the hot path never asks the archive.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections import OrderedDict
@@ -19,6 +27,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
+from service.store.archive import Archive, ArchivedLog, ArchivedLogs
 from service.store.autopipe import AutoPipeline
 
 MAX_BATCH = 512
@@ -91,15 +100,38 @@ def _field(fields: dict, name: bytes) -> bytes:
 
 
 class EventStore:
-    """Deal logs in Redis. Keys: ``<prefix>:{<deal>}:events|meta|cmds`` and ``<prefix>:deals``."""
+    """Deal logs in Redis. Keys: ``<prefix>:{<deal>}:events|meta|cmds`` and the indexes
+    ``<prefix>:deals``, ``<prefix>:deals:public`` and ``<prefix>:deals:finished``.
+
+    Each index is one sorted set, so on Redis Cluster it lives on one node. That is on purpose:
+    a command touches no index (only creating a deal and its end do: two to three ``ZADD`` in a
+    deal's life, against the hundreds of appends that spread over the cluster by deal), and the
+    indexes hold only the deals still in Redis, since the archiver removes a deal's entries with
+    its keys; at 1,000 live tables and a 10-minute archive age that is some thousands of
+    entries, not millions. One set also gives the deal list and the archiver an exact order and
+    one ``ZRANGE`` per page; buckets would turn every page into a merge over all of them. If
+    one node's share ever mattered, the finished index is the one to split (it is only read by
+    the archiver, which could walk buckets in turn).
+    """
 
     def __init__(
-        self, redis: Any, prefix: str = "ds", head_cache_size: int = 4096, wait_replicas: int | None = None
+        self,
+        redis: Any,
+        prefix: str = "ds",
+        head_cache_size: int = 4096,
+        wait_replicas: int | None = None,
+        *,
+        archive: Archive | ArchivedLogs | None = None,
     ) -> None:
         """``wait_replicas``: an append is acknowledged once this many replicas have it (default:
-        1 on Redis Cluster, where a failover must lose nothing acknowledged; 0 on one server)."""
+        1 on Redis Cluster, where a failover must lose nothing acknowledged; 0 on one server).
+        ``archive``: where the reads find a deal that left Redis (an ``ArchivedLogs`` to share
+        its cache with another store on the same archive); the caller closes it."""
         self.redis = redis
         self.prefix = prefix
+        if archive is not None and not isinstance(archive, ArchivedLogs):
+            archive = ArchivedLogs(archive)
+        self.archived: ArchivedLogs | None = archive
         self._append_sha = hashlib.sha1(_APPEND_LUA.encode()).hexdigest()
         # deal -> (version, hash of the record at that version): saves a read before most appends
         self._heads: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -286,8 +318,10 @@ class EventStore:
 
     async def command_result(self, deal_id: str, command_id: str) -> tuple[int, int] | None:
         """The versions a command id produced, if it was appended before."""
-        seen = await self.redis.hget(self.commands_key(deal_id), f"c:{command_id}")
+        seen, version = await self.redis.hmget(self.commands_key(deal_id), f"c:{command_id}", "v")
         if seen is None:
+            if version is None and self.archived is not None:  # not in Redis: archived?
+                return await self._archived_command(deal_id, command_id)
             return None
         first, last = (seen.decode() if isinstance(seen, bytes) else seen).split(":")
         return int(first), int(last)
@@ -295,6 +329,9 @@ class EventStore:
     async def head_hash(self, deal_id: str) -> str | None:
         """The hash of the last record as the append script recorded it (the audit's anchor)."""
         value = await self.redis.hget(self.commands_key(deal_id), "h")
+        if value is None:
+            log = await self._archived_log(deal_id)
+            return None if log is None else log.head_hash
         return value.decode() if isinstance(value, bytes) else value
 
     async def heads(self, deal_ids: Sequence[str]) -> list[StreamHead | None]:
@@ -306,9 +343,10 @@ class EventStore:
         for deal_id in deal_ids:
             pipe.hmget(self.commands_key(deal_id), "v", "h")
         heads: list[StreamHead | None] = []
-        for version, hash_ in await pipe.execute():
-            if version is None:
-                heads.append(None)
+        for deal_id, (version, hash_) in zip(deal_ids, await pipe.execute(), strict=True):
+            if version is None:  # not in Redis: an archived deal's head is the archived one
+                log = await self._archived_log(deal_id)
+                heads.append(None if log is None else StreamHead(len(log.records), log.head_hash))
                 continue
             text = hash_.decode() if isinstance(hash_, bytes) else (hash_ or "")
             heads.append(StreamHead(int(version), text))
@@ -325,7 +363,10 @@ class EventStore:
     # reading ---------------------------------------------------------------
     async def version(self, deal_id: str) -> int:
         last = await self.redis.xrevrange(self.events_key(deal_id), "+", "-", count=1)
-        return _version_of(last[0][0]) if last else 0
+        if not last:
+            log = await self._archived_log(deal_id)
+            return 0 if log is None else len(log.records)
+        return _version_of(last[0][0])
 
     async def read_raw(
         self, deal_id: str, from_version: int = 1, to_version: int | None = None
@@ -333,7 +374,11 @@ class EventStore:
         """Stored records exactly as written, versions ``from_version``..``to_version``."""
         start = f"0-{max(from_version, 1)}"
         end = "+" if to_version is None else f"0-{to_version}"
-        entries = await self.redis.xrange(self.events_key(deal_id), start, end)
+        key = self.events_key(deal_id)
+        entries = await self.redis.xrange(key, start, end)
+        if not entries and self.archived is not None and not await self.redis.exists(key):
+            log = await self._archived_log(deal_id)
+            return [] if log is None else _versions(log.records, from_version, to_version)
         return [_field(fields, b"e") for _id, fields in entries]
 
     async def read(
@@ -351,7 +396,19 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=False)
         for deal_id, version in after:
             pipe.xrange(self.events_key(deal_id), f"0-{version + 1}", "+", count=count)
-        return [[_field(fields, b"e") for _id, fields in entries] for entries in await pipe.execute()]
+        replies = [[_field(fields, b"e") for _id, fields in entries] for entries in await pipe.execute()]
+        empty = [i for i, raws in enumerate(replies) if not raws]
+        if empty and self.archived is not None:  # caught up, or no longer in Redis?
+            pipe = self.redis.pipeline(transaction=False)
+            for i in empty:
+                pipe.exists(self.events_key(after[i][0]))
+            for i, exists in zip(empty, await pipe.execute(), strict=True):
+                if not exists:
+                    deal_id, version = after[i]
+                    log = await self._archived_log(deal_id)
+                    if log is not None:
+                        replies[i] = log.records[version : version + count]
+        return replies
 
     def channel(self, deal_id: str) -> str:
         """The pub/sub channel the append script rings after each append (the stream's key)."""
@@ -395,7 +452,13 @@ class EventStore:
         public: bool = False,
     ) -> None:
         """Write meta fields; with ``created_ms`` also list the deal in the index (and, with
-        ``public``, in the index anyone may read)."""
+        ``public``, in the index anyone may read).
+
+        A ``status`` of ``over`` also lists the deal in the finished index, timed now
+        (``mark_finished``): every path that ends a deal (its last command, ``dealstream
+        import`` of a finished log) writes that status, so none can leave a deal in Redis for
+        good. It is written after the status, so the archiver never finds a deal it lists
+        without it."""
         # through the append pipeline: every write is idempotent, so a resend is harmless
         if fields:
             flat = [part for item in fields.items() for part in item]
@@ -404,15 +467,36 @@ class EventStore:
             await self._appends.call("ZADD", self.index_key, created_ms, deal_id)
             if public:
                 await self._appends.call("ZADD", self.public_index_key, created_ms, deal_id)
+        if fields.get("status") == "over":
+            await self.mark_finished(deal_id, now_ms())
 
     async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
         """Set a meta field unless it is set (``HSETNX``): the value it holds afterwards, so the
-        caller whose value it is knows it won."""
-        await self.redis.hsetnx(self.meta_key(deal_id), field, value)
-        return await self.meta_field(deal_id, field)
+        caller whose value it is knows it won. With an archive, a deal no longer in Redis is
+        claimed in the archive (and one in Redis only while its meta hash exists, so a claim
+        never leaves a stray hash behind the archiver; a claim between its copy and its
+        removal makes the removal refuse, and the next copy carries the field)."""
+        if self.archived is None:
+            await self.redis.hsetnx(self.meta_key(deal_id), field, value)
+            return await self.meta_field(deal_id, field)
+        held = await self.claim_live_meta(deal_id, field, value)
+        if held is not None:
+            return held
+        return await self.archived.claim_meta(deal_id, field, value)
+
+    async def release_meta(self, deal_id: str, field: str, value: str) -> None:
+        """Undo a ``claim_meta`` that won (the deal it was for was not made): drop the field
+        wherever it holds ``value``, in Redis and in the archive (the deal may have been archived
+        in between, the field with it)."""
+        await self.redis.eval(_RELEASE_FIELD_LUA, 1, self.meta_key(deal_id), field, value)
+        if self.archived is not None:
+            await self.archived.release_meta(deal_id, field, value)
 
     async def meta_field(self, deal_id: str, field: str) -> str | None:
-        held = await self.redis.hget(self.meta_key(deal_id), field)
+        held, game = await self.redis.hmget(self.meta_key(deal_id), field, "game")
+        if held is None and game is None and self.archived is not None:  # not in Redis
+            meta = await self.archived.meta(deal_id)
+            return None if meta is None else meta.get(field)
         return held.decode() if isinstance(held, bytes) else held
 
     async def drop_meta_field(self, deal_id: str, field: str) -> None:
@@ -420,6 +504,8 @@ class EventStore:
 
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         raw = await self.redis.hgetall(self.meta_key(deal_id))
+        if not raw and self.archived is not None:
+            return await self.archived.meta(deal_id) or {}
         return {
             (k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
             for k, v in raw.items()
@@ -449,10 +535,101 @@ class EventStore:
             for row in rows
         ]
 
+    async def public_deals(self, offset: int = 0, count: int = 100) -> tuple[list[str], list[dict[str, str]]]:
+        """A page of the deals anyone may find, newest first by (creation time, deal id): the
+        public index in Redis and, with an archive, every archived deal (each finished, and a
+        finished deal is public), merged; ids with their ``deal_summaries`` rows.
+
+        The page is found without reading what comes before it from both sides: a binary search
+        over how many of the first ``offset`` deals come from Redis, each step one ``ZREVRANGE``
+        of one entry and one archive row (the Redis index holds only deals still in Redis, so a
+        few steps). A deal in both (copied, not yet removed) is shown once; while it is in both
+        it counts twice before ``offset``, so a page may then repeat one row of the page before.
+        A row's ``created_ms`` is the index's score where the meta lacks it (imported deals)."""
+        count = max(0, count)
+        if self.archived is None:
+            redis_rows = await self._public_range(offset, count)
+            return await self._redis_rows(redis_rows)
+        archived = self.archived
+        total = await self.redis.zcard(self.public_index_key)
+
+        async def redis_at(i: int) -> tuple[int, str] | None:
+            rows = await self._public_range(i, 1)
+            return rows[0] if rows else None
+
+        async def archive_at(j: int) -> tuple[int, str] | None:
+            rows = await archived.list(j, 1)
+            return (rows[0].created_ms, rows[0].deal_id) if rows else None
+
+        # the smallest i such that Redis's i-th deal does not come before the archive's
+        # (offset - i - 1)-th: then the first ``offset`` deals are Redis's first i and the
+        # archive's first offset - i (ties: Redis first, so a deal in both is adjacent)
+        lo, hi = 0, min(offset, total)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            ours, theirs = await asyncio.gather(redis_at(mid), archive_at(offset - mid - 1))
+            if ours is not None and (theirs is None or ours >= theirs):
+                lo = mid + 1
+            else:
+                hi = mid
+        spare = 8  # rows a deal in both sides takes twice
+        redis_rows, archive_rows = await asyncio.gather(
+            self._public_range(lo, count + spare), archived.list(offset - lo, count + spare)
+        )
+        ids, metas = await self._redis_rows(redis_rows)
+        merged: list[tuple[tuple[int, str, int], str, dict[str, str]]] = [
+            ((created, deal_id, 1), deal_id, meta)
+            for (created, deal_id), meta in zip(redis_rows, metas, strict=True)
+        ]
+        merged += [
+            (
+                (row.created_ms, row.deal_id, 0),
+                row.deal_id,
+                {
+                    "game": row.game,
+                    "created_ms": str(row.created_ms),
+                    "status": "over",
+                    "spectators": "1" if row.spectators else "0",
+                },
+            )  # fmt: skip
+            for row in archive_rows
+        ]
+        merged.sort(key=lambda item: item[0], reverse=True)
+        page_ids: list[str] = []
+        page_metas: list[dict[str, str]] = []
+        for _key, deal_id, meta in merged:
+            if page_ids and page_ids[-1] == deal_id:  # in both: Redis's row unless its keys are gone
+                if "game" not in page_metas[-1]:
+                    page_metas[-1] = meta
+                continue
+            if len(page_ids) == count:
+                break
+            page_ids.append(deal_id)
+            page_metas.append(meta)
+        return page_ids, page_metas
+
+    async def _public_range(self, offset: int, count: int) -> list[tuple[int, str]]:
+        if count <= 0:
+            return []
+        rows = await self.redis.zrevrange(self.public_index_key, offset, offset + count - 1, withscores=True)
+        return [(int(score), _text(deal_id)) for deal_id, score in rows]
+
+    async def _redis_rows(self, rows: list[tuple[int, str]]) -> tuple[list[str], list[dict[str, str]]]:
+        ids = [deal_id for _created, deal_id in rows]
+        metas = await self.deal_summaries(ids)
+        for (created, _deal_id), meta in zip(rows, metas, strict=True):
+            if "game" in meta:
+                meta.setdefault("created_ms", str(created))
+        return ids, metas
+
     async def delete_deal(self, deal_id: str) -> None:
-        await self.redis.delete(self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id))
-        await self.redis.zrem(self.index_key, deal_id)
-        await self.redis.zrem(self.public_index_key, deal_id)
+        """Remove a deal from Redis: its keys and every index entry (the finished index too, so
+        the archiver does not look for it)."""
+        await self.redis.delete(
+            self.events_key(deal_id), self.meta_key(deal_id), self.commands_key(deal_id),
+            self.archive_lease_key(deal_id),
+        )  # fmt: skip
+        await self.forget_finished(deal_id)
         self._forget(deal_id)
 
     # --- archive of finished deals (issue 17; service/app/archiver.py) --------------------------
@@ -542,6 +719,19 @@ class EventStore:
             pipe.zrem(key, deal_id)
         await pipe.execute()
 
+    # --- reads of deals that left Redis ---------------------------------------------------
+    async def _archived_log(self, deal_id: str) -> ArchivedLog | None:
+        """The archived log of a deal Redis does not hold (callers checked that), if archived."""
+        return None if self.archived is None else await self.archived.log(deal_id)
+
+    async def _archived_command(self, deal_id: str, command_id: str) -> tuple[int, int] | None:
+        """The versions ``command_id`` produced in an archived log (what ``cmds`` said)."""
+        log = await self._archived_log(deal_id)
+        if log is None:
+            return None
+        versions = [r.version for r in map(decode_record, log.records) if r.command_id == command_id]
+        return (versions[0], versions[-1]) if versions else None
+
     async def claim_live_meta(self, deal_id: str, field: str, value: str) -> str | None:
         """``claim_meta`` for a deal that may have left Redis: sets the field only while the
         meta hash exists (never makes a stray one after the archiver removed the deal) and
@@ -555,10 +745,20 @@ _REMOVE_SHA = hashlib.sha1(_REMOVE_LUA.encode()).hexdigest()
 _RELEASE_LEASE_LUA = (
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 )
+_RELEASE_FIELD_LUA = (
+    "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end "
+    "return 0"
+)
 _CLAIM_LIVE_LUA = (
     "if redis.call('EXISTS', KEYS[1]) == 0 then return false end "
     "redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HGET', KEYS[1], ARGV[1])"
 )
+
+
+def _versions(records: list[bytes], from_version: int, to_version: int | None) -> list[bytes]:
+    """Versions ``from_version``..``to_version`` of a whole log (version n is the n-th record)."""
+    start = max(from_version, 1) - 1
+    return records[start:] if to_version is None else records[start : max(start, to_version)]
 
 
 def _text(value: bytes | str) -> str:

@@ -15,9 +15,14 @@ still happen to a finished deal after it left Redis (it may be played again by i
 from __future__ import annotations
 
 import abc
+import asyncio
 import hashlib
 import os
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Awaitable
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
@@ -25,13 +30,17 @@ __all__ = [
     "ARCHIVE_FILE",
     "Archive",
     "ArchiveConflict",
+    "ArchiveUnavailable",
     "ArchivedDeal",
     "ArchivedListing",
+    "ArchivedLog",
+    "ArchivedLogs",
     "content_digest",
     "merge_meta",
     "open_archive",
 ]
 
+T = TypeVar("T")
 ARCHIVE_FILE = "archive.sqlite3"  # the SQLite archive's file name in the data directory
 ARCHIVE_URL_ENV = "DEALSTREAM_ARCHIVE_URL"
 
@@ -120,6 +129,12 @@ class Archive(abc.ABC):
     @abc.abstractmethod
     async def count(self) -> int: ...
 
+    async def meta(self, deal_id: str) -> dict[str, str] | None:
+        """The meta fields of an archived deal (None if it is not archived); the backends
+        answer it without reading the records."""
+        deal = await self.get(deal_id)
+        return None if deal is None else deal.meta
+
     @abc.abstractmethod
     async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
         """Set a meta field of an archived deal unless it is set: the value it holds afterwards
@@ -151,3 +166,80 @@ def open_archive(url: str | None, data_dir: Path | str) -> Archive:
 
         return SqliteArchive(Path(url.removeprefix("sqlite://")))
     raise ValueError(f"an archive URL is postgresql://… or sqlite:///path, not {url.split(':', 1)[0]}:…")
+
+
+class ArchiveUnavailable(ConnectionError):
+    """The archive did not answer a read: the service answers 503 (DS-12), as for Redis, and
+    the stream reader retries (a ``ConnectionError``, so both treat it as a store outage)."""
+
+
+def _archive_errors() -> tuple[type[BaseException], ...]:
+    errors: tuple[type[BaseException], ...] = (OSError, sqlite3.Error, TimeoutError)
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency; SQLite works without it
+        return errors
+    return (*errors, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+class ArchivedLog(msgspec.Struct, frozen=True):
+    """What the event store's reads need of an archived deal: its records and head hash."""
+
+    records: list[bytes]
+    head_hash: str
+
+
+class ArchivedLogs:
+    """The archive as the event store reads it: the last ``size`` archived logs kept in memory.
+
+    An archived log never changes, so a cached one is never stale; the meta fields may still
+    grow (a "play again" claim), so meta is always read from the archive. Concurrent reads of
+    one deal share one archive read. A deal the archive lacks is not remembered: it may be
+    archived a moment later.
+    """
+
+    def __init__(self, archive: Archive, size: int = 128) -> None:
+        self.archive = archive
+        self._size = max(1, size)
+        self._logs: OrderedDict[str, ArchivedLog] = OrderedDict()
+        self._reading: dict[str, asyncio.Future[ArchivedLog | None]] = {}
+        self._errors = _archive_errors()
+
+    async def log(self, deal_id: str) -> ArchivedLog | None:
+        cached = self._logs.get(deal_id)
+        if cached is not None:
+            self._logs.move_to_end(deal_id)
+            return cached
+        pending = self._reading.get(deal_id)
+        if pending is None:
+            pending = self._reading[deal_id] = asyncio.ensure_future(self._read(deal_id))
+            pending.add_done_callback(lambda _f: self._reading.pop(deal_id, None))
+        return await asyncio.shield(pending)
+
+    async def _read(self, deal_id: str) -> ArchivedLog | None:
+        deal = await self._ask(self.archive.get(deal_id))
+        if deal is None:
+            return None
+        log = ArchivedLog(deal.records, deal.head_hash)
+        self._logs[deal_id] = log
+        while len(self._logs) > self._size:
+            self._logs.popitem(last=False)
+        return log
+
+    async def meta(self, deal_id: str) -> dict[str, str] | None:
+        return await self._ask(self.archive.meta(deal_id))
+
+    async def list(self, offset: int, count: int) -> list[ArchivedListing]:
+        return await self._ask(self.archive.list(offset, count))
+
+    async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
+        return await self._ask(self.archive.claim_meta(deal_id, field, value))
+
+    async def release_meta(self, deal_id: str, field: str, value: str) -> None:
+        await self._ask(self.archive.release_meta(deal_id, field, value))
+
+    async def _ask(self, call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except self._errors as exc:
+            raise ArchiveUnavailable(f"the archive did not answer: {exc}") from exc

@@ -152,6 +152,11 @@ class PostgresArchive(Archive):
         value: Any = await pool.fetchval(f"SELECT records FROM {self.table} WHERE deal_id = $1", deal_id)
         return None if value is None else list(value)
 
+    async def meta(self, deal_id: str) -> dict[str, str] | None:
+        pool = await self._conn_pool()
+        value = await pool.fetchval(f"SELECT meta::text FROM {self.table} WHERE deal_id = $1", deal_id)
+        return None if value is None else json.loads(value)
+
     async def list(self, offset: int = 0, count: int = 100) -> list[ArchivedListing]:
         pool = await self._conn_pool()
         rows = await pool.fetch(

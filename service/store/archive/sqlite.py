@@ -57,6 +57,8 @@ _records_decoder = msgspec.msgpack.Decoder(list[bytes])
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    # on first use, not when opened: a service that never archives makes no file
+    path.parent.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     con.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     _wal(con)
@@ -139,7 +141,6 @@ class SqliteArchive(Archive):
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _Thread(self.path, "archive-sqlite-write", _create_schema)
         self._reader = _Thread(self.path, "archive-sqlite-read", None)
         self._ready = False
@@ -200,6 +201,13 @@ class SqliteArchive(Archive):
         def read(con: sqlite3.Connection) -> list[bytes] | None:
             row = con.execute("SELECT records FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
             return None if row is None else _records_decoder.decode(row[0])
+
+        return await self._read(read)
+
+    async def meta(self, deal_id: str) -> dict[str, str] | None:
+        def read(con: sqlite3.Connection) -> dict[str, str] | None:
+            row = con.execute("SELECT meta FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
+            return None if row is None else json.loads(row[0])
 
         return await self._read(read)
 

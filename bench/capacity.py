@@ -1,0 +1,316 @@
+"""Capacity of one service process: live tables at human pace, ramped up until a person's action
+takes more than the target to come back on the person's own stream.
+
+    python -m bench.capacity --json [--steps 100,250,500,...] [--hold 30] [--max-seconds 1500]
+    python -m bench.capacity --json --quick      (a smoke run: tiny tables, short steps)
+
+One ``dealstream serve`` process (its default settings: bots at ``--bot-delay 1``, normal pace,
+the archive on, with its data directory in a temp dir) and its own ``redis-server`` (append-only
+file, ``appendfsync always``, as the embedded one runs), on free loopback ports. Each table is
+one person and bots (``greedy``), MCR and Paohuzi alternately; the person holds one event stream
+(its own, the only stream it needs) and answers every prompt after a think time drawn from
+``--think`` (2–4 s), through ``POST /commands``. A finished deal is followed by a new one at the
+same table. The people and their streams live in this process (plain sockets, parsed just enough
+to see each message's id), on the same two cores as the service and Redis.
+
+Action to event: from sending a person's command to that command's first event arriving on the
+person's stream. At each step the tables are brought to the step's count (opened over
+``--ramp`` seconds), left ``--warmup`` seconds, then measured for ``--hold`` seconds. The ramp
+stops at the first step whose p99 exceeds ``--p99-ms`` (150) or whose commands fail, or when
+``--max-seconds`` is spent; ``capacity_tables`` is the largest step that held.
+
+Also: Redis memory per live deal (``MEMORY USAGE`` of the live deals' keys at the last step that
+held, so the deals that finished during the run are not counted) and, from ``bench.archive``,
+the memory a finished deal holds in Redis, what it still costs once archived, and the archive's
+throughput (deals/s) into SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from bench.common import emit, parser
+from bench.streams import Redis, Service, Subscriber, percentile
+
+TARGET_P99_MS = 150.0
+TARGET_TABLES = 1000
+SEATS = {"mcr": 4, "paohuzi": 3}
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (from /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+@dataclass
+class Action:
+    """One command a person sent: when, and (once answered) its first version."""
+
+    sent: float
+    sub: Subscriber
+    first: int | None = None
+
+
+@dataclass
+class Tables:
+    """Every table of the run, and what their people did."""
+
+    service: Service
+    think: tuple[float, float]
+    rng: random.Random
+    actions: list[Action] = field(default_factory=list)
+    stale: int = 0  # 409: the view moved on before the command (a bot acted first)
+    failed: list[str] = field(default_factory=list)
+    deals_started: int = 0
+    deals_finished: int = 0
+    live: dict[int, str] = field(default_factory=dict)  # table -> its current deal
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def table(self, index: int, session: aiohttp.ClientSession) -> None:
+        game = ("mcr", "paohuzi")[index % 2]
+        while not self.stop.is_set():
+            try:
+                await self.deal(index, game, session)
+            except (aiohttp.ClientError, OSError, TimeoutError, KeyError) as exc:
+                self.failed.append(f"table {index}: {type(exc).__name__} {exc}")
+                await asyncio.sleep(1.0)
+
+    async def deal(self, index: int, game: str, session: aiohttp.ClientSession) -> None:
+        seats = ["human"] + ["bot:greedy"] * (SEATS[game] - 1)
+        async with session.post(self.service.base + "/deals", json={"game": game, "seats": seats}) as r:
+            created = await r.json()
+        deal_id, token = created["deal_id"], created["tokens"]["0"]
+        self.deals_started += 1
+        self.live[index] = deal_id
+        sub = await Subscriber(self.service.port, deal_id, token, parse_views=True).open()
+        try:
+            start = {"type": "StartDeal", "client_seed": "capacity"}
+            await self.command(session, sub, token, "start", start, None)
+            acted = -1
+            n = 0
+            while not self.stop.is_set():
+                try:
+                    view = await asyncio.wait_for(sub.views.get(), 1.0)
+                except TimeoutError:
+                    if sub.over.is_set():
+                        break
+                    continue
+                while not sub.views.empty():  # only the newest view counts
+                    view = sub.views.get_nowait()
+                if view.get("result") is not None:
+                    self.deals_finished += 1
+                    break
+                actions = [a for a in view.get("legal_actions") or [] if a.get("type") != "StartDeal"]
+                if not actions or view["version"] <= acted:
+                    continue
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                if self.stop.is_set():
+                    break
+                wins = [
+                    a for a in actions if a.get("type") in ("Win", "DeclareWin") or a.get("claim") == "win"
+                ]
+                acted = view["version"]
+                n += 1
+                command = wins[0] if wins else self.rng.choice(actions)
+                await self.command(session, sub, token, f"c{n}", command, view["version"])
+        finally:
+            sub.close()
+            self.live.pop(index, None)
+
+    async def command(
+        self, session: aiohttp.ClientSession, sub: Subscriber, token: str, command_id: str,
+        command: dict[str, Any], expected: int | None,
+    ) -> None:  # fmt: skip
+        body: dict[str, Any] = {"command_id": command_id, "command": command}
+        if expected is not None:
+            body["expected_version"] = expected
+        action = Action(time.monotonic(), sub)
+        async with session.post(
+            f"{self.service.base}/deals/{sub.deal_id}/commands", json=body,
+            headers={"Authorization": f"Bearer {token}"},
+        ) as resp:  # fmt: skip
+            answer = await resp.json(content_type=None)
+            status = resp.status
+        if status == 200:
+            action.first = answer["first_version"]
+            self.actions.append(action)
+        elif status == 409:
+            self.stale += 1
+        else:
+            self.failed.append(f"{status} {answer}")
+
+
+def action_latencies(actions: list[Action], start: float, end: float) -> tuple[list[float], int]:
+    """Send-to-event times of the actions sent in [start, end), and how many never arrived."""
+    out: list[float] = []
+    missing = 0
+    for action in actions:
+        if not start <= action.sent < end or action.first is None:
+            continue
+        at = action.sub.first_at_or_after(action.first)
+        if at is None:
+            missing += 1
+        else:
+            out.append(max(0.0, at - action.sent))
+    return out, missing
+
+
+def redis_memory(server: Redis) -> dict[str, Any]:
+    client = server.client()
+    try:
+        return client.info("memory")
+    finally:
+        client.close()
+
+
+async def live_deal_memory(server: Redis, prefix: str, deal_ids: list[str]) -> dict[str, Any]:
+    """Mean ``MEMORY USAGE`` of a live deal's keys (stream, meta, commands) and its records."""
+    client = server.client()
+    try:
+        pipe = client.pipeline(transaction=False)
+        for deal_id in deal_ids:
+            for part in ("events", "meta", "cmds"):
+                pipe.memory_usage(f"{prefix}:{{{deal_id}}}:{part}", samples=0)
+            pipe.xlen(f"{prefix}:{{{deal_id}}}:events")
+        replies = await asyncio.to_thread(pipe.execute)
+    finally:
+        client.close()
+    per_deal = [sum(x or 0 for x in replies[i : i + 3]) for i in range(0, len(replies), 4)]
+    records = [replies[i + 3] for i in range(0, len(replies), 4)]
+    if not per_deal:
+        return {}
+    return {
+        "live_deals_sampled": len(per_deal),
+        "redis_bytes_per_live_deal": round(sum(per_deal) / len(per_deal)),
+        "records_per_live_deal": round(sum(records) / len(records), 1),
+    }
+
+
+async def ramp(args: Any) -> dict[str, Any]:
+    data_dir = tempfile.mkdtemp(prefix="ds-bench-capacity-")
+    os.environ["DEALSTREAM_DATA_DIR"] = data_dir  # the service's archive file, not the checkout's
+    server = Redis().start()
+    service = Service(server.port, "--bot-delay", str(args.bot_delay), "--keepalive", "15")
+    started = time.monotonic()
+    steps: list[dict[str, Any]] = []
+    memory: dict[str, Any] = {}
+    tables = Tables(service, (args.think_min, args.think_max), random.Random(11))
+    try:
+        await service.ready()
+        prefix = next(a for a in service.process.args if str(a).startswith("bench-"))
+        connector = aiohttp.TCPConnector(limit=0)
+        timeout = aiohttp.ClientTimeout(total=60)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            running: list[asyncio.Task] = []
+            for target in args.steps:
+                if time.monotonic() - started > args.max_seconds:
+                    break
+                new = target - len(running)
+                for _ in range(new):
+                    index = len(running)
+                    running.append(asyncio.create_task(tables.table(index, session)))
+                    await asyncio.sleep(args.ramp / max(1, new))
+                await asyncio.sleep(args.warmup)
+                failed_before = len(tables.failed)
+                cpu_before, at_before = cpu_seconds(service.process.pid), time.monotonic()
+                measure_from = time.monotonic()
+                await asyncio.sleep(args.hold)
+                measure_to = time.monotonic()
+                cpu = (cpu_seconds(service.process.pid) - cpu_before) / (measure_to - at_before)
+                await asyncio.sleep(2.0)  # events of the last actions still on their way
+                lat, missing = action_latencies(tables.actions, measure_from, measure_to)
+                info = await asyncio.to_thread(redis_memory, server)
+                p99 = percentile(lat, 99) * 1000
+                step = {
+                    "tables": target,
+                    "actions": len(lat),
+                    "actions_per_s": round(len(lat) / args.hold, 1),
+                    "action_to_event_p50_ms": round(percentile(lat, 50) * 1000, 1),
+                    "action_to_event_p99_ms": round(p99, 1),
+                    "action_to_event_max_ms": round(max(lat, default=float("nan")) * 1000, 1),
+                    "events_missing": missing,
+                    "commands_failed": len(tables.failed) - failed_before,
+                    "service_cpu_cores": round(cpu, 2),
+                    "redis_used_memory": int(info["used_memory"]),
+                    "deals_finished_so_far": tables.deals_finished,
+                }
+                held = bool(lat) and p99 <= args.p99_ms and not missing and not step["commands_failed"]
+                step["held"] = held
+                steps.append(step)
+                if not args.json:
+                    print(step, flush=True)
+                if held:
+                    memory = await live_deal_memory(server, prefix, list(tables.live.values()))
+                else:
+                    break
+            tables.stop.set()
+            await asyncio.gather(*running, return_exceptions=True)
+    finally:
+        service.stop()
+        server.cleanup()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    capacity = max((s["tables"] for s in steps if s["held"]), default=0)
+    return {
+        "capacity_tables": capacity,
+        "target_tables": TARGET_TABLES,
+        "p99_target_ms": args.p99_ms,
+        "meets_target": capacity >= TARGET_TABLES,
+        "think_s": [args.think_min, args.think_max],
+        "bot_delay_s": args.bot_delay,
+        "cores": os.cpu_count(),
+        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        "steps": steps,
+        "deals_started": tables.deals_started,
+        "deals_finished": tables.deals_finished,
+        "stale_commands": tables.stale,
+        "failures": tables.failed[:5],
+        "seconds": round(time.monotonic() - started, 1),
+        **memory,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="tiny tables and short steps (a smoke run)")
+    p.add_argument("--steps", default="100,250,500,750,1000,1250,1500,2000", help="tables at each step")
+    p.add_argument("--ramp", type=float, default=10.0, help="seconds over which a step's new tables open")
+    p.add_argument("--warmup", type=float, default=15.0)
+    p.add_argument("--hold", type=float, default=30.0, help="seconds measured at each step")
+    p.add_argument("--p99-ms", type=float, default=TARGET_P99_MS)
+    p.add_argument("--think-min", type=float, default=2.0)
+    p.add_argument("--think-max", type=float, default=4.0)
+    p.add_argument("--bot-delay", type=float, default=1.0, help="the service's --bot-delay (normal pace)")
+    p.add_argument("--max-seconds", type=float, default=1500.0, help="no step starts after this")
+    p.add_argument("--archive-deals", type=int, default=300, help="bench.archive's deals (0: skip)")
+    p.add_argument("--postgres", default=None, help="PostgreSQL for bench.archive ('' to skip)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.steps, args.ramp, args.warmup, args.hold = "2,4", 0.5, 1.0, 3.0
+        args.think_min, args.think_max, args.bot_delay = 0.1, 0.3, 0.1
+        args.archive_deals = min(args.archive_deals, 6)
+        args.postgres = "" if args.postgres is None else args.postgres
+    args.steps = [int(s) for s in args.steps.split(",") if s.strip()]
+    figures = asyncio.run(ramp(args))
+    if args.archive_deals:
+        from bench.archive import POSTGRES_URL, measure
+
+        postgres = POSTGRES_URL if args.postgres is None else args.postgres
+        figures["archive"] = asyncio.run(measure("paohuzi", args.archive_deals, 20, postgres or None))
+    emit(figures, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
