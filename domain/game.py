@@ -1,15 +1,16 @@
-"""What every game offers the rest of the system: one small protocol, one registry.
+"""What every game offers the rest of the system: two small protocols, one registry.
 
-A game is a subpackage of ``domain`` exposing a module-level object satisfying ``Game``.
-The service and the projections only ever talk to this protocol, so adding a third game is a
-new folder plus one line in ``GAMES``.
+A game is a subpackage of ``domain`` exposing a module-level object satisfying ``Game``, and a
+package of ``projections`` satisfying ``Projections`` (the views and the claim audit the service
+reads). The service only ever talks to these two protocols, so adding a third game is a new
+folder in each plus one line in ``GAMES`` and one kit in ``service.app.games``.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 
@@ -133,6 +134,44 @@ class Game(Protocol):
     def seats_to_act(self, state: Any) -> list[int]: ...
 
     def is_over(self, state: Any) -> bool: ...
+
+
+@runtime_checkable
+class Projections(Protocol):
+    """What a game's projections package (``projections/<game>/__init__.py``) provides: pure
+    functions of the state or the events, so the service never reads a state's fields itself.
+
+    A module satisfies it by defining these functions at module level. Every read of a deal
+    passes through them, so they are also where hidden cards are kept from the wrong viewer.
+    """
+
+    def view_from_state(self, state: Any, seat: int | None, /) -> Any:
+        """The seat's view (its hand, the public table, its legal actions); ``None``: a spectator."""
+        ...
+
+    def seat_view(self, events: Iterable[Any], seat: int | None, /) -> Any:
+        """``view_from_state`` of the events folded (replay frames)."""
+        ...
+
+    def full_view(self, events: Iterable[Any], /) -> dict[str, Any]:
+        """Everything, every hand and the stock: the replay perspective ``all`` after the end."""
+        ...
+
+    def redact_event(self, event: Any, seat: int | None, /) -> dict[str, Any] | None:
+        """The event as ``seat`` may see it live, JSON-ready; ``None`` if it must not learn of it."""
+        ...
+
+    def claim_audit(self, events: Iterable[Any], /) -> list[dict[str, Any]]:
+        """Per claim window: options, answers, the resolution and the one the rules give."""
+        ...
+
+    def public_turn(self, state: Any, /) -> list[int]:
+        """The seats anyone may know the deal waits on (never who may claim in a window)."""
+        ...
+
+    def dealer_of(self, state: Any, /) -> int:
+        """The deal's dealer (a rematch's dealer is the seat after it)."""
+        ...
 
 
 GAMES: dict[str, str] = {

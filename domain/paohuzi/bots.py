@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import CHI_WITH, chi_huxi, kind_from_name
 from .messages import Chi, Discard, Pao, Pass, Peng, Win
-from .view import SeatView
+from .view import SeatView, pao_kills_hand
 from .wins import PARTNERS
 
 
@@ -58,9 +58,10 @@ def hand_value(c: list[int]) -> int:
 
 
 class GreedyBot:
-    """Wins whenever it can; takes pao and peng (scoring melds); takes a chi only when the hand
-    after the chi and its discard is worth more than keeping it; discards the card whose loss
-    hurts the best partial split least (pairs and near-chi stay; kan are never discardable)."""
+    """Wins whenever it can; takes pao (never one that kills the hand, PH-6.6) and peng; takes
+    a chi only when the hand after the chi and its discard is worth more than keeping it;
+    discards the card whose loss hurts the best partial split least (pairs and near-chi stay;
+    kan are never discardable)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -76,7 +77,7 @@ class GreedyBot:
             return by_type[Win][0]
         if Discard in by_type:
             return self._discard(view, by_type[Discard])
-        if Pao in by_type:
+        if Pao in by_type and not pao_kills_hand(view):  # PH-6.6: never the pao that kills the hand
             return by_type[Pao][0]
         if Peng in by_type:
             return by_type[Peng][0]

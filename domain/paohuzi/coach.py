@@ -14,11 +14,11 @@ from typing import Literal
 
 import msgspec
 
-from domain.paohuzi.aggregate import evaluate_win, meld_huxi
 from domain.paohuzi.cards import FOUR_CARD, N_KINDS, SEATS, group_huxi, kind_from_name, kind_name
 from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.view import SeatView
+from domain.paohuzi.win_eval import evaluate_win, meld_huxi
 from domain.paohuzi.wins import best_partial_split, tun_for
 
 

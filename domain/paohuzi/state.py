@@ -6,6 +6,8 @@ from typing import Any
 
 from .cards import FOUR_CARD, SEATS
 
+assert SEATS == 3, "State.__init__ writes its per-seat lists out for three seats"
+
 
 class State:
     __slots__ = (
@@ -46,13 +48,14 @@ class State:
         self.face_up = -1
         self.stock: list[int] = []
         self.stock_pos = 0
-        self.hands: list[list[int]] = [[] for _ in range(SEATS)]
-        self.counts: list[list[int]] = [[0] * 20 for _ in range(SEATS)]
-        self.kans: list[list[tuple[int, ...]]] = [[] for _ in range(SEATS)]
+        # one entry per seat, written out (SEATS == 3): every fold starts with a new State
+        self.hands: list[list[int]] = [[], [], []]
+        self.counts: list[list[int]] = [[0] * 20, [0] * 20, [0] * 20]
+        self.kans: list[list[tuple[int, ...]]] = [[], [], []]
         # exposed melds: (type, card ids tuple)
-        self.melds: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(SEATS)]
-        self.rows: list[list[int]] = [[] for _ in range(SEATS)]
-        self.chou: list[set[int]] = [set() for _ in range(SEATS)]
+        self.melds: list[list[tuple[str, tuple[int, ...]]]] = [[], [], []]
+        self.rows: list[list[int]] = [[], [], []]
+        self.chou: list[set[int]] = [set(), set(), set()]
         self.dead = [False] * SEATS
         self.table: int | None = None
         self.table_source = ""

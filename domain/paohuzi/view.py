@@ -66,3 +66,16 @@ class SeatView(msgspec.Struct, frozen=True):
     legal_actions: list[Command]
     prompt: str | None  # start | discard | claim | None
     result: DealResult | None
+
+
+def pao_kills_hand(view: SeatView) -> bool:
+    """PH-6.6 (decided): a pao after which PH-5.2 calls for a discard that the hand cannot make,
+    every concealed card being in a kan, is offered like any pao and makes the hand dead. The
+    bots never take it. The pao adds a card and a four-card group, so after it the seat holds
+    one card more against a target of 20 plus the four-card groups it had."""
+    if view.hand or view.seat is None:
+        return False
+    me = view.seat
+    fours = sum(1 for m in view.melds[me] if m.meld in ("ti", "pao"))
+    held = 3 * len(view.kans) + sum(len(m.cards) for m in view.melds[me])
+    return held + 1 > 20 + max(0, fours)

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.game import Game, get_ruleset
+from domain.game import Game, Projections, get_ruleset
 
 
 class GameKit:
@@ -25,7 +25,7 @@ class GameKit:
     def __init__(
         self,
         game: Game,
-        projections: ModuleType,
+        projections: Projections,
         bots: ModuleType,
         summary: ModuleType,
         view_type: Any,
@@ -36,7 +36,7 @@ class GameKit:
         self.review = review  # the evaluator and floors a review of a deal uses
         self.coach = coach  # advice from one seat view (``coach(view)``)
         self.name = game.name
-        self.projections = projections
+        self.projections = projections  # views, redaction and the claim audit (``Projections``)
         self.bots = bots
         self.summary = summary
         self.view_type = view_type  # the seat view bots read (a msgspec Struct)

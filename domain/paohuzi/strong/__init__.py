@@ -10,18 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import Pao, Win
-from ..view import SeatView
+from ..view import SeatView, pao_kills_hand
 from .evaluate import CLAIM_STAGES, STAGES, OptionValue, action_key, option_values, ranked_values
-
-
-def _dead_pao(view: SeatView) -> bool:
-    """PH-6.6: a pao that calls for a discard from a hand of kan only makes the hand dead."""
-    if view.hand:
-        return False
-    me = view.seat
-    fours = sum(1 for m in view.melds[me] if m.meld in ("ti", "pao"))
-    held = 3 * len(view.kans) + sum(len(m.cards) for m in view.melds[me])
-    return held + 1 > 20 + max(0, fours)  # the pao adds a card and a four-card group
 
 
 class StrongBot:
@@ -46,7 +36,7 @@ class StrongBot:
                 return a  # bots never pass a win (PH-4.7)
         paos = [a for a in acts if isinstance(a, Pao)]
         if paos:
-            if not _dead_pao(view):
+            if not pao_kills_hand(view):  # PH-6.6: bots never take a pao that kills the hand
                 # long runs found no position where passing a pao paid: it adds huxi (PH-3)
                 # and never costs a chou
                 return paos[0]

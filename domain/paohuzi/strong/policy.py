@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..aggregate import window_options
 from ..cards import CHI_WITH, chi_huxi, kind_name
 from ..messages import Chi, Discard, Pao, Pass, Peng, Win
+from ..options import window_options
 from ..state import State
 from ..wins import PARTNERS
 
@@ -101,8 +101,8 @@ def greedy_command(s: State, seat: int) -> Any:
     w = s.window
     if o.win is not None:
         return Win(seat=seat, window=w)
-    if o.pao is not None:
-        return Pao(seat=seat, window=w)
+    if o.pao is not None and (s.hands[seat] or s.holding(seat) + 1 <= 20 + s.fours(seat)):
+        return Pao(seat=seat, window=w)  # not the pao that kills the hand (PH-6.6), as GreedyBot
     if o.peng:
         return Peng(seat=seat, window=w)
     if o.chi:

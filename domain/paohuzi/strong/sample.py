@@ -22,8 +22,8 @@ import random
 
 from domain.game import DealCreated
 
-from ..aggregate import compute_options
 from ..cards import SEATS, kind_from_name
+from ..options import compute_options
 from ..state import State
 from ..view import SeatView
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..aggregate import meld_huxi
 from ..cards import CHI_WITH, HUXI, SEATS, chi_huxi
 from ..state import State
+from ..win_eval import meld_huxi
 from ..wins import best_split, tun_for
 from .policy import greedy_chi_value, greedy_discard_kind
 

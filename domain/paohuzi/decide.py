@@ -1,0 +1,206 @@
+"""Paohuzi ``decide``: a command checked against ``legal_actions``, then its events.
+
+One legality, as in MCR: a command is accepted exactly when it is one of the seat's
+``legal_actions`` (a chi compared in the order ``legal_actions`` writes it: within a group and
+among the bi groups the order carries no meaning, only the first group, the one with the claimed
+card, is told apart). Anything else is refused with the rule that forbids it (``refusals``).
+``StartDeal`` is the one command outside the list: its client seed is the caller's free choice.
+
+``decide`` never mutates its input: it works on a cheap copy and applies each event it emits,
+so the forced steps that follow (``forced``) are computed from exactly the state the log will
+produce, and ``execute`` hands that state back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.game import StartDeal
+from domain.shuffle import combine_seeds, dealer_and_deck
+
+from .cards import SEATS, group_huxi, kind_from_name, kind_name
+from .forced import Ctx, end, next_reveal, open_window, payments, try_resolve
+from .messages import (
+    CardDiscarded,
+    Chi,
+    ChouMarked,
+    ClaimAnswered,
+    DealStarted,
+    DealWon,
+    Discard,
+    DiscardRequired,
+    KanFormed,
+    MeldMade,
+    Pao,
+    Pass,
+    Peng,
+    Win,
+    WinGroup,
+)
+from .options import window_options
+from .queries import legal_actions
+from .refusals import refusal
+from .state import State
+from .win_eval import take
+from .wins import tun_for
+
+_ANSWERS = {Win: "win", Pao: "pao", Peng: "peng", Chi: "chi", Pass: "pass"}
+
+
+def _chi_ids(s: State, seat: int, card: int, choice: Any) -> list[list[int]]:
+    """The card ids of a chi and its bi groups: the claimed card first, then the lowest ids."""
+    pool: dict[int, list[int]] = {}
+    for c in sorted(s.hands[seat]):
+        pool.setdefault(c >> 2, []).append(c)
+    main, bis = choice
+    rest = list(main)
+    rest.remove(card >> 2)
+    groups = [[card] + take(pool, rest)]
+    for g in bis:
+        groups.append(take(pool, g))
+    return groups
+
+
+def _start(s: State, cmd: StartDeal) -> Ctx:
+    """PH-2: deal the deck the seeds give, the opening ti and kan, a heavenly win, the first move."""
+    if s.created is None or s.phase != "new":
+        raise RuleViolation("DS-2", "the deal is not created or already started")
+    if not 0 <= cmd.seat < SEATS:
+        raise RuleViolation("DS-3", f"unknown seat {cmd.seat}")
+    ctx = Ctx(s)
+    created = s.created
+    seed = combine_seeds(bytes.fromhex(created.server_seed), cmd.client_seed)
+    dealer, deck = dealer_and_deck(seed, 80, SEATS)
+    if created.fixed_deck is not None:
+        deck = list(created.fixed_deck)
+    if created.fixed_dealer is not None:
+        dealer = created.fixed_dealer
+    hands = [[] for _ in range(SEATS)]
+    hands[dealer] = deck[0:21]
+    hands[(dealer + 1) % SEATS] = deck[21:41]
+    hands[(dealer + 2) % SEATS] = deck[41:61]
+    ctx.emit(
+        DealStarted(
+            client_seed=cmd.client_seed,
+            dealer=dealer,
+            hands=hands,
+            stock=deck[61:80],
+            face_up=deck[20],
+        )
+    )
+    order = [(dealer + i) % SEATS for i in range(SEATS)]
+    for seat in order:  # PH-2.5
+        byk: dict[int, list[int]] = {}
+        for c in sorted(s.hands[seat]):
+            byk.setdefault(c >> 2, []).append(c)
+        for k in sorted(byk):
+            if len(byk[k]) == 4:
+                ctx.emit(MeldMade(seat=seat, meld="ti", cards=byk[k], rule_id="PH-2.5"))
+            elif len(byk[k]) == 3:
+                ctx.emit(KanFormed(seat=seat, cards=byk[k]))
+    for seat in order:  # PH-2.6
+        ti = [m for m in s.melds[seat] if m[0] == "ti"]
+        kans = s.kans[seat]
+        if len(ti) >= 3 or len(kans) >= 5:
+            groups = [WinGroup("ti", list(m[1]), group_huxi("ti", [m[1][0] >> 2]), True) for m in ti]
+            groups += [WinGroup("kan", list(kn), group_huxi("kan", [kn[0] >> 2]), False) for kn in kans]
+            huxi = sum(g.huxi for g in groups)
+            tun = tun_for(huxi)
+            end(
+                ctx,
+                DealWon(
+                    seat=seat,
+                    card=None,
+                    from_seat=None,
+                    groups=groups,
+                    huxi=huxi,
+                    tun=tun,
+                    payments=payments(seat, tun),
+                    heavenly=True,
+                    rule_id="PH-2.6",
+                ),
+            )
+            return ctx
+    if s.holding(dealer) > s.target(dealer):  # PH-2.7
+        ctx.emit(DiscardRequired(seat=dealer, rule_id="PH-2.7"))
+    else:
+        next_reveal(ctx, (dealer + 1) % SEATS)
+    return ctx
+
+
+def canonical(command: Any) -> Any:
+    """A chi written the way ``legal_actions`` writes it (each group's kinds in order, the bi
+    groups in order after the first); any other command as it is."""
+    if type(command) is not Chi:
+        return command
+    try:
+        kinds = [sorted(kind_from_name(x) for x in g) for g in command.groups]
+    except KeyError:
+        return command  # no legal action names an unknown kind: refused (PH-1.2)
+    if not kinds:
+        return command
+    groups = [kinds[0], *sorted(kinds[1:])]
+    return Chi(seat=command.seat, window=command.window, groups=[[kind_name(x) for x in g] for g in groups])
+
+
+def _answer(s: State, cmd: Any) -> Ctx:
+    """A legal claim or pass: the answer, the chou a passed chi or peng causes (PH-6.7), and the
+    window's resolution once nobody still to answer could beat the best claim (PH-6.4)."""
+    seat = cmd.seat
+    o = window_options(s)[seat]
+    answer = _ANSWERS[type(cmd)]
+    groups = None
+    if answer == "chi":
+        kinds = [tuple(kind_from_name(x) for x in g) for g in cmd.groups]  # canonical already
+        groups = _chi_ids(s, seat, s.table, (kinds[0], tuple(kinds[1:])))
+    ctx = Ctx(s.copy())
+    ctx.emit(ClaimAnswered(window=s.window, seat=seat, answer=answer, groups=groups))
+    if answer == "pass" and (o.peng or o.chi):
+        ctx.emit(ChouMarked(seat=seat, kind=kind_name(s.table >> 2)))
+    try_resolve(ctx)
+    return ctx
+
+
+def decide(state: State, command: Any) -> list[Any]:
+    return execute(state, command)[0]
+
+
+def execute(state: State, command: Any) -> tuple[list[Any], State]:
+    """``decide``, plus the state those events lead to: the events are applied to a private
+    copy as they are emitted, so it equals folding them onto ``state``, and it keeps what was
+    worked out on the way (the options of a claim window just opened)."""
+    if isinstance(command, StartDeal):
+        ctx = _start(state.copy(), command)
+        return ctx.out, ctx.s
+    if state.phase == "new":
+        raise RuleViolation("DS-2", "the deal has not started")
+    if state.phase == "over":
+        raise RuleViolation("DS-6", "the deal is over")
+    seat = getattr(command, "seat", -1)
+    if not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise RuleViolation("DS-3", f"unknown seat {seat!r}")
+    t = type(command)
+    # the two commonest commands are checked without building the list; each test is exactly
+    # ``command in legal_actions(state, seat)`` for its type
+    if t is Discard:
+        legal = state.phase == "discard" and state.turn == seat and command.card in state.hands[seat]
+    elif t is Pass:
+        legal = (
+            state.phase == "claim"
+            and command.window == state.window
+            and seat in state.eligible
+            and seat not in state.answers
+        )
+    else:
+        command = canonical(command)
+        legal = command in legal_actions(state, seat)
+    if not legal:
+        raise refusal(state, command)
+    if t is Discard:
+        ctx = Ctx(state.copy())
+        ctx.emit(CardDiscarded(seat=seat, card=command.card))
+        open_window(ctx)
+    else:  # a claim or a pass in the open window: legal_actions lists nothing else
+        ctx = _answer(state, command)
+    return ctx.out, ctx.s
