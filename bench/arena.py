@@ -13,7 +13,8 @@ few dozen. A level the game does not have yet is reported as skipped, not measur
 
 ``--write bench/arena-results.json`` also writes the shipped strength report (per game and level:
 its mean net per deal against greedy and the interval, the command, date and walls), which the
-service can read to show each level's measured strength.
+service can read to show each level's measured strength. Games not measured in this run keep
+their entries in that file, so ``--games paohuzi`` refreshes one game only.
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ def results_file(measured: dict[str, dict[str, Any]], command: str, seed: str) -
                 "walls": figures["walls"],
                 "deals": figures["deals"],
             }
-        games[game] = {"unit": unit, "baseline": BASELINE, "levels": levels}
+        games[game] = {"unit": unit, "baseline": BASELINE, "levels": levels, "command": command}
+        games[game]["date"] = datetime.datetime.now(datetime.UTC).date().isoformat()
         if skipped:
             games[game]["not_measured"] = skipped
     return {
@@ -164,7 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         command = " ".join(["python -m bench.arena", *(argv if argv is not None else sys.argv[1:])])
         path = Path(args.write)
-        path.write_text(json.dumps(results_file(measured, command, args.seed), indent=1) + "\n")
+        written = results_file(measured, command, args.seed)
+        try:  # the games not measured this time keep their entries (each says its command and date)
+            kept = json.loads(path.read_text()).get("games", {})
+        except (OSError, ValueError):
+            kept = {}
+        fresh = written["games"]
+        written["games"] = {**{g: v for g, v in kept.items() if g not in fresh}, **fresh}
+        path.write_text(json.dumps(written, indent=1) + "\n")
         out["written"] = str(path)
     if args.json:
         print(json.dumps(out))
