@@ -1,19 +1,15 @@
 """The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit.
 
-Handlers decode the request, call one function of the command side (``DealService``) or of the
-read side (``service.app.queries``, the one visibility gate) and encode the answer.
+Handlers decode the request (``service.http.request``), call one function of the command side
+(``DealService``) or of the read side (``service.app.queries``, the one visibility gate) and
+encode the answer; ``build_app`` mounts them with the middleware and the web client's files.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-import time
-from collections import defaultdict, deque
 from pathlib import Path
-from typing import Any
 
-import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
@@ -26,122 +22,24 @@ from service.app.reviews import Reviews
 from service.app.streams import StreamHub
 from service.http import sse
 from service.http.openapi import openapi_document
+from service.http.request import (
+    MAX_BODY,
+    RateLimiter,
+    aborter,
+    bearer,
+    json_response,
+    parse,
+    read_body,
+    transport_alive,
+    version_param,
+    whole,
+)
 from service.http.schemas import CommandRequest, CommandResult, CreateDeal, Health, ReviewRequest
 from service.store.event_store import EventStore
 
-MAX_BODY = 64 * 1024
 WEB_ROOT = Path(__file__).with_name("web")
 KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
-_VERSION = re.compile(r"[0-9]{1,16}")
 HUB = web.AppKey("hub", StreamHub)
-
-
-def _decode(body: bytes, type_: Any) -> Any:
-    try:
-        return msgspec.json.decode(body, type=type_)
-    except msgspec.ValidationError as exc:
-        raise RuleViolation("DS-5", f"invalid request: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise RuleViolation("DS-5", f"malformed JSON: {exc}") from None
-    except RecursionError:  # msgspec decodes `Any` fields recursively: 64 KiB of `[` nests deep enough
-        raise RuleViolation("DS-5", "malformed JSON: nested too deeply") from None
-
-
-async def _body(request: web.Request) -> bytes:
-    """The request body. A small one has usually arrived whole with the headers: then it is
-    taken from the buffer at once, instead of through two awaited reads."""
-    content = request.content
-    if content.is_eof():
-        body = content.read_nowait()
-        if len(body) > MAX_BODY:
-            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(body))
-        return body
-    return await request.read()  # enforces client_max_size (MAX_BODY) as it reads
-
-
-def _json(obj: Any, status: int = 200) -> web.Response:
-    return web.Response(body=msgspec.json.encode(obj), status=status, content_type="application/json")
-
-
-def _bearer(request: web.Request) -> str | None:
-    """The seat token: ``Authorization: Bearer …``, or ``?token=`` (EventSource cannot set
-    headers). Header bytes outside printable ASCII are refused here, never passed on."""
-    header = request.headers.get("Authorization")
-    if header is not None:
-        if not header.isascii() or not header.isprintable():
-            raise RuleViolation("DS-8", "the Authorization header must be printable ASCII")
-        scheme, _, credentials = header.partition(" ")
-        if scheme.lower() == "bearer":  # auth schemes are case-insensitive (RFC 9110 section 11.1)
-            return credentials.strip() or None
-    token = request.query.get("token") or None
-    if token is not None and (not token.isascii() or not token.isprintable()):
-        raise RuleViolation("DS-8", "a seat token is printable ASCII")
-    return token
-
-
-def _version_param(request: web.Request, name: str, header: str | None = None) -> int | None:
-    """A version from a query parameter (or a header such as ``Last-Event-ID``): ASCII digits."""
-    raw = request.headers.get(header) if header else None
-    if raw is None:
-        raw = request.query.get(name)
-    if raw is None:
-        return None
-    if not _VERSION.fullmatch(raw) or int(raw) >= 2**53:
-        raise RuleViolation("DS-5", f"{header or name} is a version number, 0 or more")
-    return int(raw)
-
-
-def _aborter(request: web.Request) -> Any:
-    def abort() -> None:
-        if request.transport is not None:
-            request.transport.abort()
-
-    return abort
-
-
-def _whole(
-    request: web.Request, name: str, default: int | None, low: int, high: int, source: Any = None
-) -> int | None:
-    """A whole-number query (or, with ``source``, path) parameter in ``low..high`` (ASCII
-    digits), or ``default``."""
-    raw = (request.query if source is None else source).get(name)
-    if raw is None:
-        return default
-    if not re.fullmatch(r"-?[0-9]{1,16}", raw) or not low <= int(raw) <= high:
-        raise RuleViolation("DS-5", f"{name} is a whole number from {low} to {high}")
-    return int(raw)
-
-
-def _transport_alive(request: web.Request) -> Any:
-    def alive() -> bool:
-        transport = request.transport
-        return transport is not None and not transport.is_closing()
-
-    return alive
-
-
-class RateLimiter:
-    """At most ``limit`` deal creations per client address per ``window`` seconds."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self._hits: dict[str, deque[float]] = defaultdict(deque)
-        self._swept = time.monotonic()
-
-    def allow(self, client: str) -> bool:
-        now = time.monotonic()
-        if now - self._swept > self.window:  # forget idle addresses, at most once a window
-            for idle in [c for c, h in self._hits.items() if not h or now - h[-1] > self.window]:
-                del self._hits[idle]
-            self._swept = now
-        hits = self._hits[client]
-        while hits and now - hits[0] > self.window:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            return False
-        hits.append(now)
-        return True
 
 
 class Api:
@@ -164,7 +62,7 @@ class Api:
         self.keepalive = keepalive
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
-        return await self.reads.viewer(deal_id, _bearer(request), anonymous=anonymous)
+        return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
 
     # handlers ------------------------------------------------------------------
     async def health(self, request: web.Request) -> web.Response:
@@ -173,50 +71,50 @@ class Api:
 
         if not self.hub.healthy:
             return problem(503, "the event store is unreachable; the service retries by itself", "DS-12")
-        return _json(Health(ok=True, store="ok", streams=self.hub.subscribers))
+        return json_response(Health(ok=True, store="ok", streams=self.hub.subscribers))
 
     async def create_deal(self, request: web.Request) -> web.Response:
         if not self.limiter.allow(request.remote or "?"):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
-        body = _decode(await _body(request), CreateDeal)
+        body = parse(await read_body(request), CreateDeal)
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
             pace=body.pace, coach=body.coach,
         )  # fmt: skip
-        return _json(created, status=201)
+        return json_response(created, status=201)
 
     async def rematch(self, request: web.Request) -> web.Response:
         """ "Play again" with a seat token of the finished deal."""
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, _bearer(request))
+        seat = await self.deals.authenticate(deal_id, bearer(request))
         if not self.limiter.allow(request.remote or "?"):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
-        return _json(await self.deals.rematch(deal_id, seat), status=201)
+        return json_response(await self.deals.rematch(deal_id, seat), status=201)
 
     async def list_deals(self, request: web.Request) -> web.Response:
-        offset = _whole(request, "offset", 0, 0, 10**9)
-        count = _whole(request, "count", 50, 1, 200)
-        return _json(await self.reads.deals_list(queries.NOBODY, offset, count))
+        offset = whole(request, "offset", 0, 0, 10**9)
+        count = whole(request, "count", 50, 1, 200)
+        return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""
-        return _json(queries.games())
+        return json_response(queries.games())
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        return _json(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
+        return json_response(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
 
     async def view(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        token = _bearer(request)
+        token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        return _json(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
+        return json_response(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, _bearer(request))  # 401 before a bad body's 400
-        body = _decode(await _body(request), CommandRequest)
+        seat = await self.deals.authenticate(deal_id, bearer(request))  # 401 before a bad body's 400
+        body = parse(await read_body(request), CommandRequest)
         answer = await self.deals.command(
             deal_id,
             seat,
@@ -225,7 +123,7 @@ class Api:
             expected_version=body.expected_version,
             return_view=body.return_view,
         )
-        return _json(
+        return json_response(
             CommandResult(
                 version=answer.version,
                 first_version=answer.first_version,
@@ -240,16 +138,16 @@ class Api:
         (``service.app.live``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
         deal_id = request.match_info["deal_id"]
         viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
-        after = _version_param(request, "after", header="Last-Event-ID") or 0
-        live = await self.live.open(deal_id, viewer, after, _transport_alive(request), _aborter(request))
+        after = version_param(request, "after", header="Last-Event-ID") or 0
+        live = await self.live.open(deal_id, viewer, after, transport_alive(request), aborter(request))
         return await sse.relay(request, live, self.keepalive)
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        step = _whole(request, "step", None, 0, 2**53)
+        step = whole(request, "step", None, 0, 2**53)
         viewer = await self._viewer(request, deal_id)
         frame = await self.reads.replay(deal_id, viewer, step, request.query.get("perspective"))
-        return _json(frame)
+        return json_response(frame)
 
     async def log(self, request: web.Request) -> web.StreamResponse:
         deal_id = request.match_info["deal_id"]
@@ -262,36 +160,36 @@ class Api:
 
     async def audit(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        return _json(await self.reads.audit(deal_id, await self._viewer(request, deal_id)))
+        return json_response(await self.reads.audit(deal_id, await self._viewer(request, deal_id)))
 
     async def coach(self, request: web.Request) -> web.Response:
         """The coach's advice for the token's seat, from its own view (deals that allow it)."""
         deal_id = request.match_info["deal_id"]
-        token = _bearer(request)
+        token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "the coach answers a seat token (Authorization: Bearer …)")
-        return _json(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
+        return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def start_review(self, request: web.Request) -> web.Response:
         """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
         deal_id = request.match_info["deal_id"]
-        body = _decode(await _body(request), ReviewRequest)
+        body = parse(await read_body(request), ReviewRequest)
         state = await self.reviews.start(deal_id, body.seat, body.seed)
-        return _json(state, status=200 if state.get("status") == "done" else 202)
+        return json_response(state, status=200 if state.get("status") == "done" else 202)
 
     async def review(self, request: web.Request) -> web.Response:
         """A review's progress, or the review once done (404 if none was started)."""
         deal_id = request.match_info["deal_id"]
-        seat = _whole(request, "seat", None, 0, 7, source=request.match_info)
-        seed = _whole(request, "seed", 0, 0, 2**31)
+        seat = whole(request, "seat", None, 0, 7, source=request.match_info)
+        seed = whole(request, "seed", 0, 0, 2**31)
         await self.deals.load(deal_id)  # 404 for an unknown deal
         state = await self.reviews.get(deal_id, seat, seed)
         if state is None:
             raise RuleViolation("DS-7", f"no review of seat {seat} (seed {seed}) was started; POST one")
-        return _json(state)
+        return json_response(state)
 
     async def openapi(self, request: web.Request) -> web.Response:
-        return _json(openapi_document())
+        return json_response(openapi_document())
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         index = WEB_ROOT / "index.html"

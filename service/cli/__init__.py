@@ -1,0 +1,149 @@
+"""``dealstream``: serve, simulate, arena, replay, audit, export, import, review, archive.
+
+The console entry point is ``service.cli:main`` (``python -m service.cli`` runs it too). This
+module holds the argument parser only; each command lives in the module of its kind: ``serve``,
+``play`` (simulate, arena), ``logs`` (the commands on one deal's log) and ``archive``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from domain.game import GAMES
+from service.cli import archive, logs, play, serve
+from service.cli.play import play_one
+
+__all__ = ["main", "play_one"]
+
+DESCRIPTION = "dealstream: serve, simulate, arena, replay, audit, export, import, review, archive."
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="dealstream", description=DESCRIPTION)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def redis_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--redis", help="Redis URL (default: DEALSTREAM_REDIS_URL, else embedded)")
+        sp.add_argument("--data-dir", help="embedded Redis data directory (default ./dealstream-data)")
+        sp.add_argument("--prefix", default="ds", help="key prefix (default ds)")
+
+    s = sub.add_parser("serve", help="run the HTTP API and web client")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8080)
+    s.add_argument("--dev", action="store_true", help="allow fixed decks and dealers (tests, tutorials)")
+    s.add_argument(
+        "--bot-delay", type=float, default=1.0,
+        help="seconds a bot thinks at a deal's normal pace (slow: 2x, fast: 0.3x; 0 in tests)",
+    )  # fmt: skip
+    s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
+    s.add_argument(
+        "--redis-timeout", type=float, default=10.0,
+        help="seconds a Redis call may take before the API answers 503 (at least 0.5)",
+    )  # fmt: skip
+    s.add_argument("--max-streams", type=int, default=10_000, help="live event streams this process serves")
+    s.add_argument(
+        "--wait-replicas", type=int, default=None,
+        help="replicas that confirm an append before it is acknowledged (default: 1 on a cluster, else 0)",
+    )  # fmt: skip
+    s.add_argument(
+        "--bot-budget", type=float, default=1.0,
+        help="seconds a searching bot may think before its seat plays the greedy move",
+    )  # fmt: skip
+    s.add_argument(
+        "--bot-workers", type=int, default=None, help="worker processes for searching bots (default 2)"
+    )
+    s.add_argument(
+        "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
+    )
+    redis_opts(s)
+    s.set_defaults(func=serve.cmd_serve)
+
+    s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
+    s.add_argument("--game", required=True, choices=sorted(GAMES))
+    s.add_argument("--deals", type=int, default=100)
+    s.add_argument(
+        "--bots", help="comma-separated bot level per seat, any level the game has (default all greedy)"
+    )
+    s.add_argument(
+        "--seed", default="dealstream", help="tournament seed: deal i's wall depends on it and i only"
+    )
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=play.cmd_simulate)
+
+    s = sub.add_parser(
+        "arena",
+        help="duplicate match between bot levels (luck of the deal cancels)",
+        description=play.ARENA_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("--game", required=True, choices=sorted(GAMES))
+    s.add_argument(
+        "--bots", required=True,
+        help="comma-separated levels, each once, 2 up to the seat count; the last one fills the remaining "
+        "seats (MCR strong,greedy = strong,greedy,greedy,greedy)",
+    )  # fmt: skip
+    s.add_argument("--walls", type=int, default=100, help="seeded decks, each played once per rotation")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (the report does not depend on it)")
+    s.add_argument("--seed", default="dealstream", help="arena seed: walls and bot seeds derive from it")
+    s.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    s.set_defaults(func=play.cmd_arena)
+
+    for name, func, help_ in (
+        ("audit", logs.cmd_audit, "audit a deal (id in Redis, or an exported .jsonl file)"),
+        ("export", logs.cmd_export, "print a deal's stored log as JSON lines"),
+        ("replay", logs.cmd_replay, "step through a deal in words, with the table (Enter: next, q: quit)"),
+    ):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("deal", help="deal id or path to a .jsonl export")
+        redis_opts(s)
+        if name == "audit":
+            s.add_argument("--json", action="store_true")
+        if name == "replay":
+            s.add_argument("--perspective", default="all", help="a seat number, or all (after the end)")
+            s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
+            s.add_argument("--json", action="store_true", help="each event as raw JSON (for scripts)")
+        s.set_defaults(func=func)
+
+    s = sub.add_parser("review", help="review one seat's decisions of a finished deal (id or .jsonl file)")
+    s.add_argument("deal", help="deal id or path to a .jsonl export")
+    s.add_argument("--seat", type=int, required=True)
+    s.add_argument("--seed", type=int, default=0, help="review seed (the same seed, the same review)")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--json", action="store_true", help="the review as one JSON object")
+    redis_opts(s)
+    s.set_defaults(func=logs.cmd_review)
+
+    s = sub.add_parser("archive", help="move deals finished a while ago from Redis to the archive")
+    s.add_argument(
+        "--older-than", type=float, default=600.0, help="seconds since a deal finished (default 600)"
+    )
+    s.add_argument(
+        "--archive", help="postgresql://… or sqlite:///path (default: DEALSTREAM_ARCHIVE_URL, else the"
+        " SQLite file archive.sqlite3 in the data directory)",
+    )  # fmt: skip
+    s.add_argument("--once", action="store_true", help="one round, then exit (else a round every --interval)")
+    s.add_argument("--interval", type=float, default=30.0, help="seconds between rounds (default 30)")
+    s.add_argument("--jobs", type=int, default=4, help="deals archived at once (default 4)")
+    s.add_argument(
+        "--lease", type=float, default=60.0,
+        help="seconds a deal stays reserved for this archiver (another takes it over after a crash)",
+    )  # fmt: skip
+    s.add_argument(
+        "--backfill", action="store_true",
+        help="first list deals that finished before the finished index existed (walks every deal)",
+    )  # fmt: skip
+    s.add_argument("--json", action="store_true", help="one JSON object per round (no progress bar)")
+    redis_opts(s)
+    s.set_defaults(func=archive.cmd_archive)
+
+    s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
+    s.add_argument("file")
+    redis_opts(s)
+    s.set_defaults(func=logs.cmd_import)
+
+    args = p.parse_args(argv)
+    if getattr(args, "redis_timeout", 10.0) < 0.5:
+        p.error("--redis-timeout must be at least 0.5 seconds")
+    if getattr(args, "max_streams", 1) < 1 or getattr(args, "keepalive", 1.0) <= 0:
+        p.error("--max-streams and --keepalive must be positive")
+    return args.func(args)

@@ -1,0 +1,180 @@
+"""The commands on one deal's stored log, from Redis (by deal id) or an exported ``.jsonl`` file:
+``audit``, ``export``, ``import``, ``replay`` and ``review``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from domain.errors import RuleViolation
+from domain.game import DealCreated
+from service.app.games import kit_for_ruleset
+
+
+def with_store(args: argparse.Namespace, work: Any) -> Any:
+    from service.store.connection import connect, resolve_redis_url
+    from service.store.event_store import EventStore
+
+    url, embedded = resolve_redis_url(args.redis, args.data_dir)
+
+    async def run() -> Any:
+        client = connect(url)
+        try:
+            return await work(EventStore(client, args.prefix))
+        finally:
+            await client.aclose()
+
+    try:
+        return asyncio.run(run())
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def load_raws(args: argparse.Namespace) -> tuple[list[bytes], str | None]:
+    path = Path(args.deal)
+    if path.is_file():
+        return [line for line in path.read_bytes().splitlines() if line.strip()], None
+
+    async def read(store: Any) -> tuple[list[bytes], str | None]:
+        return await store.read_raw(args.deal), await store.head_hash(args.deal)
+
+    return with_store(args, read)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from service.app.audit import audit_log
+
+    raws, head = load_raws(args)
+    report = audit_log(raws, head)
+    if args.json:
+        print(msgspec.json.encode(report).decode())
+    else:
+        mark = {True: "ok", False: "FAILED", None: "n/a"}
+        print(f"deal {report.deal_id} ({report.game}), {report.versions} events, finished: {report.finished}")
+        for name in ("chain_ok", "commitment_ok", "shuffle_ok", "redecided_ok", "claim_windows_ok"):
+            print(f"  {name[:-3]:<14} {mark[getattr(report, name)]}")
+        if report.fixed_deck:
+            print("  note: this deal used a fixed deck (--dev); the shuffle was not random")
+        for p in report.problems:
+            print(f"  problem at version {p.version}: [{p.check}] {p.detail}")
+        print("AUDIT OK" if report.ok else "AUDIT FAILED")
+    return 0 if report.ok else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    raws, _head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    sys.stdout.buffer.write(b"\n".join(raws) + b"\n")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from domain.envelope import verify_chain
+    from service.store.event_store import now_ms
+
+    raws = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
+    broken = verify_chain(raws)
+    if not raws or broken is not None:
+        print(
+            f"refused: the file's hash chain breaks at version {broken.version if broken else 1}",
+            file=sys.stderr,
+        )
+        return 1
+    created = msgspec.json.decode(decode_record(raws[0]).data, type=DealCreated)
+    try:
+        game = kit_for_ruleset(created.ruleset).name  # a ruleset this build lacks is refused
+    except RuleViolation as exc:
+        print(f"refused: {exc.message}", file=sys.stderr)
+        return 1
+
+    async def work(store: Any) -> int:
+        if await store.version(created.deal_id):
+            print(f"deal {created.deal_id} exists already", file=sys.stderr)
+            return 1
+        finished = decode_record(raws[-1]).type == "SeedRevealed"
+        await store.put_meta(created.deal_id, {"game": game, "seats": json.dumps(created.seats)})
+        await store.append_records(created.deal_id, raws)
+        # a finished log is public like any finished deal; an unfinished one stays unlisted
+        status = {"status": "over" if finished else "imported", "imported": "1"}
+        await store.put_meta(created.deal_id, status, created_ms=now_ms(), public=finished)
+        print(created.deal_id)
+        return 0
+
+    return with_store(args, work)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Step through a deal: in words with the table after each step (``service.replay_text``), or
+    with ``--json`` each event as JSON (the form scripts read)."""
+    raws, _head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    records = [decode_record(r) for r in raws]
+    created = msgspec.json.decode(records[0].data, type=DealCreated)
+    try:
+        k = kit_for_ruleset(created.ruleset)  # the log's own rules
+    except RuleViolation as exc:
+        print(f"refused: {exc.message}", file=sys.stderr)
+        return 1
+    events = [k.decode_event(r.data) for r in records]
+    over = type(events[-1]).__name__ == "SeedRevealed"
+    seats = len(created.seats)
+    if args.perspective != "all" and not (args.perspective.isdigit() and int(args.perspective) < seats):
+        print(f"--perspective is all or a seat 0..{len(created.seats) - 1}", file=sys.stderr)
+        return 2
+    perspective = None if args.perspective == "all" else int(args.perspective)
+    if perspective is None and not over:
+        print("the 'all' perspective opens when the deal is over", file=sys.stderr)
+        return 1
+    interactive = sys.stdin.isatty() and not args.no_pause
+    if not args.json:
+        from service import replay_text
+
+        try:
+            print("\n".join(replay_text.header(k, events, perspective)))
+            for _version, lines in replay_text.steps(k, events, perspective):
+                print("\n".join(lines), flush=True)
+                if interactive and input().strip().lower() == "q":
+                    break
+        except BrokenPipeError:  # piped into `head`: the reader has what it wanted
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    for record, event in zip(records, events, strict=True):
+        shown = (
+            msgspec.to_builtins(event)
+            if perspective is None
+            else k.projections.redact_event(event, perspective)
+        )
+        if shown is None:
+            continue
+        if perspective is None and isinstance(event, DealCreated):
+            shown = {**shown, "server_seed": "(revealed at the end)"}
+        print(f"{record.version:>4}  {json.dumps(shown, ensure_ascii=False)}")
+        if interactive and input().strip().lower() == "q":
+            break
+    final = (
+        k.projections.full_view(events)
+        if perspective is None
+        else k.projections.seat_view(events, perspective)
+    )
+    print(json.dumps(msgspec.to_builtins(final).get("result"), ensure_ascii=False, indent=1))
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from service.review_cli import cmd_review as review
+
+    return review(args, load_raws)

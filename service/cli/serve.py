@@ -1,0 +1,44 @@
+"""``dealstream serve``: the HTTP API and the web client on one Redis (the embedded one by default)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
+    from service import bootstrap
+    from service.store.connection import resolve_redis_url
+    from service.store.embedded import DataDirInUse
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
+    except DataDirInUse as exc:
+        print(f"dealstream: {exc}", file=sys.stderr)
+        return 1
+    settings = bootstrap.Settings(
+        prefix=args.prefix,
+        dev=args.dev,
+        bot_delay=args.bot_delay,
+        create_limit=args.create_limit,
+        max_streams=args.max_streams,
+        keepalive=args.keepalive,
+        redis_timeout=args.redis_timeout,
+        bot_budget=args.bot_budget,
+        bot_workers=args.bot_workers,
+        wait_replicas=args.wait_replicas,
+    )
+    try:
+        where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
+        print(f"dealstream on http://{args.host}:{args.port}/ (events in {where})", flush=True)
+        web.run_app(
+            bootstrap.serve(url, settings), host=args.host, port=args.port, print=None, access_log=None
+        )
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    return 0

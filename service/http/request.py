@@ -1,0 +1,130 @@
+"""Reading an HTTP request: its JSON body, the seat token, whole-number and version
+parameters, the state of its transport; and the per-address limit on deal creation.
+
+Bad input becomes a ``RuleViolation`` (``DS-5``, ``DS-8``) that the problem middleware answers
+as problem+json, so the handlers in ``routes`` only call these.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import defaultdict, deque
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from domain.errors import RuleViolation
+
+MAX_BODY = 64 * 1024
+_VERSION = re.compile(r"[0-9]{1,16}")
+_WHOLE = re.compile(r"-?[0-9]{1,16}")
+
+
+def parse(body: bytes, type_: Any) -> Any:
+    try:
+        return msgspec.json.decode(body, type=type_)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation("DS-5", f"invalid request: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise RuleViolation("DS-5", f"malformed JSON: {exc}") from None
+    except RecursionError:  # msgspec decodes `Any` fields recursively: 64 KiB of `[` nests deep enough
+        raise RuleViolation("DS-5", "malformed JSON: nested too deeply") from None
+
+
+async def read_body(request: web.Request) -> bytes:
+    """The request body. A small one has usually arrived whole with the headers: then it is
+    taken from the buffer at once, instead of through two awaited reads."""
+    content = request.content
+    if content.is_eof():
+        body = content.read_nowait()
+        if len(body) > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(body))
+        return body
+    return await request.read()  # enforces client_max_size (MAX_BODY) as it reads
+
+
+def json_response(obj: Any, status: int = 200) -> web.Response:
+    return web.Response(body=msgspec.json.encode(obj), status=status, content_type="application/json")
+
+
+def bearer(request: web.Request) -> str | None:
+    """The seat token: ``Authorization: Bearer …``, or ``?token=`` (EventSource cannot set
+    headers). Header bytes outside printable ASCII are refused here, never passed on."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        if not header.isascii() or not header.isprintable():
+            raise RuleViolation("DS-8", "the Authorization header must be printable ASCII")
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() == "bearer":  # auth schemes are case-insensitive (RFC 9110 section 11.1)
+            return credentials.strip() or None
+    token = request.query.get("token") or None
+    if token is not None and (not token.isascii() or not token.isprintable()):
+        raise RuleViolation("DS-8", "a seat token is printable ASCII")
+    return token
+
+
+def version_param(request: web.Request, name: str, header: str | None = None) -> int | None:
+    """A version from a query parameter (or a header such as ``Last-Event-ID``): ASCII digits."""
+    raw = request.headers.get(header) if header else None
+    if raw is None:
+        raw = request.query.get(name)
+    if raw is None:
+        return None
+    if not _VERSION.fullmatch(raw) or int(raw) >= 2**53:
+        raise RuleViolation("DS-5", f"{header or name} is a version number, 0 or more")
+    return int(raw)
+
+
+def aborter(request: web.Request) -> Any:
+    def abort() -> None:
+        if request.transport is not None:
+            request.transport.abort()
+
+    return abort
+
+
+def whole(
+    request: web.Request, name: str, default: int | None, low: int, high: int, source: Any = None
+) -> int | None:
+    """A whole-number query (or, with ``source``, path) parameter in ``low..high`` (ASCII
+    digits), or ``default``."""
+    raw = (request.query if source is None else source).get(name)
+    if raw is None:
+        return default
+    if not _WHOLE.fullmatch(raw) or not low <= int(raw) <= high:
+        raise RuleViolation("DS-5", f"{name} is a whole number from {low} to {high}")
+    return int(raw)
+
+
+def transport_alive(request: web.Request) -> Any:
+    def alive() -> bool:
+        transport = request.transport
+        return transport is not None and not transport.is_closing()
+
+    return alive
+
+
+class RateLimiter:
+    """At most ``limit`` deal creations per client address per ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = defaultdict(deque)
+        self._swept = time.monotonic()
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        if now - self._swept > self.window:  # forget idle addresses, at most once a window
+            for idle in [c for c, h in self._hits.items() if not h or now - h[-1] > self.window]:
+                del self._hits[idle]
+            self._swept = now
+        hits = self._hits[client]
+        while hits and now - hits[0] > self.window:
+            hits.popleft()
+        if len(hits) >= self.limit:
+            return False
+        hits.append(now)
+        return True
