@@ -8,6 +8,9 @@ their own: they decode the request, call one function here and encode what it re
 
 The pure gate functions (``summary``, ``view``, ``replay_frame``, ``audit``, ``stream_events``,
 ``listing``) take a folded deal and a viewer; ``ReadSide`` does the I/O around them.
+
+Why one file of about 400 lines: it is the one place a reviewer reads to know what any viewer
+can be shown; split in two, a visibility rule could hide in the half nobody opened.
 """
 
 from __future__ import annotations
