@@ -15,9 +15,14 @@ to see each message's id), on the same two cores as the service and Redis.
 
 Action to event: from sending a person's command to that command's first event arriving on the
 person's stream. At each step the tables are brought to the step's count (opened over
-``--ramp`` seconds), left ``--warmup`` seconds, then measured for ``--hold`` seconds. The ramp
-stops at the first step whose p99 exceeds ``--p99-ms`` (150) or whose commands fail, or when
-``--max-seconds`` is spent; ``capacity_tables`` is the largest step that held.
+``--ramp`` seconds), left ``--warmup`` seconds, then measured for ``--hold`` seconds. A step
+holds when its p99 is at most ``--p99-ms`` (150), no command failed and every event arrived.
+The ramp stops once ``--patience`` (2) steps in a row missed (on a shared machine one miss may
+be another process's burst), or when ``--max-seconds`` is spent; ``capacity_tables`` is the
+largest step that held. Each step also reports the CPU the service, Redis and this process
+used, and the machine's load average, so a figure measured on a busy machine can be told from
+one measured on a quiet one. ``--appendfsync everysec`` measures Redis without a disk flush per
+write.
 
 Also: Redis memory per live deal (``MEMORY USAGE`` of the live deals' keys at the last step that
 held, so the deals that finished during the run are not counted) and, from ``bench.archive``,
@@ -47,6 +52,24 @@ SEATS = {"mcr": 4, "paohuzi": 3}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
+class FsyncRedis(Redis):
+    """``bench.streams.Redis`` with a chosen ``appendfsync`` (``always``: what the embedded Redis
+    runs, each acknowledged append on disk; ``everysec``: up to a second of appends at risk)."""
+
+    def __init__(self, appendfsync: str) -> None:
+        super().__init__()
+        self.appendfsync = appendfsync
+
+    def start(self) -> FsyncRedis:
+        super().start()
+        client = self.client()
+        try:
+            client.config_set("appendfsync", self.appendfsync)
+        finally:
+            client.close()
+        return self
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process so far (from /proc)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -61,6 +84,7 @@ class Action:
     sent: float
     sub: Subscriber
     first: int | None = None
+    answered: float = 0.0  # when the HTTP answer arrived
 
 
 @dataclass
@@ -145,6 +169,7 @@ class Tables:
             status = resp.status
         if status == 200:
             action.first = answer["first_version"]
+            action.answered = time.monotonic()
             self.actions.append(action)
         elif status == 409:
             self.stale += 1
@@ -152,19 +177,22 @@ class Tables:
             self.failed.append(f"{status} {answer}")
 
 
-def action_latencies(actions: list[Action], start: float, end: float) -> tuple[list[float], int]:
-    """Send-to-event times of the actions sent in [start, end), and how many never arrived."""
+def action_latencies(actions: list[Action], start: float, end: float) -> tuple[list[float], list[float], int]:
+    """Send-to-event and send-to-answer times of the actions sent in [start, end), and how many
+    events never arrived."""
     out: list[float] = []
+    answers: list[float] = []
     missing = 0
     for action in actions:
         if not start <= action.sent < end or action.first is None:
             continue
+        answers.append(action.answered - action.sent)
         at = action.sub.first_at_or_after(action.first)
         if at is None:
             missing += 1
         else:
             out.append(max(0.0, at - action.sent))
-    return out, missing
+    return out, answers, missing
 
 
 def redis_memory(server: Redis) -> dict[str, Any]:
@@ -201,7 +229,7 @@ async def live_deal_memory(server: Redis, prefix: str, deal_ids: list[str]) -> d
 async def ramp(args: Any) -> dict[str, Any]:
     data_dir = tempfile.mkdtemp(prefix="ds-bench-capacity-")
     os.environ["DEALSTREAM_DATA_DIR"] = data_dir  # the service's archive file, not the checkout's
-    server = Redis().start()
+    server = FsyncRedis(args.appendfsync).start()
     service = Service(server.port, "--bot-delay", str(args.bot_delay), "--keepalive", "15")
     started = time.monotonic()
     steps: list[dict[str, Any]] = []
@@ -224,13 +252,18 @@ async def ramp(args: Any) -> dict[str, Any]:
                     await asyncio.sleep(args.ramp / max(1, new))
                 await asyncio.sleep(args.warmup)
                 failed_before = len(tables.failed)
-                cpu_before, at_before = cpu_seconds(service.process.pid), time.monotonic()
+                assert server.process is not None
+                pids = {"service": service.process.pid, "redis": server.process.pid}
+                cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+                own_before = time.process_time()
                 measure_from = time.monotonic()
                 await asyncio.sleep(args.hold)
                 measure_to = time.monotonic()
-                cpu = (cpu_seconds(service.process.pid) - cpu_before) / (measure_to - at_before)
+                span = measure_to - measure_from
+                cpu = {name: (cpu_seconds(pid) - cpu_before[name]) / span for name, pid in pids.items()}
+                cpu["bench"] = (time.process_time() - own_before) / span
                 await asyncio.sleep(2.0)  # events of the last actions still on their way
-                lat, missing = action_latencies(tables.actions, measure_from, measure_to)
+                lat, answers, missing = action_latencies(tables.actions, measure_from, measure_to)
                 info = await asyncio.to_thread(redis_memory, server)
                 p99 = percentile(lat, 99) * 1000
                 step = {
@@ -240,9 +273,13 @@ async def ramp(args: Any) -> dict[str, Any]:
                     "action_to_event_p50_ms": round(percentile(lat, 50) * 1000, 1),
                     "action_to_event_p99_ms": round(p99, 1),
                     "action_to_event_max_ms": round(max(lat, default=float("nan")) * 1000, 1),
+                    "action_to_answer_p99_ms": round(percentile(answers, 99) * 1000, 1),
                     "events_missing": missing,
                     "commands_failed": len(tables.failed) - failed_before,
-                    "service_cpu_cores": round(cpu, 2),
+                    "service_cpu_cores": round(cpu["service"], 2),
+                    "redis_cpu_cores": round(cpu["redis"], 2),
+                    "bench_cpu_cores": round(cpu["bench"], 2),
+                    "machine_load_average_1m": round(os.getloadavg()[0], 2),
                     "redis_used_memory": int(info["used_memory"]),
                     "deals_finished_so_far": tables.deals_finished,
                 }
@@ -253,8 +290,8 @@ async def ramp(args: Any) -> dict[str, Any]:
                     print(step, flush=True)
                 if held:
                     memory = await live_deal_memory(server, prefix, list(tables.live.values()))
-                else:
-                    break
+                elif len(steps) >= args.patience and not any(x["held"] for x in steps[-args.patience :]):
+                    break  # the last ``patience`` steps all missed: past the capacity, not a spike
             tables.stop.set()
             await asyncio.gather(*running, return_exceptions=True)
     finally:
@@ -269,6 +306,7 @@ async def ramp(args: Any) -> dict[str, Any]:
         "meets_target": capacity >= TARGET_TABLES,
         "think_s": [args.think_min, args.think_max],
         "bot_delay_s": args.bot_delay,
+        "redis_appendfsync": args.appendfsync,
         "cores": os.cpu_count(),
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "steps": steps,
@@ -292,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think-min", type=float, default=2.0)
     p.add_argument("--think-max", type=float, default=4.0)
     p.add_argument("--bot-delay", type=float, default=1.0, help="the service's --bot-delay (normal pace)")
+    p.add_argument(
+        "--patience", type=int, default=2,
+        help="stop after this many steps in a row miss the target (one miss may be another process's spike)",
+    )  # fmt: skip
+    p.add_argument("--appendfsync", default="always", choices=("always", "everysec"))
     p.add_argument("--max-seconds", type=float, default=1500.0, help="no step starts after this")
     p.add_argument("--archive-deals", type=int, default=300, help="bench.archive's deals (0: skip)")
     p.add_argument("--postgres", default=None, help="PostgreSQL for bench.archive ('' to skip)")

@@ -274,7 +274,9 @@ class StreamHub:
                     now = time.monotonic()
                     if message is not None:
                         kind, channel = message
-                        if kind == "message":
+                        if kind in ("message", "subscribe"):
+                            # a subscription in force: read once more, since an append made
+                            # between the feed's first read and now rang no doorbell of ours
                             deal_id = self._by_channel.get(channel)
                             if deal_id is not None:
                                 self._mark(deal_id)

@@ -25,8 +25,9 @@ def _text(value: Any) -> str:
 
 
 class Doorbell:
-    """A pub/sub connection. ``next`` returns ("message", channel), ("pong", ""), or None when
-    nothing came within the timeout; a lost connection raises redis-py's ``ConnectionError``."""
+    """A pub/sub connection. ``next`` returns ("message", channel), ("subscribe", channel) once a
+    subscription is in force, ("pong", ""), or None when nothing came within the timeout; a lost
+    connection raises redis-py's ``ConnectionError``."""
 
     _turn = 0  # on a cluster, each new doorbell tries the next node (one may be down)
 
@@ -99,7 +100,9 @@ class Doorbell:
                         return "message", _text(reply[1])
                     if kind == "pong":
                         return "pong", ""
-                    continue  # subscribe / unsubscribe confirmations
+                    if kind == "subscribe":  # from here on this channel's doorbell reaches us
+                        return "subscribe", _text(reply[1])
+                    continue  # unsubscribe confirmations
                 if isinstance(reply, hiredis.ReplyError):
                     raise RedisConnectionError(f"the doorbell connection was refused: {reply}")
                 continue
