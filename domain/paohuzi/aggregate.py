@@ -23,7 +23,7 @@ from .options import (
     compute_options,
     window_options,
 )
-from .queries import is_over, legal_actions, seats_to_act
+from .queries import chi_choice, is_legal, is_over, legal_actions, seats_to_act
 from .refusals import refusal
 from .state import State
 from .win_eval import WinEval, evaluate_win, meld_huxi
@@ -36,6 +36,7 @@ __all__ = [
     "_CHI_MEMO",
     "_chi_search",
     "canonical",
+    "chi_choice",
     "chi_choices",
     "claim_order",
     "compute_options",
@@ -45,6 +46,7 @@ __all__ = [
     "execute",
     "fold",
     "initial_state",
+    "is_legal",
     "is_over",
     "legal_actions",
     "meld_huxi",

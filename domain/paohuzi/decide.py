@@ -1,9 +1,10 @@
 """Paohuzi ``decide``: a command checked against ``legal_actions``, then its events.
 
 One legality, as in MCR: a command is accepted exactly when it is one of the seat's
-``legal_actions`` (a chi compared in the order ``legal_actions`` writes it: within a group and
-among the bi groups the order carries no meaning, only the first group, the one with the claimed
-card, is told apart). Anything else is refused with the rule that forbids it (``refusals``).
+``legal_actions`` (``queries.is_legal`` answers that without building the list; a chi is
+compared in the order ``legal_actions`` writes it: within a group and among the bi groups the
+order carries no meaning, only the first group, the one with the claimed card, is told apart).
+Anything else is refused with the rule that forbids it (``refusals``).
 ``StartDeal`` is the one command outside the list: its client seed is the caller's free choice.
 
 ``decide`` never mutates its input: it works on a cheap copy and applies each event it emits,
@@ -19,7 +20,7 @@ from domain.errors import RuleViolation
 from domain.game import StartDeal
 from domain.shuffle import combine_seeds, dealer_and_deck
 
-from .cards import SEATS, group_huxi, kind_from_name, kind_name
+from .cards import SEATS, group_huxi, kind_name
 from .forced import Ctx, end, next_reveal, open_window, payments, try_resolve
 from .messages import (
     CardDiscarded,
@@ -39,7 +40,7 @@ from .messages import (
     WinGroup,
 )
 from .options import window_options
-from .queries import legal_actions
+from .queries import chi_choice, is_legal
 from .refusals import refusal
 from .state import State
 from .win_eval import take
@@ -132,16 +133,11 @@ def _start(s: State, cmd: StartDeal) -> Ctx:
 def canonical(command: Any) -> Any:
     """A chi written the way ``legal_actions`` writes it (each group's kinds in order, the bi
     groups in order after the first); any other command as it is."""
-    if type(command) is not Chi:
+    choice = chi_choice(command) if type(command) is Chi else None
+    if choice is None:
         return command
-    try:
-        kinds = [sorted(kind_from_name(x) for x in g) for g in command.groups]
-    except KeyError:
-        return command  # no legal action names an unknown kind: refused (PH-1.2)
-    if not kinds:
-        return command
-    groups = [kinds[0], *sorted(kinds[1:])]
-    return Chi(seat=command.seat, window=command.window, groups=[[kind_name(x) for x in g] for g in groups])
+    groups = [[kind_name(x) for x in g] for g in (choice[0], *choice[1])]
+    return Chi(seat=command.seat, window=command.window, groups=groups)
 
 
 def _answer(s: State, cmd: Any) -> Ctx:
@@ -152,8 +148,7 @@ def _answer(s: State, cmd: Any) -> Ctx:
     answer = _ANSWERS[type(cmd)]
     groups = None
     if answer == "chi":
-        kinds = [tuple(kind_from_name(x) for x in g) for g in cmd.groups]  # canonical already
-        groups = _chi_ids(s, seat, s.table, (kinds[0], tuple(kinds[1:])))
+        groups = _chi_ids(s, seat, s.table, chi_choice(cmd))
     ctx = Ctx(s.copy())
     ctx.emit(ClaimAnswered(window=s.window, seat=seat, answer=answer, groups=groups))
     if answer == "pass" and (o.peng or o.chi):
@@ -180,24 +175,9 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
     seat = getattr(command, "seat", -1)
     if not isinstance(seat, int) or not 0 <= seat < SEATS:
         raise RuleViolation("DS-3", f"unknown seat {seat!r}")
-    t = type(command)
-    # the two commonest commands are checked without building the list; each test is exactly
-    # ``command in legal_actions(state, seat)`` for its type
-    if t is Discard:
-        legal = state.phase == "discard" and state.turn == seat and command.card in state.hands[seat]
-    elif t is Pass:
-        legal = (
-            state.phase == "claim"
-            and command.window == state.window
-            and seat in state.eligible
-            and seat not in state.answers
-        )
-    else:
-        command = canonical(command)
-        legal = command in legal_actions(state, seat)
-    if not legal:
+    if not is_legal(state, command):
         raise refusal(state, command)
-    if t is Discard:
+    if type(command) is Discard:
         ctx = Ctx(state.copy())
         ctx.emit(CardDiscarded(seat=seat, card=command.card))
         open_window(ctx)

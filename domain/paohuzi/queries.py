@@ -2,7 +2,9 @@
 
 ``legal_actions`` is the one legality: ``decide`` accepts a command exactly when it is in this
 list (a chi compared in the order written here), and refuses anything else with the rule that
-forbids it (``refusals``).
+forbids it (``refusals``). ``is_legal`` answers that membership without building the list, as
+``decide`` asks it for every command; a property test holds the two together
+(``test_decide_accepts_exactly_the_legal_actions``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 from domain.game import StartDeal
 
-from .cards import kind_name
+from .cards import kind_from_name, kind_name
 from .messages import Chi, Discard, Pao, Pass, Peng, Win
 from .options import window_options
 from .state import State
@@ -44,6 +46,43 @@ def legal_actions(state: State, seat: int) -> list[Any]:
         out.append(Pass(seat=seat, window=w))
         return out
     return []
+
+
+def chi_choice(command: Chi) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None:
+    """A chi command as its kinds, in the order ``legal_actions`` writes them: the first group
+    (with the claimed card) and the bi groups, each group's kinds in order, the bi groups in
+    order. ``None`` when it names no kind or an unknown one."""
+    try:
+        kinds = [tuple(sorted(kind_from_name(x) for x in g)) for g in command.groups]
+    except KeyError:
+        return None
+    if not kinds:
+        return None
+    return kinds[0], tuple(sorted(kinds[1:]))
+
+
+def is_legal(state: State, command: Any) -> bool:
+    """``command in legal_actions(state, command.seat)``, without building the list (a chi
+    compared as ``legal_actions`` writes it, so the order of its kinds and bi groups is free)."""
+    s = state
+    t = type(command)
+    seat = command.seat
+    if t is Discard:
+        return s.phase == "discard" and s.turn == seat and command.card in s.hands[seat]
+    if t is Pass or t is Win or t is Pao or t is Peng or t is Chi:
+        if s.phase != "claim" or command.window != s.window or seat not in s.eligible or seat in s.answers:
+            return False
+        if t is Pass:
+            return True
+        o = window_options(s)[seat]
+        if t is Win:
+            return o.win is not None
+        if t is Pao:
+            return o.pao is not None
+        if t is Peng:
+            return o.peng
+        return chi_choice(command) in o.chi
+    return command in legal_actions(s, seat)
 
 
 def seats_to_act(state: State) -> list[int]:
