@@ -74,7 +74,15 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, 
     # the bot's pao closes the window: the prompt holds, disabled, with the reason
     await page.wait_for_selector("#held-prompt", timeout=10_000)
     buttons = page.locator("#held-prompt [data-action]")
-    box = await buttons.first.bounding_box()
+    box = None
+    for _ in range(
+        20
+    ):  # the held prompt may be drawn again (the coach's answer arriving): measure it once it stands
+        box = await buttons.first.bounding_box()
+        if box is not None:
+            break
+        await page.wait_for_timeout(25)
+    assert box is not None, "the held prompt's buttons are not shown"
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     await page.mouse.click(x, y)  # during the hold
     why = await page.text_content("#held-why")
