@@ -75,9 +75,8 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, 
     await page.wait_for_selector("#held-prompt", timeout=10_000)
     buttons = page.locator("#held-prompt [data-action]")
     box = None
-    for _ in range(
-        20
-    ):  # the held prompt may be drawn again (the coach's answer arriving): measure it once it stands
+    # the held prompt may be drawn again (the coach's answer arriving): measure it once it stands
+    for _ in range(20):
         box = await buttons.first.bounding_box()
         if box is not None:
             break
