@@ -50,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a searching bot may think before its seat plays the greedy move",
     )  # fmt: skip
     s.add_argument(
-        "--bot-workers", type=int, default=None, help="worker processes for searching bots (default 2)"
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="worker processes for searching bots (default: one fewer than the cores, at most 2)",
     )
     s.add_argument(
         "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
