@@ -58,6 +58,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument(
         "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
     )
+    s.add_argument(
+        "--archive",
+        help="archive of finished deals: postgresql://… or sqlite:///path (default: DEALSTREAM_ARCHIVE_URL,"
+        " else archive.sqlite3 in the data directory)",
+    )
+    s.add_argument(
+        "--archive-after",
+        type=float,
+        default=600.0,
+        help="seconds after its end a deal moves from Redis to the archive (default 600)",
+    )
+    s.add_argument(
+        "--no-archiver",
+        action="store_true",
+        help="read the archive but leave the archiving to another process or `dealstream archive`",
+    )
     redis_opts(s)
     s.set_defaults(func=serve.cmd_serve)
 

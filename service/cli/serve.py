@@ -31,6 +31,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_budget=args.bot_budget,
         bot_workers=args.bot_workers,
         wait_replicas=args.wait_replicas,
+        archive_url=args.archive,
+        data_dir=args.data_dir,
+        archive_after_s=None if args.no_archiver else args.archive_after,
     )
     try:
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
