@@ -6,6 +6,10 @@ Game-agnostic: everything game-specific comes through ``GameKit``. Folds live in
 (the version, the seat's events through the visibility gate, the state after), so no caller
 reads the state again; every command id is formed here (``seat_command_id``) or in the bot runner
 (``bot_command_id``).
+
+Why one file of over 350 lines: create, rematch, authenticate and command share the per-deal
+lock, the fold cache and the command-id rules, and an answer is built from what that same call
+holds; split apart, each half would need the other's internals.
 """
 
 from __future__ import annotations

@@ -26,6 +26,10 @@ Dead clients: a subscriber whose connection closed is dropped by a sweep twice a
 is never waited on until its deal's next event); keep-alive comments go out at a fixed interval
 so a half-open connection fails a write. A subscriber that falls more than ``queue_limit``
 batches behind is closed, and reconnects with ``Last-Event-ID``.
+
+Why one file of over 350 lines: the reader, the doorbell, the head checks and the subscriber
+queues are one state machine over two connections; "never skip or repeat an event, reset on a
+head that moved back" holds across all of it, so it is read in one place.
 """
 
 from __future__ import annotations
