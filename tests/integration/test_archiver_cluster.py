@@ -17,6 +17,7 @@ pytestmark = pytest.mark.redis
 
 async def test_finished_deals_leave_a_cluster_whole(cluster, key_prefix, tmp_path):
     client = connect(cluster.url)
+    await client.ping()  # redis-py's cluster client learns the slots and commands before concurrent use
     store = EventStore(client, key_prefix)
     archive = SqliteArchive(tmp_path / "archive.sqlite3")
     try:
