@@ -25,6 +25,7 @@ async def play_finished(
     store: EventStore, games: list[str], finished_ms: int | None = None, concurrency: int = 10
 ) -> list[Original]:
     """Bot deals played to the end through the command side, listed in the finished index."""
+    await store.redis.ping()  # a cluster client learns its slots before the concurrent plays below
     deals = DealService(store, bot_delay=0.0)
     gate = asyncio.Semaphore(concurrency)
 
