@@ -17,6 +17,7 @@ processes may run it at once (a lease per deal keeps them apart).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from service.store.connection import STREAMS_CLIENT_NAME, connect
 from service.store.embedded import DEFAULT_DATA_DIR
 from service.store.event_store import EventStore
 
+log = logging.getLogger("dealstream.bootstrap")
 DEALS = web.AppKey("deals", DealService)
 ARCHIVE = web.AppKey("archive", Archive)
 __all__ = ["ARCHIVE", "DEALS", "HUB", "Settings", "application", "serve"]
@@ -124,10 +126,24 @@ def _run_archive(app: web.Application, store: EventStore, archive: Archive, sett
     app[ARCHIVE] = archive
     tasks: list[asyncio.Task] = []
 
+    async def archiving() -> None:
+        archiver = Archiver(store, archive, older_than=settings.archive_after_s or 0.0)
+        try:
+            # a service that died between a deal's last append and its end's status left that
+            # deal out of the finished index: list such deals first (a scan of the deal index,
+            # which holds only the deals still in Redis)
+            added = await archiver.backfill()
+            if added:
+                log.info("%d finished deals were missing from the finished index; listed now", added)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - archiving goes on; the next start tries again
+            log.exception("listing finished deals missing from the finished index failed")
+        await archiver.run(settings.archive_interval_s)
+
     async def start(_app: web.Application) -> None:
         if settings.archive_after_s is not None:
-            archiver = Archiver(store, archive, older_than=settings.archive_after_s)
-            tasks.append(asyncio.create_task(archiver.run(settings.archive_interval_s), name="archiver"))
+            tasks.append(asyncio.create_task(archiving(), name="archiver"))
 
     async def stop(_app: web.Application) -> None:
         for task in tasks:

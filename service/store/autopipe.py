@@ -12,7 +12,9 @@ a redis-py pipeline.
 
 Every command keeps its own reply or its own error (``raise_on_error=False``): one refused
 script never fails its neighbours. Only a failure of the whole round trip (connection lost,
-timeout) reaches every caller of that batch. Order is kept, but nothing here relies on it: each
+timeout) reaches every caller of that batch; a timeout also reaches every command queued behind
+it, since they waited on the same stalled server and would only wait a second timeout on it: so
+no caller waits more than one timeout. Order is kept, but nothing here relies on it: each
 append is one atomic script guarded by its own version check.
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.store.cluster import ClusterWrites, NotReplicated
 from service.store.resp import RespConnection
@@ -89,6 +92,8 @@ class AutoPipeline:
             try:
                 replies = await self._round_trip([args for args, _ in batch])
             except BaseException as exc:  # the whole round trip failed: every caller hears it
+                if isinstance(exc, RedisTimeoutError):  # and so does everyone who waited behind it
+                    batch += [queue.popleft() for _ in range(len(queue))]
                 for _, future in batch:
                     if not future.done():
                         future.set_exception(_copy_error(exc))

@@ -92,6 +92,18 @@ def _version_of(entry_id: bytes | str) -> int:
     return int(text.split("-", 1)[1])
 
 
+def _entry_record(fields: dict | list) -> bytes:
+    """The record of a stream entry: redis-py gives the fields as a dict, a raw reply (the lean
+    connections) as a flat [field, value, ...] list; a record is always its exact bytes."""
+    if isinstance(fields, dict):
+        return _field(fields, b"e")
+    for i in range(0, len(fields) - 1, 2):
+        if fields[i] in (b"e", "e"):
+            value = fields[i + 1]
+            return value if isinstance(value, bytes) else value.encode()
+    raise KeyError("e")
+
+
 def _field(fields: dict, name: bytes) -> bytes:
     value = fields.get(name)
     if value is None:
@@ -142,10 +154,15 @@ class EventStore:
             wait_replicas = 1 if isinstance(redis, RedisCluster) else 0
         self.wait_replicas = wait_replicas
         self._appends = AutoPipeline(redis, resend=True, wait_replicas=wait_replicas)
+        # the reads every command, bot step and stream delivery makes (a log's tail, heads) go
+        # the same lean way: redis-py's parsing of an XRANGE reply cost more CPU than the rest
+        # of a bot step (bench.capacity's profile); a read is safe to send twice
+        self._reads = AutoPipeline(redis, resend=True)
 
     def close(self) -> None:
-        """Close the store's own append connection; the redis client stays the caller's."""
+        """Close the store's own connections; the redis client stays the caller's."""
         self._appends.close()
+        self._reads.close()
 
     @property
     def append_round_trips(self) -> tuple[int, int]:
@@ -339,11 +356,11 @@ class EventStore:
         periodic check that nothing was missed and that the log did not move backwards."""
         if not deal_ids:
             return []
-        pipe = self.redis.pipeline(transaction=False)
-        for deal_id in deal_ids:
-            pipe.hmget(self.commands_key(deal_id), "v", "h")
+        replies = await asyncio.gather(
+            *(self._reads.call("HMGET", self.commands_key(deal_id), "v", "h") for deal_id in deal_ids)
+        )
         heads: list[StreamHead | None] = []
-        for deal_id, (version, hash_) in zip(deal_ids, await pipe.execute(), strict=True):
+        for deal_id, (version, hash_) in zip(deal_ids, replies, strict=True):
             if version is None:  # not in Redis: an archived deal's head is the archived one
                 log = await self._archived_log(deal_id)
                 heads.append(None if log is None else StreamHead(len(log.records), log.head_hash))
@@ -375,11 +392,11 @@ class EventStore:
         start = f"0-{max(from_version, 1)}"
         end = "+" if to_version is None else f"0-{to_version}"
         key = self.events_key(deal_id)
-        entries = await self.redis.xrange(key, start, end)
+        entries = await self._reads.call("XRANGE", key, start, end)
         if not entries and self.archived is not None and not await self.redis.exists(key):
             log = await self._archived_log(deal_id)
             return [] if log is None else _versions(log.records, from_version, to_version)
-        return [_field(fields, b"e") for _id, fields in entries]
+        return [_entry_record(fields) for _id, fields in entries]
 
     async def read(
         self, deal_id: str, from_version: int = 1, to_version: int | None = None
@@ -393,10 +410,13 @@ class EventStore:
         pipeline: what a stream reader fetches when several deals' doorbells rang at once."""
         if not after:
             return []
-        pipe = self.redis.pipeline(transaction=False)
-        for deal_id, version in after:
-            pipe.xrange(self.events_key(deal_id), f"0-{version + 1}", "+", count=count)
-        replies = [[_field(fields, b"e") for _id, fields in entries] for entries in await pipe.execute()]
+        calls = [
+            self._reads.call("XRANGE", self.events_key(deal_id), f"0-{version + 1}", "+", "COUNT", count)
+            for deal_id, version in after
+        ]
+        replies = [
+            [_entry_record(fields) for _id, fields in entries] for entries in await asyncio.gather(*calls)
+        ]
         empty = [i for i, raws in enumerate(replies) if not raws]
         if empty and self.archived is not None:  # caught up, or no longer in Redis?
             pipe = self.redis.pipeline(transaction=False)

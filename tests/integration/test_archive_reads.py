@@ -5,6 +5,7 @@ index right."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import uuid
@@ -18,10 +19,28 @@ from service.store.connection import connect
 from service.store.event_store import EventStore, StreamHead
 from tests.conftest import drop_prefix
 from tests.contracts.archive_contract import make_deal
-from tests.integration.archive_helpers import in_redis, play_finished
+from tests.integration.archive_helpers import Original, in_redis, snapshot
+from tests.integration.archive_helpers import play_finished as play_bots
 from tests.integration.postgres_url import POSTGRES_URL, with_schema
 
 pytestmark = pytest.mark.redis
+
+
+async def play_finished(store: EventStore, games: list[str]) -> list[Original]:
+    """Bot deals played to the end, snapshot once their status says so. The helper closes its
+    service as soon as a deal's log ends, which may cancel the bot step that was about to write
+    the status (most often on a cluster, whose appends wait for a replica): such a deal's status
+    is written here, as that step would have."""
+    originals = await play_bots(store, games)
+    for _ in range(100):
+        metas = [await store.redis.hget(store.meta_key(o.deal_id), "status") for o in originals]
+        if all(m == b"over" for m in metas):
+            break
+        await asyncio.sleep(0.01)
+    for original, status in zip(originals, metas, strict=True):
+        if status != b"over":
+            await store.put_meta(original.deal_id, {"status": "over"})
+    return [await snapshot(store, o.deal_id) for o in originals]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
