@@ -9,6 +9,10 @@ command's first result. So every reader above (folds, the read side, reviews, th
 serves an archived deal as it served it before, and its checks that Redis did not lose data
 see the archived records instead of nothing. "No longer in Redis" means the deal's key is
 gone: a deal Redis holds is answered by Redis alone, so the hot path never asks the archive.
+
+Why one file of over 350 lines: one class, so every read and write of a deal's keys shares one
+key layout, one pipeline and one "Redis first, then the archive" rule; split, a read could
+forget the archive.
 """
 
 from __future__ import annotations
