@@ -343,8 +343,10 @@ class StreamHub:
                 for _d, _a, fut in backlog:
                     fut.cancel()
                 raise
-            except STORE_ERRORS as exc:
-                if self.reads_ok:
+            except Exception as exc:  # noqa: BLE001 - the one reader must outlive any read's trouble
+                if not isinstance(exc, STORE_ERRORS):
+                    log.exception("stream reader failed a read; retrying")
+                elif self.reads_ok:
                     log.warning("stream reader cannot reach the event store (%s); retrying", exc)
                 self.reads_ok = False
                 self._dirty |= dirty
