@@ -248,14 +248,6 @@ async def play_paohuzi(page, url: str, refused: dict) -> None:
 
 async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server, 390, 844)
-    await start_from_lobby(page, web_server, "mcr", ["human", "bot:greedy", "bot:random", "bot:greedy"])
-    await page.wait_for_selector(".play-page[data-game=mcr]")
-    await page.wait_for_selector("#stock-count")
-    assert "Wall" in await page.text_content("#stock-count")
-    assert "Prevailing wind" in await page.text_content("#prevailing")  # MC-2.3
-    # the table fits the phone's width
-    width = await page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390 + 2, width
     shots = {"n": 0}
     checks = {"n": 0, "top": 0, "bottom": 0}
 
@@ -291,7 +283,18 @@ async def test_mcr_whole_deal_by_clicking_on_a_phone(web_server, browser):  # no
                 return kind
         return "Pass" if "Pass" in options else options[0]
 
-    await play_by_clicking(page, pick, on_move=extra, name="mcr-390", on_state=in_view)
+    for _attempt in range(3):  # a bot may win within a few turns: deal again until the rows grew
+        await start_from_lobby(page, web_server, "mcr", ["human", "bot:greedy", "bot:random", "bot:greedy"])
+        await page.wait_for_selector(".play-page[data-game=mcr]")
+        await page.wait_for_selector("#stock-count")
+        assert "Wall" in await page.text_content("#stock-count")
+        assert "Prevailing wind" in await page.text_content("#prevailing")  # MC-2.3
+        # the table fits the phone's width
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390 + 2, width
+        await play_by_clicking(page, pick, on_move=extra, name="mcr-390", on_state=in_view)
+        if checks["top"] > 5 and checks["bottom"] > 5:
+            break
     assert checks["top"] > 5 and checks["bottom"] > 5, checks
     await check_move_log(page, web_server, 0)
     sheet = await page.text_content("#result")
