@@ -27,6 +27,13 @@ def main(argv: list[str] | None = None) -> int:
         sp.add_argument("--data-dir", help="embedded Redis data directory (default ./dealstream-data)")
         sp.add_argument("--prefix", default="ds", help="key prefix (default ds)")
 
+    def log_opts(sp: argparse.ArgumentParser) -> None:
+        redis_opts(sp)
+        sp.add_argument(
+            "--archive", help="where finished deals that left Redis are found: postgresql://… or"
+            " sqlite:///path (default: DEALSTREAM_ARCHIVE_URL, else archive.sqlite3 in the data directory)",
+        )  # fmt: skip
+
     s = sub.add_parser("serve", help="run the HTTP API and web client")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8080)
@@ -114,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         s = sub.add_parser(name, help=help_)
         s.add_argument("deal", help="deal id or path to a .jsonl export")
-        redis_opts(s)
+        log_opts(s)
         if name == "audit":
             s.add_argument("--json", action="store_true")
         if name == "replay":
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--seed", type=int, default=0, help="review seed (the same seed, the same review)")
     s.add_argument("--jobs", type=int, default=1, help="worker processes")
     s.add_argument("--json", action="store_true", help="the review as one JSON object")
-    redis_opts(s)
+    log_opts(s)
     s.set_defaults(func=logs.cmd_review)
 
     s = sub.add_parser("archive", help="move deals finished a while ago from Redis to the archive")
@@ -157,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
 
     s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
     s.add_argument("file")
-    redis_opts(s)
+    log_opts(s)
     s.set_defaults(func=logs.cmd_import)
 
     args = p.parse_args(argv)

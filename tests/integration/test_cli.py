@@ -106,3 +106,49 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
         await deals.close()
         await drop_prefix(client, key_prefix)
         await client.aclose()
+
+
+async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url, key_prefix, tmp_path):
+    """export, audit, replay and review by id answer from the archive once the deal left Redis (as
+    the serving process does), and import refuses a log the archive already holds."""
+    from service.app.archiver import Archiver
+    from service.store.archive.sqlite import SqliteArchive
+    from service.store.connection import connect
+    from tests.integration.archive_helpers import in_redis, play_finished
+
+    client = connect(real_redis_url)
+    store = EventStore(client, key_prefix)
+    archive_path = tmp_path / "archive.sqlite3"
+    archive = SqliteArchive(archive_path)
+    try:
+        (original,) = await play_finished(store, ["paohuzi"])
+        counts = await Archiver(store, archive, older_than=0).archive_once()
+        assert counts.archived == 1 and not await in_redis(store, original.deal_id)
+        await archive.close()
+        common = ["--redis", real_redis_url, "--prefix", key_prefix, "--archive", f"sqlite:///{archive_path}"]
+        exported = cli("export", original.deal_id, *common).stdout.encode()
+        assert exported.splitlines() == original.records
+        audit = json.loads(cli("audit", original.deal_id, *common, "--json").stdout)
+        assert audit["ok"] and audit["finished"]
+        assert "SeedRevealed" in cli("replay", original.deal_id, *common, "--json", "--no-pause").stdout
+        review = json.loads(cli("review", original.deal_id, "--seat", "0", *common, "--json").stdout)
+        assert review["seat"] == 0 and review["decisions"]
+        # the data directory's default archive is found too, without --archive
+        data_dir = tmp_path
+        base = ["--redis", real_redis_url, "--prefix", key_prefix, "--data-dir", str(data_dir)]
+        assert cli("export", original.deal_id, *base).stdout.encode().splitlines() == original.records
+        path = tmp_path / "deal.jsonl"
+        path.write_bytes(exported)
+        refused = cli("import", str(path), *common, check=False)
+        assert refused.returncode == 1 and "exists already" in refused.stderr
+        assert not await in_redis(store, original.deal_id)  # nothing was written back
+        # without the archive, the id is unknown here
+        missing = cli("export", original.deal_id, "--redis", real_redis_url, "--prefix", key_prefix,
+                      "--data-dir", str(tmp_path / "empty"), check=False)  # fmt: skip
+        assert missing.returncode == 1 and "no deal" in missing.stderr
+        assert not (tmp_path / "empty").exists()  # looking made no archive file
+    finally:
+        store.close()
+        await archive.close()
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
