@@ -4,6 +4,11 @@ Each part (a batch as one viewer may see it) is framed once, by aiohttp-sse's ow
 captured as bytes, and the same bytes go to every subscriber with that viewer, in one write per
 subscriber and batch. The response keeps aiohttp-sse's keep-alive comments and its socket send
 timeout, so a dead client fails a write.
+
+A client that hung up ends its stream quietly: the failed write is the stream's end, not an
+error (raised out of the handler it became an error response aiohttp could not send, whose
+exception chain held the stream's frames until the garbage collector found the cycle; at a
+thousand tables, one stream ends that way every few seconds).
 """
 
 from __future__ import annotations
@@ -29,8 +34,15 @@ class _FrameCapture(EventSourceResponse):
         self.buffer += data
 
 
+_capture: _FrameCapture | None = None  # one for the process: ``send`` never yields into another frame
+
+
 async def frame(data: str, ident: int | None, event: str) -> bytes:
-    capture = _FrameCapture()
+    global _capture
+    if _capture is None:
+        _capture = _FrameCapture()
+    capture = _capture
+    capture.buffer.clear()
     await capture.send(data, id=None if ident is None else str(ident), event=event)
     return bytes(capture.buffer)
 
@@ -56,7 +68,10 @@ async def relay(request: web.Request, live: Live, keepalive: float) -> web.Strea
                     if not events or events[0][0] > position
                     else [e for e in events if e[0] > position]
                 )
-                await resp.write(b"".join(f for _v, f in shown) + closing)
+                try:
+                    await resp.write(b"".join(f for _v, f in shown) + closing)
+                except ConnectionResetError:  # the client hung up: its stream is over
+                    break
     finally:
         live.close()
     return resp
