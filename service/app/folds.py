@@ -60,24 +60,44 @@ class Folded:
         return any(kind.startswith("bot:") for kind in self.seats)
 
 
-class Folds:
-    """The fold cache of one process, with loads that share one read per deal."""
+FINISHED_CACHE_SIZE = 256
 
-    def __init__(self, store: EventStore, cache_size: int = 2048) -> None:
+
+class Folds:
+    """The fold cache of one process, with loads that share one read per deal.
+
+    Live deals and finished ones are kept apart: ``cache_size`` live folds (every table being
+    played here stays folded), and only the ``finished_size`` most recently used finished ones
+    (a result sheet, a replay, Play again: read a few times, then rarely). Every fold is a deal's
+    whole event list and state, tens of thousands of objects per hundred deals that the garbage
+    collector walks on each full collection; with finished deals filling the same cache as the
+    live ones, a process serving a thousand tables held twice the folds, and its full
+    collections paused the event loop for a few hundred milliseconds (``bench.capacity``). A
+    finished deal that left the cache folds again from the store on its next read."""
+
+    def __init__(
+        self, store: EventStore, cache_size: int = 2048, finished_size: int = FINISHED_CACHE_SIZE
+    ) -> None:
         self.store = store
         self._cache: LRUCache[str, Folded] = LRUCache(cache_size)
+        self._finished: LRUCache[str, Folded] = LRUCache(finished_size)
         self._loading: dict[str, asyncio.Future[Folded]] = {}
         self.on_forget: list[Any] = []  # called with a deal id whose fold the store contradicted
 
     def cached(self, deal_id: str) -> Folded | None:
         """The folded deal as this process last saw it (no I/O; may lag other processes)."""
-        return self._cache.peek(deal_id)
+        folded = self._cache.peek(deal_id)
+        return folded if folded is not None else self._finished.peek(deal_id)
 
     def remember(self, deal_id: str, folded: Folded) -> None:
-        self._cache.put(deal_id, folded)
+        if folded.over:
+            self._cache.pop(deal_id)
+            self._finished.put(deal_id, folded)
+        else:
+            self._cache.put(deal_id, folded)
 
     def deal_ids(self) -> list[str]:
-        return list(self._cache)
+        return list(self._cache) + list(self._finished)
 
     async def load(self, deal_id: str) -> Folded:
         """The folded deal at the log's current version (cache plus whatever came since).
@@ -98,7 +118,7 @@ class Folds:
         return await asyncio.shield(pending)
 
     async def _load(self, deal_id: str) -> Folded:
-        folded = self._cache.get(deal_id)
+        folded = self._cache.get(deal_id) or self._finished.get(deal_id)
         if folded is None:
             folded = await self._fresh(deal_id)
         # what the fold stood at when the read left: a command may extend it meanwhile
@@ -114,7 +134,7 @@ class Folds:
         if not raws and folded.version == 0:
             raise DealNotFound(deal_id)
         fold_in(folded, raws)
-        self._cache.put(deal_id, folded)
+        self.remember(deal_id, folded)
         return folded
 
     async def _fresh(self, deal_id: str) -> Folded:
@@ -148,17 +168,20 @@ class Folds:
 
     def _forget(self, deal_id: str) -> None:
         self._cache.pop(deal_id)
+        self._finished.pop(deal_id)
         for callback in self.on_forget:
             callback(deal_id)
 
     def absorb(self, deal_id: str, raws: list[bytes], records: list[StoredEvent]) -> Folded | None:
         """Fold records a stream reader has just read, if they extend the cached fold; the
         fold as it stands then (None when this process holds no fold of the deal)."""
-        folded = self._cache.peek(deal_id)
+        folded = self.cached(deal_id)
         if folded is None:
             return None
         if records and records[0].version <= folded.version + 1 <= records[-1].version:
             fold_in(folded, raws, records)
+            if folded.over:
+                self.remember(deal_id, folded)
         return folded
 
 
