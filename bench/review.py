@@ -6,11 +6,18 @@ service's workers would. Printed per game: seconds per review (mean and max; tar
 s, Paohuzi <= 10 s), decisions per review, the strong seat's agreement with its own evaluator
 (target >= 95 %), the random seat's share of mistakes (target: most), and the loss quantiles of
 each seat's decisions that the floors in ``projections/<game>/review.py`` were chosen from.
+
+Also per seat: the share of its decisions that were *decisive* (some option clearly a mistake
+against the best: behind by more than the mistake floor and three times the noise of that gap)
+and, for the random seat, its mistakes among those. A random choice among options that are all
+about as good is no mistake, so these tell a lenient review from a game where many choices do
+not matter.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from typing import Any
 
@@ -57,10 +64,20 @@ def _quantiles(values: list[float]) -> dict[str, float]:
     return {f"p{q}": round(v[min(len(v) - 1, int(q / 100 * len(v)))], 3) for q in (50, 75, 90)}
 
 
+def _decisive(d: rv.Decision, mistake_floor: float) -> bool:
+    """Some option is clearly a mistake against the best one."""
+    best = d.options[d.best]
+    return any(
+        best.value - o.value > max(mistake_floor, 3 * math.hypot(o.noise, best.noise)) for o in d.options
+    )
+
+
 def measure(game: str, deals: int) -> dict[str, Any]:
     k = kit(game)
     times, decisions, losses = [], [], {"strong": [], "random": []}
     agree = mistakes = total_random = total_strong = 0
+    decisive = {"strong": 0, "random": 0}
+    decisive_mistakes = 0
     for i in range(deals):
         records, events = _log(
             game, LINEUPS[game], hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
@@ -73,6 +90,10 @@ def measure(game: str, deals: int) -> dict[str, Any]:
             times.append(time.process_time() - started)
             decisions.append(review.summary.decisions)
             losses[level] += [d.loss for d in review.decisions]
+            for d in review.decisions:
+                if _decisive(d, review.mistake_floor):
+                    decisive[level] += 1
+                    decisive_mistakes += level == "random" and d.verdict == "mistake"
             if level == "strong":
                 agree += review.summary.agreements
                 total_strong += review.summary.decisions
@@ -87,6 +108,13 @@ def measure(game: str, deals: int) -> dict[str, Any]:
         "decisions_per_review_mean": round(sum(decisions) / len(decisions), 1),
         "strong_agreement": round(agree / total_strong, 4) if total_strong else None,
         "random_mistake_share": round(mistakes / total_random, 4) if total_random else None,
+        "decisive_share": {
+            "strong": round(decisive["strong"] / total_strong, 4) if total_strong else None,
+            "random": round(decisive["random"] / total_random, 4) if total_random else None,
+        },
+        "random_mistake_share_of_decisive": (
+            round(decisive_mistakes / decisive["random"], 4) if decisive["random"] else None
+        ),
         "loss_quantiles": {level: _quantiles(v) for level, v in losses.items()},
         "floors": {
             "inaccuracy": k.review.INACCURACY_FLOOR,
