@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -15,6 +16,7 @@ import msgspec
 from domain.envelope import decode_record
 from projections import review as rv
 from service.app.reviews import CHUNK, _evaluate, build, decision_points
+from service.app.workers import die_with_parent
 
 
 def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool) -> rv.Review:
@@ -28,7 +30,7 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
     with Progress(disable=not show_progress) as progress:
         task = progress.add_task(f"seat {seat}: {len(points)} decisions", total=len(points))
         if jobs > 1:
-            with ProcessPoolExecutor(jobs) as pool:
+            with ProcessPoolExecutor(jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
                 for answer in pool.map(_evaluate, [ruleset] * len(chunks), chunks, [seed] * len(chunks)):
                     part = msgspec.json.decode(answer)
                     scores.extend(part)

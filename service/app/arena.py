@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -36,6 +37,7 @@ from service.app.games import kit
 from service.app.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
 from service.app.intervals import mean_interval, percentile
 from service.app.intervals import t_quantile as t_quantile
+from service.app.workers import die_with_parent
 
 INTERVAL_METHOD = "95 % Student t over the per-wall values (df = walls - 1)"
 
@@ -255,7 +257,11 @@ def run_arena(
                 on_walls(b - a)
     else:
         # spawn, not fork: the caller may run threads (a progress bar) that a fork would copy mid-step
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        # each worker dies with the arena, however the arena dies (PR_SET_PDEATHSIG)
+        spawn = get_context("spawn")
+        with ProcessPoolExecutor(
+            jobs, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             futures = {
                 pool.submit(play_walls, game_name, bots, seed, a, b): i for i, (a, b) in enumerate(ranges)
             }

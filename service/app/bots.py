@@ -16,13 +16,10 @@ whose bots must act: tables go on by themselves after a fault, with no request t
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
-import signal
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,6 +30,7 @@ import redis.exceptions
 
 from domain.errors import RuleViolation
 from service.app.folds import DealNotFound, Folded
+from service.app.workers import die_with_parent
 
 log = logging.getLogger("dealstream.bots")
 
@@ -63,19 +61,12 @@ def _think(game: str, level: str, seed: int, view_json: bytes) -> bytes:
 
 
 WORKER_NICE = 10  # bot workers yield the CPU to the event loop that answers people
-_PR_SET_PDEATHSIG = 1  # Linux prctl option
 
 
 def _start_worker(parent: int) -> None:
     """In a new worker process: die with the service, however it dies (``kill -9`` included,
     where no executor shutdown runs), and think at a lower priority than its event loop."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the service died before the signal was armed
-        os._exit(1)
+    die_with_parent(parent)
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not permitted here: think at the same priority

@@ -89,3 +89,63 @@ def test_arena_table_and_refusals() -> None:
         done = cli("arena", "--game", "paohuzi", *bad, check=False)
         assert done.returncode == 2 and done.stderr and not done.stdout
     assert "padded by repeating its last bot" in cli("arena", "--help").stdout
+
+
+def test_arena_workers_die_with_an_arena_killed_by_sigkill():
+    """An arena killed however it dies leaves no worker playing walls (each would hold a core
+    until its share of walls was done)."""
+    import signal
+    import time
+
+    from tests.reliability.test_bot_workers import _alive, _children
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "arena",
+            "--game",
+            "paohuzi",
+            "--bots",
+            "strong,greedy",
+            "--walls",
+            "400",
+            "--jobs",
+            "2",
+            "--json",
+        ],  # fmt: skip
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = {p for p in _children(proc.pid) if "spawn_main" in _cmdline(p)}
+            time.sleep(0.05)
+        assert len(workers) == 2, "the arena started no workers"
+        time.sleep(1.0)  # the workers are playing
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [p for p in workers if _alive(p)]
+        assert not left, "arena workers outlived the arena"
+    finally:
+        proc.kill()
+        for p in workers:  # whatever the outcome, no worker is left playing
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline") as f:
+            return f.read()
+    except OSError:
+        return ""
