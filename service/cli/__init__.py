@@ -2,7 +2,8 @@
 
 The console entry point is ``service.cli:main`` (``python -m service.cli`` runs it too). This
 module holds the argument parser only; each command lives in the module of its kind: ``serve``,
-``play`` (simulate, arena), ``logs`` (the commands on one deal's log) and ``archive``.
+``play`` (simulate, arena), ``logs`` (the commands on one deal's log; ``review`` draws its
+progress and table) and ``archive``.
 """
 
 from __future__ import annotations

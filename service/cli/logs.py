@@ -194,6 +194,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from service.review_cli import cmd_review as review
+    from service.cli.review import cmd_review as review
 
     return review(args, load_raws)
