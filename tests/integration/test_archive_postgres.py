@@ -58,3 +58,26 @@ async def test_two_processes_creating_the_schema_at_once():
         await archives[0].drop_schema()
         for a in archives:
             await a.close()
+
+
+async def test_a_read_behind_a_lock_fails_in_time_instead_of_hanging():
+    """Another session holding the table locked makes a read fail after the command timeout (an
+    ``ArchiveUnavailable`` to the event store: 503 and a retry), never wait for ever."""
+    from service.store.archive import ArchivedLogs, ArchiveUnavailable
+
+    url = with_schema(POSTGRES_URL, f"dstest_{uuid.uuid4().hex[:12]}")
+    archive = PostgresArchive(url, command_timeout=0.5)
+    await archive.put(make_deal("locked"))
+    con = await asyncpg.connect(split_schema(url)[0])
+    try:
+        async with con.transaction():
+            await con.execute(f"LOCK TABLE {archive.table} IN ACCESS EXCLUSIVE MODE")
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(ArchiveUnavailable):
+                await ArchivedLogs(archive).log("locked")
+            assert asyncio.get_running_loop().time() - started < 10
+        assert (await ArchivedLogs(archive).log("locked")) is not None  # the lock gone, it reads again
+    finally:
+        await con.close()
+        await archive.drop_schema()
+        await archive.close()

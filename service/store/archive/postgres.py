@@ -28,6 +28,10 @@ from service.store.archive import (
 
 DEFAULT_SCHEMA = "dealstream"
 LARGE_DEAL_BYTES = 256 * 1024
+# no statement waits for ever (a lock another session holds, a server that stopped answering):
+# it fails, and the archiver retries the deal at its next round, a read answers 503
+COMMAND_TIMEOUT_S = 30.0
+CLOSE_TIMEOUT_S = 10.0  # a close waits this long for connections in use, then cuts them
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -50,8 +54,9 @@ def split_schema(url: str) -> tuple[str, str]:
 class PostgresArchive(Archive):
     """Finished deals in PostgreSQL; a small connection pool, opened on first use."""
 
-    def __init__(self, url: str, *, pool_size: int = 4) -> None:
+    def __init__(self, url: str, *, pool_size: int = 4, command_timeout: float = COMMAND_TIMEOUT_S) -> None:
         self._dsn, self.schema = split_schema(url)
+        self._command_timeout = command_timeout
         self.table = f'"{self.schema}".archived_deals'
         self._pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
@@ -62,7 +67,9 @@ class PostgresArchive(Archive):
             return self._pool
         async with self._opening:
             if self._pool is None:
-                pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=self._pool_size)
+                pool = await asyncpg.create_pool(
+                    self._dsn, min_size=1, max_size=self._pool_size, command_timeout=self._command_timeout
+                )
                 try:
                     await self._create_schema(pool)
                 except BaseException:
@@ -195,7 +202,10 @@ class PostgresArchive(Archive):
     async def close(self) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await pool.close()
+            try:
+                await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT_S)
+            except TimeoutError:
+                pool.terminate()
 
     async def drop_schema(self) -> None:
         """Drop this archive's schema and everything in it (tests, and nothing else)."""
