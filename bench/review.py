@@ -21,11 +21,9 @@ import math
 import time
 from typing import Any
 
-import msgspec
-
 from bench.common import emit, parser
 from domain.envelope import StoredEvent
-from domain.selfplay import play_deal
+from domain.selfplay import play_stored
 from projections import review as rv
 from service.app.games import kit
 from service.app.reviews import build
@@ -35,28 +33,10 @@ TARGET_S = {"mcr": 20.0, "paohuzi": 10.0}
 
 
 def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], list[Any]]:
+    """A bot deal as stored records: each batch's first record carries its command."""
     k = kit(game)
     bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
-    commands: dict[int, Any] = {}
-
-    def hook(step: Any) -> None:
-        commands[len(step.log) - len(step.events) + 1] = step.command
-
-    events, _ = play_deal(
-        k.game, k.projections.view_from_state, bots, deal_id="b", server_seed=seed, on_step=hook
-    )
-    records = [
-        StoredEvent(
-            version=v,
-            type=type(e).__name__,
-            data=msgspec.Raw(msgspec.json.encode(e)),
-            prev="",
-            recorded_at="",
-            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
-        )  # fmt: skip
-        for v, e in enumerate(events, start=1)
-    ]
-    return records, events
+    return play_stored(k.game, k.projections.view_from_state, bots, deal_id="b", server_seed=seed)
 
 
 def _quantiles(values: list[float]) -> dict[str, float]:

@@ -12,6 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import msgspec
+
+from domain.envelope import StoredEvent
 from domain.game import Game, StartDeal
 
 
@@ -95,3 +98,29 @@ def play_deal(
         seen = view(state, seat)
         command = bots[seat].choose(seen)
     raise DealStalled(f"{game.name} deal {deal_id} did not end after {max_steps} bot commands")
+
+
+def play_stored(
+    game: Game, view: ViewFn, bots: Sequence[Bot], *, deal_id: str, server_seed: bytes
+) -> tuple[list[StoredEvent], list[Any]]:
+    """(records, events) of one bot deal, the records shaped as the event store keeps them
+    (``StoredEvent``, without hashes or times): the first record of each command's batch carries
+    that command, which is what a review reads a seat's decisions from."""
+    commands: dict[int, Any] = {}
+
+    def hook(step: Step) -> None:
+        commands[len(step.log) - len(step.events) + 1] = step.command
+
+    events, _ = play_deal(game, view, bots, deal_id=deal_id, server_seed=server_seed, on_step=hook)
+    records = [
+        StoredEvent(
+            version=v,
+            type=type(e).__name__,
+            data=msgspec.Raw(msgspec.json.encode(e)),
+            prev="",
+            recorded_at="",
+            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
+        )  # fmt: skip
+        for v, e in enumerate(events, start=1)
+    ]
+    return records, events

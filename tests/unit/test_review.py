@@ -9,7 +9,7 @@ import msgspec
 
 from domain.envelope import StoredEvent
 from domain.mcr.messages import Claim, Pass
-from domain.selfplay import play_deal
+from domain.selfplay import play_stored
 from projections import review as rv
 from service.app.games import kit
 from service.app.reviews import build
@@ -20,26 +20,7 @@ def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], 
     """A bot deal as stored records: each batch's first record carries its command."""
     k = kit(game)
     bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
-    commands: dict[int, object] = {}
-
-    def hook(step):
-        commands[len(step.log) - len(step.events) + 1] = step.command
-
-    events, _ = play_deal(
-        k.game, k.projections.view_from_state, bots, deal_id="r", server_seed=seed, on_step=hook
-    )
-    records = [
-        StoredEvent(
-            version=v,
-            type=type(e).__name__,
-            data=msgspec.Raw(msgspec.json.encode(e)),
-            prev="",
-            recorded_at="",
-            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
-        )  # fmt: skip
-        for v, e in enumerate(events, start=1)
-    ]
-    return records, events
+    return play_stored(k.game, k.projections.view_from_state, bots, deal_id="r", server_seed=seed)
 
 
 def _review(game: str, records, events, seat: int, seed: int = 0) -> rv.Review:
