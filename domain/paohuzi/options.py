@@ -42,20 +42,24 @@ def _rest_of(pat: tuple[int, int, int], k: int) -> tuple[int, int]:
 _CHI_REST: list[list[tuple[tuple[int, int, int], int, int]]] = [
     [(pat, *_rest_of(pat, k)) for pat in sorted(CHI_WITH[k])] for k in range(20)
 ]
-_CHI_MEMO: dict[tuple[bytes, int], list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]] = {}
+ChiChoice = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]  # (the chi's kinds, its bi groups)
+_CHI_MEMO: dict[tuple[bytes, int], tuple[ChiChoice, ...]] = {}
 _CHI_MEMO_MAX = 100_000
 
 
-def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+def chi_choices(counts: list[int], k: int) -> tuple[ChiChoice, ...]:
     """Every chi on claimed kind ``k`` with its bi groups (PH-3.1, PH-6.5), canonical order.
 
     Memoised on the counts: a seat's hand stays the same while the others reveal card after
-    card, so the same question comes back many times in a deal. Callers must not change the list.
+    card, so the same question comes back many times in a deal (and the strong bot's rollouts
+    ask it millions of times). The memo holds tuples only: the collector stops walking a tuple
+    of tuples of ints once it has seen it, where a memo of lists would be walked on every
+    collection (a serving process's pauses, a rollout's 100 ms stalls).
     """
     if counts[k] == 0:
         # no copy of the kind in hand, so no bi (PH-6.5): each chi is one pattern whose two other
         # kinds the hand holds. The common case, answered without the search or the memo
-        return [(pat, ()) for pat, a, b in _CHI_REST[k] if counts[a] and counts[b] > (a == b)]
+        return tuple((pat, ()) for pat, a, b in _CHI_REST[k] if counts[a] and counts[b] > (a == b))
     key = (bytes(counts), k)
     hit = _CHI_MEMO.get(key)
     if hit is None:
@@ -65,8 +69,9 @@ def chi_choices(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[
     return hit
 
 
-def _chi_search(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
-    found: set = set()
+def _chi_search(counts: list[int], k: int) -> tuple[ChiChoice, ...]:
+    """Each chi holding the claimed ``k`` with bi groups that take every other ``k`` in hand."""
+    found: set[ChiChoice] = set()
     c = counts[:]
 
     def bi(groups: list[tuple[int, ...]]) -> None:
@@ -92,7 +97,7 @@ def _chi_search(counts: list[int], k: int) -> list[tuple[tuple[int, ...], tuple[
             bi([pat])
         for x in rest:
             c[x] += 1
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _needs_discard_after(s: State, seat: int, gained: int, new_fours: int) -> bool:

@@ -13,10 +13,12 @@ do in the arena.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import CHI_WITH, HUXI, SEATS, chi_huxi
+from ..options import ChiChoice
+from ..options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
 from ..state import State
 from ..win_eval import meld_huxi
 from ..wins import best_split, tun_for
@@ -44,7 +46,6 @@ _ASKED = (
     tuple(((w + 1) % SEATS, (w + 2) % SEATS) for w in range(SEATS)),
 )
 
-ChiChoice = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
 Answer = tuple[str, Any]  # (answer, chi choice or None)
 
 
@@ -112,59 +113,6 @@ def stuck_kinds(c: list[int], pair: bool) -> tuple[int, ...]:
             _STUCK.clear()
         hit = _STUCK[key] = tuple(j for j in range(20) if c[j] and not _coverable(c, j, pair))
     return hit
-
-
-def _rest_of(pat: tuple[int, int, int], k: int) -> tuple[int, int]:
-    rest = list(pat)
-    rest.remove(k)
-    return rest[0], rest[1]
-
-
-# per kind: every chi pattern holding it, sorted, with the two kinds the hand must add
-_CHI_REST = [[(pat, *_rest_of(pat, k)) for pat in sorted(CHI_WITH[k])] for k in range(20)]
-_CHIS: dict[tuple[bytes, int], tuple[ChiChoice, ...]] = {}
-
-
-def chi_options(c: list[int], k: int) -> Sequence[ChiChoice]:
-    """``aggregate.chi_choices`` (PH-3.1, PH-6.5): the same choices in the same order (a unit
-    test compares them), memoised here in tuples (see above)."""
-    if c[k] == 0:  # no copy in hand, so no bi: one pattern whose two other kinds are in hand
-        return [(pat, ()) for pat, a, b in _CHI_REST[k] if c[a] and c[b] > (a == b)]
-    key = (bytes(c), k)
-    hit = _CHIS.get(key)
-    if hit is None:
-        if len(_CHIS) > _MEMO_MAX:
-            _CHIS.clear()
-        hit = _CHIS[key] = _chi_search(c[:], k)
-    return hit
-
-
-def _chi_search(c: list[int], k: int) -> tuple[ChiChoice, ...]:
-    """Each chi holding the claimed ``k`` with bi groups that take every other ``k`` in hand."""
-    found: set[ChiChoice] = set()
-
-    def bi(groups: list[tuple[int, ...]]) -> None:
-        if c[k] == 0:
-            found.add((groups[0], tuple(sorted(groups[1:]))))
-            return
-        for pat in CHI_WITH[k]:
-            for x in pat:
-                c[x] -= 1
-            if min(c[pat[0]], c[pat[1]], c[pat[2]]) >= 0:
-                groups.append(pat)
-                bi(groups)
-                groups.pop()
-            for x in pat:
-                c[x] += 1
-
-    for pat, a, b in _CHI_REST[k]:
-        c[a] -= 1
-        c[b] -= 1
-        if c[a] >= 0 and c[b] >= 0:
-            bi([pat])
-        c[a] += 1
-        c[b] += 1
-    return tuple(sorted(found))
 
 
 def could_complete(c: list[int], k: int, pair: bool, stuck: list[int]) -> bool:
