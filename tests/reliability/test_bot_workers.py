@@ -73,7 +73,9 @@ async def test_a_bot_over_its_budget_plays_the_greedy_move(served):
     http = await served(bot_workers=1, bot_budget=0.0001)
     created = await (await http.post("/deals", json={"game": "mcr", "seats": ["bot:strong"] * 4})).json()
     await _finish(http, created["deal_id"])
-    assert http.deals.bots.pool.fallbacks > 10  # nearly every decision overran
+    pool = http.deals.bots.pool
+    # nearly every search overran (however short the deal: a quick win leaves only a few)
+    assert pool.decisions >= 4 and pool.fallbacks >= 0.9 * pool.decisions, (pool.decisions, pool.fallbacks)
     audit = await (await http.get(f"/deals/{created['deal_id']}/audit")).json()
     assert audit["ok"], audit["problems"]
 
