@@ -2,7 +2,8 @@
 
 ``option_values(view, seed)`` values every legal action (expected net tun for the seat, see
 ``evaluate``); ``StrongBot.choose`` takes a win at once and otherwise the action with the best
-value after a successive-halving search. Pure: no I/O, no clock, a seeded ``random.Random``.
+value after a race of sampled deals (``evaluate.ranked_values``). Pure: no I/O, no clock, a
+seeded ``random.Random``.
 """
 
 from __future__ import annotations
@@ -11,21 +12,15 @@ from typing import Any
 
 from ..messages import Pao, Win
 from ..view import SeatView, pao_kills_hand
-from .evaluate import CLAIM_STAGES, STAGES, OptionValue, action_key, option_values, ranked_values
+from .evaluate import MAX_SAMPLES, OptionValue, action_key, option_values, ranked_values
 
 
 class StrongBot:
     """Cheap to build (it keeps only the seed): the service makes one per decision."""
 
-    def __init__(
-        self,
-        seed: int = 0,
-        stages: tuple[tuple[int, int], ...] = STAGES,
-        claim_stages: tuple[tuple[int, int], ...] = CLAIM_STAGES,
-    ) -> None:
+    def __init__(self, seed: int = 0, max_samples: int = MAX_SAMPLES) -> None:
         self.seed = seed
-        self.stages = stages
-        self.claim_stages = claim_stages
+        self.max_samples = max_samples
 
     def choose(self, view: SeatView) -> Any:
         acts = view.legal_actions
@@ -53,8 +48,7 @@ class StrongBot:
             k = action_key(a)
             return -1 if k == greedy else order[k]
 
-        stages = self.stages if view.phase == "discard" else self.claim_stages
-        vals = ranked_values(view, self.seed, stages, prefer)
+        vals = ranked_values(view, self.seed, prefer, max_samples=self.max_samples)
         most = max(v.samples for v in vals)
         return min((v for v in vals if v.samples == most), key=lambda v: (-v.value, prefer(v.action))).action
 

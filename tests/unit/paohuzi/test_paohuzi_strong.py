@@ -24,7 +24,8 @@ from domain.paohuzi.cards import kind_from_name, kind_name
 from domain.paohuzi.messages import Chi, DealWon, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.strong import StrongBot, option_values
-from domain.paohuzi.strong.evaluate import action_key
+from domain.paohuzi.strong import evaluate as ev
+from domain.paohuzi.strong.evaluate import action_key, ranked_values
 from domain.paohuzi.strong.policy import greedy_command
 from domain.paohuzi.strong.sample import Sampler, unseen_cards
 from domain.paohuzi.strong.sim import DISCARD, REVEAL, Sim
@@ -232,6 +233,40 @@ def test_no_chou_causing_pass_when_the_kind_comes_again():
     for seed in (1, 2):
         cmd = StrongBot(seed).choose(view)
         assert isinstance(cmd, Chi) and vals[action_key(cmd)] == 2.0
+
+
+def test_the_race_drops_a_surely_worse_option_at_its_first_check():
+    # exact position (module doc): every sampled deal plays the same, so the worse discards are
+    # behind on every deal and go at the first check; the best one is left alone, and the race ends
+    view = view_from_state(_feeding_position(), 0)
+    vals = ranked_values(view, 4)
+    exact = _values(view)
+    best = max(exact.values())
+    for o in vals:
+        if exact[action_key(o.action)] < best:
+            assert o.samples == ev.MIN_DROP, o
+    assert max(o.samples for o in vals) == ev.MIN_DROP  # one class of best discards left: stop
+
+
+def test_the_race_keeps_close_options_until_it_can_tell_them_apart():
+    # an early discard of a real deal: many options, none surely behind after 16 deals; the
+    # survivors get the most deals and the bot takes one of them, and the cap on simulator steps
+    # ends the race after its first round when set that low
+    def races():
+        for deal in range(3):
+            for s, x in _deal_states(deal):
+                view = view_from_state(s, x)
+                if s.phase == "discard" and len({action_key(a) for a in view.legal_actions}) >= 4:
+                    yield view, ranked_values(view, 9)
+
+    view, vals = next((v, r) for v, r in races() if max(o.samples for o in r) > ev.MIN_DROP)
+    most = max(o.samples for o in vals)
+    assert min(o.samples for o in vals) < most  # some were surely behind and dropped
+    chosen = StrongBot(9).choose(view)
+    assert next(o.samples for o in vals if o.action == chosen) == most
+    assert ranked_values(view, 9) == vals  # counts only, no clock: the same answer every time
+    capped = ranked_values(view, 9, max_moves=1)
+    assert {o.samples for o in capped} == {ev.STEP}
 
 
 # ---- the rollout engine, the sampler and the policy copy ---------------------------------------
