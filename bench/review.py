@@ -8,10 +8,12 @@ s, Paohuzi <= 10 s), decisions per review, the strong seat's agreement with its 
 each seat's decisions that the floors in ``projections/<game>/review.py`` were chosen from.
 
 Also per seat: the share of its decisions that were *decisive* (some option clearly a mistake
-against the best: behind by more than the mistake floor and three times the noise of that gap)
-and, for the random seat, its mistakes among those. A random choice among options that are all
-about as good is no mistake, so these tell a lenient review from a game where many choices do
-not matter.
+against the best: behind by more than the mistake floor and the mistake multiple of the noise of
+that gap, ``projections.review``) and, for the random seat, its mistakes among those. A random
+choice among options that are all about as good is no mistake, so these tell a lenient review
+from a game where many choices do not matter. And the share of decisions whose verdict is the
+same when the seat is reviewed again with another review seed (1 instead of 0; the times are of
+the first review only): a verdict that a reseeded review overturns was noise.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ def _quantiles(values: list[float]) -> dict[str, float]:
 def _decisive(d: rv.Decision, mistake_floor: float) -> bool:
     """Some option is clearly a mistake against the best one."""
     best = d.options[d.best]
+    z = rv.noise_multiple(rv.MISTAKE_P, len({(o.value, o.noise) for o in d.options}) - 1)
     return any(
-        best.value - o.value > max(mistake_floor, 3 * math.hypot(o.noise, best.noise)) for o in d.options
+        best.value - o.value > max(mistake_floor, z * math.hypot(o.noise, best.noise)) for o in d.options
     )
 
 
@@ -57,7 +60,7 @@ def measure(game: str, deals: int) -> dict[str, Any]:
     times, decisions, losses = [], [], {"strong": [], "random": []}
     agree = mistakes = total_random = total_strong = 0
     decisive = {"strong": 0, "random": 0}
-    decisive_mistakes = 0
+    decisive_mistakes = stable = 0
     for i in range(deals):
         records, events = _log(
             game, LINEUPS[game], hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
@@ -68,6 +71,10 @@ def measure(game: str, deals: int) -> dict[str, Any]:
             scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
             review = build(k.game.ruleset, "b", seat, 0, points, scores)
             times.append(time.process_time() - started)
+            again = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 1)
+            reseeded = build(k.game.ruleset, "b", seat, 1, points, again)
+            pairs = zip(review.decisions, reseeded.decisions, strict=True)
+            stable += sum(a.verdict == b.verdict for a, b in pairs)
             decisions.append(review.summary.decisions)
             losses[level] += [d.loss for d in review.decisions]
             for d in review.decisions:
@@ -94,6 +101,9 @@ def measure(game: str, deals: int) -> dict[str, Any]:
         },
         "random_mistake_share_of_decisive": (
             round(decisive_mistakes / decisive["random"], 4) if decisive["random"] else None
+        ),
+        "verdicts_equal_across_review_seeds": (
+            round(stable / (total_strong + total_random), 4) if total_strong + total_random else None
         ),
         "loss_quantiles": {level: _quantiles(v) for level, v in losses.items()},
         "floors": {

@@ -10,10 +10,19 @@ score unit. For each decision: the values, the option chosen and its rank, the v
 against the best option, and a verdict:
 
 * ``agrees``: the choice is the best, or behind it by no more than the evaluator can tell apart
-  (its inaccuracy floor, or twice the noise of the gap);
-* ``mistake``: behind by more than the mistake floor and by more than three times the noise of
-  the gap (the gap is clearly real and large);
+  (its inaccuracy floor, or about twice the noise of the gap);
+* ``mistake``: behind by more than the mistake floor and by more than about three times the
+  noise of the gap (the gap is clearly real and large);
 * ``inaccuracy``: in between.
+
+"About" because the best option is itself picked by the noisy values: among k options that are
+all as good, the luckiest looks better than the chosen one by two noises far more often than
+one time in forty (with 13 discards, up to one time in four). So the two multiples are the
+one-sided normal quantiles for 2.5 % and 0.135 % (1.96 and 3.0 for a choice between two)
+shared among the k - 1 options the choice is compared with (Bonferroni): 2.87 and 3.69 for 13.
+Without this a play as good as the best was called an inaccuracy by the luck of the samples, the
+more often the more options it had. Options that play the same (two copies of a card) are one
+option: they are valued on the same deals and score the same.
 
 The floors are per game (its adapter says how they were chosen). The same log, seat and review
 seed give the same review, byte for byte: the evaluator's seed for each decision is derived from
@@ -28,6 +37,8 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable
+from functools import cache
+from statistics import NormalDist
 from typing import Any, Literal
 
 import msgspec
@@ -107,6 +118,17 @@ def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[
     return out
 
 
+AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
+MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison
+
+
+@cache
+def noise_multiple(p: float, others: int) -> float:
+    """How many noises a gap must exceed to be real at level ``p``, shared among ``others``
+    comparisons (module doc)."""
+    return NormalDist().inv_cdf(1 - p / max(1, others))
+
+
 def decision_seed(review_seed: int, version: int) -> int:
     return int.from_bytes(hashlib.sha256(f"review:{review_seed}:{version}".encode()).digest()[:8], "big")
 
@@ -151,9 +173,10 @@ def judge(
     loss = max(0.0, value_best - value_chosen)
     loss_noise = math.hypot(noise_best, noise_chosen) if chosen != best else 0.0
     rank = 1 + sum(1 for v, _n in scores if v > value_chosen + 1e-9)
-    if chosen == best or loss <= max(inaccuracy_floor, 2 * loss_noise):
+    others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
+    if chosen == best or loss <= max(inaccuracy_floor, noise_multiple(AGREE_P, others) * loss_noise):
         verdict = "agrees"
-    elif loss > max(mistake_floor, 3 * loss_noise):
+    elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
         verdict = "mistake"
     else:
         verdict = "inaccuracy"

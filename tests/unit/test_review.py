@@ -6,9 +6,10 @@ from __future__ import annotations
 import hashlib
 
 import msgspec
+import pytest
 
 from domain.envelope import StoredEvent
-from domain.mcr.messages import Claim, Pass
+from domain.mcr.messages import Claim, Discard, Pass
 from domain.selfplay import play_stored
 from projections import review as rv
 from service.app.games import kit
@@ -66,6 +67,27 @@ def test_verdicts_follow_the_floors_and_the_gap_noise():
     assert (d.verdict, d.rank, d.best, round(d.loss, 3), d.kind) == ("mistake", 2, 0, 0.8, "Claim")
     # a gap the evaluator cannot tell from noise is no mistake, however large it looks
     assert verdict([(1.0, 0.3), (0.2, 0.3)]).verdict == "agrees"
+
+
+def test_a_gap_to_the_best_of_many_options_needs_more_noise_to_count():
+    """The best of many options is picked by noisy values: the luckiest of 13 equal options looks
+    ahead by two noises far more often than the best of two (module doc), so the multiples grow
+    with the options compared; copies that score the same are one option."""
+    assert rv.noise_multiple(rv.AGREE_P, 1) == pytest.approx(1.96, abs=0.01)
+    assert rv.noise_multiple(rv.MISTAKE_P, 1) == pytest.approx(3.0, abs=0.01)
+    assert rv.noise_multiple(rv.AGREE_P, 12) == pytest.approx(2.87, abs=0.01)
+    two = [Pass(seat=1, window=0), Claim(seat=1, window=0, claim="pung", tiles=[1, 2])]
+    # a loss of 2.5 noises: between two options it is no longer noise...
+    assert rv.judge(3, two, 1, [(1.0, 0.0), (0.5, 0.2)], 0.05, 0.25).verdict == "inaccuracy"
+    # ...against the best of 13 different options it still is
+    many = [Discard(seat=1, tile=t) for t in range(13)]
+    scores = [(1.0, 0.0), (0.5, 0.2)] + [(0.4 - t / 100, 0.2) for t in range(11)]
+    assert rv.judge(3, many, 1, scores, 0.05, 0.25).verdict == "agrees"
+    # thirteen discards of which ten are copies of the chosen one: three options, 2.24 noises
+    copies = [(1.0, 0.0), (0.5, 0.2)] + [(0.5, 0.2)] * 10 + [(0.3, 0.25)]
+    assert rv.judge(3, many, 1, copies, 0.05, 0.25).verdict == "inaccuracy"
+    # and a gap far beyond every multiple is a mistake however many options there are
+    assert rv.judge(3, many, 1, [(2.0, 0.0), (0.5, 0.2)] + scores[2:], 0.05, 0.25).verdict == "mistake"
 
 
 def test_the_strong_bots_own_seat_agrees_and_a_random_seat_errs():
