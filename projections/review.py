@@ -137,14 +137,16 @@ def evaluate_chunk(
     chunk: Iterable[Point],
     view_type: Any,
     command_type: Any,
-    evaluate: Callable[[Any, int], list[tuple[Any, float, float]]],
+    evaluate: Callable[[Any, int, Any], list[tuple[Any, float, float]]],
     review_seed: int,
 ) -> list[list[tuple[float, float]]]:
-    """(value, noise) of every legal option of each point, in legal-action order."""
+    """(value, noise) of every legal option of each point, in legal-action order. The evaluator
+    is told the option chosen too, so it may stop early once the verdict is sure."""
     out = []
     for point in chunk:
         view = msgspec.json.decode(point.view, type=view_type)
-        scored = evaluate(view, decision_seed(review_seed, point.version))
+        chosen = msgspec.json.decode(point.chosen, type=command_type)
+        scored = evaluate(view, decision_seed(review_seed, point.version), chosen)
         out.append([(float(value), float(noise)) for _action, value, noise in scored])
     return out
 

@@ -22,5 +22,6 @@ INACCURACY_FLOOR = 0.1
 MISTAKE_FLOOR = 0.3
 
 
-def evaluate(view: Any, seed: int) -> list[tuple[Any, float, float]]:
+def evaluate(view: Any, seed: int, chosen: Any) -> list[tuple[Any, float, float]]:
+    """Every option's (action, value, noise); ``chosen`` is not needed: the model is exact."""
     return [(o.action, o.value, o.noise) for o in option_values(view, seed)]

@@ -1,5 +1,6 @@
 """The Paohuzi evaluator a review uses: the strong bot's rollouts (expected net tun), every
-option on the same 256 sampled deals.
+option on the same sampled deals, up to 256 (``review_values``: an option surely not the best
+stops early, and so does the whole evaluation once the choice is surely a mistake).
 
 The noise given for an option is the standard error of its gap to the best option, measured on
 the deals both were played on (paired: the same cards cancel out), so a verdict rests on how
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.paohuzi.strong.evaluate import option_values
+from domain.paohuzi.strong.evaluate import review_values
 
 UNIT = "tun"
 INACCURACY_FLOOR = 0.05
@@ -25,5 +26,5 @@ MISTAKE_FLOOR = 0.25
 SAMPLES = 256
 
 
-def evaluate(view: Any, seed: int) -> list[tuple[Any, float, float]]:
-    return [(o.action, o.value, o.loss_stderr) for o in option_values(view, seed, SAMPLES)]
+def evaluate(view: Any, seed: int, chosen: Any) -> list[tuple[Any, float, float]]:
+    return [(o.action, o.value, o.loss_stderr) for o in review_values(view, seed, chosen, SAMPLES)]

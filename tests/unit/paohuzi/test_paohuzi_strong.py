@@ -29,6 +29,7 @@ from domain.paohuzi.strong.evaluate import action_key, ranked_values
 from domain.paohuzi.strong.policy import greedy_command
 from domain.paohuzi.strong.sample import Sampler, unseen_cards
 from domain.paohuzi.strong.sim import DISCARD, REVEAL, Sim
+from projections import review as rv
 from projections.paohuzi import view_from_state
 
 SEED = bytes(range(32))
@@ -185,13 +186,8 @@ def test_does_not_feed_the_next_seat_a_chi_that_makes_its_win():
         assert vals[("discard", card)] == 0.0 and kind_name(card) != "b9"
 
 
-def test_chi_and_bi_choice_that_keeps_the_huxi_for_the_win():
-    # b2 is revealed by seat 0 and seat 1 holds a b2 too, so both go into chi groups (bi, PH-6.5).
-    # b1 b2 b3 + b2 b7 b10 brings 12 huxi: 15 with the exposed peng b5, and after the b4 discard
-    # the hand waits on s5, the last card. b2 b3 b4 + b2 b7 b10 waits on s5 as well, with 9 huxi:
-    # no win (PH-8.2). Twice b2 b7 b10 scores 12 at once but breaks b6 b7 b8 and leaves no wait on
-    # s5. Passing leaves the hand one group short. Both other seats are dead: s5 decides it all
-    s = _position(
+def _bi_position() -> State:
+    return _position(
         hands={1: "b1 b2 b3 b4 b7 b10 s4 s6 b6 b7 b8 s10 s10 b10"},
         melds={1: [("peng", "b5 b5 b5"), ("chi", "s7 s8 s9")]},
         unseen="s5",
@@ -201,7 +197,15 @@ def test_chi_and_bi_choice_that_keeps_the_huxi_for_the_win():
         dead=(0, 2),
         seat=1,
     )
-    view = view_from_state(s, 1)
+
+
+def test_chi_and_bi_choice_that_keeps_the_huxi_for_the_win():
+    # b2 is revealed by seat 0 and seat 1 holds a b2 too, so both go into chi groups (bi, PH-6.5).
+    # b1 b2 b3 + b2 b7 b10 brings 12 huxi: 15 with the exposed peng b5, and after the b4 discard
+    # the hand waits on s5, the last card. b2 b3 b4 + b2 b7 b10 waits on s5 as well, with 9 huxi:
+    # no win (PH-8.2). Twice b2 b7 b10 scores 12 at once but breaks b6 b7 b8 and leaves no wait on
+    # s5. Passing leaves the hand one group short. Both other seats are dead: s5 decides it all
+    view = view_from_state(_bi_position(), 1)
     best = ("chi", (("b1", "b2", "b3"), ("b2", "b7", "b10")))
     lower = ("chi", (("b2", "b3", "b4"), ("b2", "b7", "b10")))
     twice = ("chi", (("b2", "b7", "b10"), ("b2", "b7", "b10")))
@@ -267,6 +271,32 @@ def test_the_race_keeps_close_options_until_it_can_tell_them_apart():
     assert ranked_values(view, 9) == vals  # counts only, no clock: the same answer every time
     capped = ranked_values(view, 9, max_moves=1)
     assert {o.samples for o in capped} == {ev.STEP}
+
+
+def _verdict(view, chosen, vals) -> rv.Decision:
+    acts = list(view.legal_actions)
+    return rv.judge(5, acts, acts.index(chosen), [(o.value, o.loss_stderr) for o in vals], 0.05, 0.25)
+
+
+def test_a_review_stops_where_its_verdict_is_sure():
+    # exact position (the bi choice above): every option but the best is 2 tun behind on every
+    # deal, so after the first deals the review knows both verdicts; they are the full count's
+    view = view_from_state(_bi_position(), 1)
+    full = option_values(view, 1, samples=256)
+    best = next(o.action for o in full if o.value == 2.0)
+    passing = next(a for a in view.legal_actions if action_key(a) == ("pass",))
+    for chosen in (best, passing):
+        vals = ev.review_values(view, 1, chosen, 256)
+        assert {o.samples for o in vals} == {ev.REVIEW_FIRST}
+        assert _verdict(view, chosen, vals) == _verdict(view, chosen, full)
+    assert _verdict(view, passing, vals).verdict == "mistake" and _verdict(view, passing, vals).loss == 2.0
+    # a real early discard: the chosen option always has the most deals (it stops last)
+    s, seat = next((s, x) for s, x in _deal_states(1) if s.phase == "discard")
+    view = view_from_state(s, seat)
+    chosen = GreedyBot(0).choose(view)
+    vals = ev.review_values(view, 2, chosen, 256)
+    assert next(o.samples for o in vals if o.action == chosen) == max(o.samples for o in vals)
+    assert ev.review_values(view, 2, chosen, 256) == vals
 
 
 # ---- the rollout engine, the sampler and the policy copy ---------------------------------------
