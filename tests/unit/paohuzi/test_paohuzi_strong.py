@@ -21,7 +21,7 @@ from domain.paohuzi import GAME
 from domain.paohuzi import aggregate as agg
 from domain.paohuzi.bots import BOTS, GreedyBot, make_bot
 from domain.paohuzi.cards import kind_from_name, kind_name
-from domain.paohuzi.messages import Chi, DealWon, Win
+from domain.paohuzi.messages import Chi, DealWon, Discard, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.strong import StrongBot, option_values
 from domain.paohuzi.strong import evaluate as ev
@@ -297,6 +297,13 @@ def test_a_review_stops_where_its_verdict_is_sure():
     vals = ev.review_values(view, 2, chosen, 256)
     assert next(o.samples for o in vals if o.action == chosen) == max(o.samples for o in vals)
     assert ev.review_values(view, 2, chosen, 256) == vals
+    # two copies of one card are one option: still valued (one round), and alike
+    pair = next(k for k in set(c >> 2 for c in view.hand) if sum(c >> 2 == k for c in view.hand) >= 2)
+    copies = [a for a in view.legal_actions if isinstance(a, Discard) and a.card >> 2 == pair][:2]
+    one = msgspec.structs.replace(view, legal_actions=copies)
+    vals = ev.review_values(one, 2, copies[1], 256)
+    assert len(vals) == 2 and vals[0].value == vals[1].value and vals[0].samples == ev.REVIEW_FIRST
+    assert {o.samples for o in ranked_values(one, 2)} == {ev.STEP}
 
 
 # ---- the rollout engine, the sampler and the policy copy ---------------------------------------
