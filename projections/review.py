@@ -1,9 +1,10 @@
 """The review of a finished deal for one seat: every decision it made, against the strong
 evaluator's value of each legal option at that moment, from that seat's view at that version.
 
-A decision is a command the seat sent with at least two legal options (a forced move is no
-choice). Its view is rebuilt from the log as the seat saw it then (``view_from_state`` of the
-state before the command), so a review never reads a card hidden from the seat at that moment;
+A decision is a command the seat sent with at least two legal options that play differently (a
+forced move is no choice, nor is a choice between two copies of one card). Its view is rebuilt
+from the log as the seat saw it then (``view_from_state`` of the state before the command), so a
+review never reads a card hidden from the seat at that moment;
 the evaluator sees that view and nothing else. The value of an option is the game evaluator's
 (``projections/<game>/review.py``): the seat's expected net payment from there on, in the game's
 score unit. For each decision: the values, the option chosen and its rank, the value lost
@@ -96,8 +97,10 @@ class Point(msgspec.Struct, frozen=True):
 
 
 def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[Any], events: list[Any],
-           seat: int) -> list[Point]:  # fmt: skip
-    """The seat's decisions in a log (records decoded, events typed), in order."""
+           seat: int, same_play: Callable[[Any], Any] = repr) -> list[Point]:  # fmt: skip
+    """The seat's decisions in a log (records decoded, events typed), in order. ``same_play``
+    names what an action plays (the game adapter's: two copies of a card play the same), so a
+    command whose legal options all play the same is no decision."""
     decoder = msgspec.json.Decoder(game.command_type)
     state = game.initial_state()
     out: list[Point] = []
@@ -106,7 +109,8 @@ def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[
             command = decoder.decode(record.command)
             if getattr(command, "seat", None) == seat and not isinstance(command, StartDeal):
                 view = view_from_state(state, seat)
-                if len(view.legal_actions) >= 2 and command in view.legal_actions:
+                choices = {same_play(a) for a in view.legal_actions}
+                if len(choices) >= 2 and command in view.legal_actions:
                     out.append(
                         Point(
                             record.version - 1,
@@ -117,6 +121,11 @@ def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[
         state = game.evolve(state, event)
     return out
 
+
+# The review method: the evaluators, their deal counts and early stops, the floors and the verdict
+# rules. A stored review is kept under it (``service.app.reviews``), so a review made by another
+# method is never served as this one's: bump it with any change that can change a review.
+METHOD = "m2"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison

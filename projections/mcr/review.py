@@ -15,11 +15,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.mcr.strong.bot import option_values
+from domain.mcr.tiles import kind
 
 UNIT = "points"
 INACCURACY_FLOOR = 0.1
 MISTAKE_FLOOR = 0.3
+
+
+def same_play(action: Any) -> Any:
+    """What an action plays: tiles count by kind (two copies of a tile are one discard)."""
+    fields = msgspec.structs.asdict(action)
+    if "tile" in fields:
+        fields["tile"] = kind(fields["tile"])
+    if "tiles" in fields:
+        fields["tiles"] = sorted(kind(t) for t in fields["tiles"])
+    return (type(action).__name__, repr(sorted(fields.items())))
 
 
 def evaluate(view: Any, seed: int, chosen: Any) -> list[tuple[Any, float, float]]:

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.paohuzi.strong.evaluate import review_values
+from domain.paohuzi.strong.evaluate import action_key, review_values
 
 UNIT = "tun"
 INACCURACY_FLOOR = 0.05
 MISTAKE_FLOOR = 0.25
 SAMPLES = 256
+
+
+def same_play(action: Any) -> Any:
+    """What an action plays: copies of a card, or chi groups that meld the same cards, are one."""
+    return action_key(action)
 
 
 def evaluate(view: Any, seed: int, chosen: Any) -> list[tuple[Any, float, float]]:

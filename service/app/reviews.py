@@ -1,7 +1,9 @@
 """Reviews of finished deals (``projections.review``), run in the bot worker processes.
 
 A review is derived data: it is kept under its own key beside the deal
-(``<prefix>:{<deal>}:review:<seat>:<seed>``, in the deal's hash tag), never in the event stream,
+(``<prefix>:{<deal>}:review:<method>:<seat>:<seed>``, in the deal's hash tag; the method is
+``projections.review.METHOD``, so a review made before a change of method is not served as one
+made after it), never in the event stream,
 and can always be computed again from the log. Starting one reads the log, finds the seat's
 decisions (cheap, here) and hands them in chunks to the worker processes, which evaluate them
 (the search: never on the event loop); after each chunk the progress is written to the review's
@@ -89,7 +91,7 @@ def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Poi
     return (
         created.ruleset,
         created.deal_id,
-        rv.points(k.game, k.projections.view_from_state, records, events, seat),
+        rv.points(k.game, k.projections.view_from_state, records, events, seat, k.review.same_play),
     )
 
 
@@ -102,7 +104,7 @@ class Reviews:
         self._running: dict[tuple[str, int, int], asyncio.Task] = {}
 
     def key(self, deal_id: str, seat: int, seed: int) -> str:
-        return f"{self.store.prefix}:{{{deal_id}}}:review:{seat}:{seed}"
+        return f"{self.store.prefix}:{{{deal_id}}}:review:{rv.METHOD}:{seat}:{seed}"
 
     async def get(self, deal_id: str, seat: int, seed: int = 0) -> dict[str, Any] | None:
         raw = await self.store.redis.get(self.key(deal_id, seat, seed))

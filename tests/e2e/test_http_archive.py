@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from projections.review import METHOD
 from service import bootstrap
 from service.app.live import LiveStreams
 from service.app.queries import SPECTATOR
@@ -180,7 +181,7 @@ async def test_an_archived_deal_answers_every_read_as_it_did_from_redis(served, 
     await _age_and_wait(http, store, deal_id)
     keys = sorted([k.decode() async for k in store.redis.scan_iter(match=f"{store.prefix}:*")])
     # only the review (derived data, with its own expiry) stays beside the archived deal
-    assert keys == [f"{store.prefix}:{{{deal_id}}}:review:0:0"], keys
+    assert keys == [f"{store.prefix}:{{{deal_id}}}:review:{METHOD}:0:0"], keys
     assert await http.archive.count() == 1
 
     after = await _answers(http, deal_id, token, version)

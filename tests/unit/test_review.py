@@ -26,7 +26,7 @@ def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], 
 
 def _review(game: str, records, events, seat: int, seed: int = 0) -> rv.Review:
     k = kit(game)
-    points = rv.points(k.game, k.projections.view_from_state, records, events, seat)
+    points = rv.points(k.game, k.projections.view_from_state, records, events, seat, k.review.same_play)
     scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, seed)
     return build(k.game.ruleset, "r", seat, seed, points, scores)
 
@@ -34,7 +34,7 @@ def _review(game: str, records, events, seat: int, seed: int = 0) -> rv.Review:
 def test_every_decision_is_seen_from_the_seats_view_then_and_holds_no_hidden_card():
     k = kit("mcr")
     records, events = _log("mcr", ["random", "greedy", "greedy", "greedy"], hashlib.sha256(b"rev1").digest())
-    points = rv.points(k.game, k.projections.view_from_state, records, events, 0)
+    points = rv.points(k.game, k.projections.view_from_state, records, events, 0, k.review.same_play)
     assert len(points) > 5
     state = k.game.initial_state()
     by_version = {0: HIDDEN["mcr"](state, 0)}
@@ -46,6 +46,35 @@ def test_every_decision_is_seen_from_the_seats_view_then_and_holds_no_hidden_car
         assert view["seat"] == 0 and view["version"] == p.version
         assert not card_ids(view) & by_version[p.version], p.version  # nothing hidden from seat 0 then
         assert msgspec.json.decode(p.chosen) in view["legal_actions"]
+
+
+def test_a_choice_between_copies_of_one_tile_is_no_decision():
+    """Two legal discards of the same kind play the same: the review does not count them."""
+    k = kit("mcr")
+    records, events = _log("mcr", ["random", "greedy", "greedy", "greedy"], hashlib.sha256(b"rev1").digest())
+    decoder = msgspec.json.Decoder(k.game.command_type)
+    discards = {r.version - 1: decoder.decode(r.command) for r in records if r.command}
+    discards = {v: c for v, c in discards.items() if isinstance(c, Discard) and c.seat == 0}
+
+    def with_options(twin_of):
+        def view_from_state(state, seat):
+            view = k.projections.view_from_state(state, seat)
+            chosen = discards.get(view.version)
+            if seat != 0 or chosen is None:
+                return view
+            twin = Discard(seat=0, tile=twin_of(chosen.tile))
+            return msgspec.structs.replace(view, legal_actions=[chosen, twin])
+
+        return view_from_state
+
+    same_kind = with_options(lambda t: t ^ 1)  # another copy of the kind (kind = id // 4)
+    other_kind = with_options(lambda t: (t + 4) % 136)
+    assert k.review.same_play(Discard(seat=0, tile=8)) == k.review.same_play(Discard(seat=0, tile=9))
+    copies = rv.points(k.game, same_kind, records, events, 0, k.review.same_play)
+    kinds = rv.points(k.game, other_kind, records, events, 0, k.review.same_play)
+    assert len(discards) > 5
+    assert {p.version for p in kinds} >= set(discards)
+    assert not {p.version for p in copies} & set(discards)
 
 
 def test_the_same_deal_seat_and_seed_give_the_same_review_byte_for_byte():
