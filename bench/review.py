@@ -14,6 +14,13 @@ choice among options that are all about as good is no mistake, so these tell a l
 from a game where many choices do not matter. And the share of decisions whose verdict is the
 same when the seat is reviewed again with another review seed (1 instead of 0; the times are of
 the first review only): a verdict that a reseeded review overturns was noise.
+
+And what tells the two seats apart however many of the random seat's choices do not matter: each
+seat's share of mistakes, its mean loss per decision with a 95 % confidence interval (over its
+decisions), and the share of its decisions that lose more than the inaccuracy floor by the
+values alone. That last share is a ceiling: no verdict rule that keeps the floor, whatever it
+makes of the noise, could mark more (and it is itself high, since the best option is picked by
+noisy values).
 """
 
 from __future__ import annotations
@@ -46,6 +53,20 @@ def _quantiles(values: list[float]) -> dict[str, float]:
     return {f"p{q}": round(v[min(len(v) - 1, int(q / 100 * len(v)))], 3) for q in (50, 75, 90)}
 
 
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _mean_ci(values: list[float]) -> list[float] | None:
+    """Mean and its 95 % normal interval over the decisions."""
+    n = len(values)
+    if n < 2:
+        return None
+    m = sum(values) / n
+    half = 1.96 * math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1) / n)
+    return [round(m, 3), round(m - half, 3), round(m + half, 3)]
+
+
 def _decisive(d: rv.Decision, mistake_floor: float) -> bool:
     """Some option is clearly a mistake against the best one."""
     best = d.options[d.best]
@@ -61,13 +82,16 @@ def measure(game: str, deals: int) -> dict[str, Any]:
     agree = mistakes = total_random = total_strong = 0
     decisive = {"strong": 0, "random": 0}
     decisive_mistakes = stable = 0
+    marked = {"strong": 0, "random": 0}
     for i in range(deals):
         records, events = _log(
             game, LINEUPS[game], hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
         )
         for seat, level in ((0, "strong"), (1, "random")):
             started = time.process_time()
-            points = rv.points(k.game, k.projections.view_from_state, records, events, seat)
+            points = rv.points(
+                k.game, k.projections.view_from_state, records, events, seat, k.review.same_play
+            )
             scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
             review = build(k.game.ruleset, "b", seat, 0, points, scores)
             times.append(time.process_time() - started)
@@ -77,6 +101,7 @@ def measure(game: str, deals: int) -> dict[str, Any]:
             stable += sum(a.verdict == b.verdict for a, b in pairs)
             decisions.append(review.summary.decisions)
             losses[level] += [d.loss for d in review.decisions]
+            marked[level] += review.summary.mistakes
             for d in review.decisions:
                 if _decisive(d, review.mistake_floor):
                     decisive[level] += 1
@@ -105,6 +130,12 @@ def measure(game: str, deals: int) -> dict[str, Any]:
         "verdicts_equal_across_review_seeds": (
             round(stable / (total_strong + total_random), 4) if total_strong + total_random else None
         ),
+        "mistake_share": {level: _share(marked[level], len(v)) for level, v in losses.items()},
+        "mean_loss_ci95": {level: _mean_ci(v) for level, v in losses.items()},
+        "loss_above_inaccuracy_floor_share": {
+            level: _share(sum(x > k.review.INACCURACY_FLOOR for x in v), len(v))
+            for level, v in losses.items()
+        },
         "loss_quantiles": {level: _quantiles(v) for level, v in losses.items()},
         "floors": {
             "inaccuracy": k.review.INACCURACY_FLOOR,
