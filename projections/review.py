@@ -59,10 +59,11 @@ class Decision(msgspec.Struct, frozen=True):
     options: list[OptionScore]
     chosen: int  # index into options
     best: int
-    rank: int  # 1 = the best option
+    rank: int  # 1 = the best option; among the distinct plays (copies of a card are one)
     loss: float  # value of the best option minus the chosen one's (>= 0)
     loss_noise: float  # standard error of that gap
     verdict: str  # agrees | inaccuracy | mistake
+    choices: int = 0  # distinct plays among the options: what the rank is out of
 
 
 class ReviewSummary(msgspec.Struct, frozen=True):
@@ -183,8 +184,9 @@ def judge(
     value_best, noise_best = scores[best]
     loss = max(0.0, value_best - value_chosen)
     loss_noise = math.hypot(noise_best, noise_chosen) if chosen != best else 0.0
-    rank = 1 + sum(1 for v, _n in scores if v > value_chosen + 1e-9)
-    others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
+    plays = {(v, n) for v, n in scores}  # options that score the same play the same
+    rank = 1 + sum(1 for v, _n in plays if v > value_chosen + 1e-9)
+    others = len(plays) - 1
     if chosen == best or loss <= max(inaccuracy_floor, noise_multiple(AGREE_P, others) * loss_noise):
         verdict = "agrees"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
@@ -204,6 +206,7 @@ def judge(
         loss=round(loss, 4),
         loss_noise=round(loss_noise, 4),
         verdict=verdict,
+        choices=len(plays),
     )
 
 

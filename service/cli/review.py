@@ -5,7 +5,6 @@ The same chunks as the service's reviews, here in ``--jobs`` worker processes (1
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -43,9 +42,28 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
     return build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
 
 
-def describe(action: dict[str, Any]) -> str:
-    rest = {k: v for k, v in action.items() if k not in ("type", "seat", "window")}
-    return action["type"] + ("" if not rest else " " + json.dumps(rest, separators=(",", ":")))
+def describe(action: dict[str, Any], ruleset: str) -> str:
+    """An option as a player reads it: ``Discard b3``, ``Chi s1 s2 s3 + s3 s3 b3``, ``Claim chow W2 W3``."""
+    if ruleset.startswith("paohuzi"):
+        from domain.paohuzi.cards import kind_name
+
+        def name(card: int) -> str:
+            return kind_name(card >> 2)
+    else:
+        from domain.mcr.tiles import code as name
+    words = [action["type"]]
+    for key, value in action.items():
+        if key in ("type", "seat", "window"):
+            continue
+        if key in ("card", "tile"):
+            words.append(name(value))
+        elif key == "tiles":
+            words.append(" ".join(name(t) for t in value))
+        elif key == "groups":
+            words.append(" + ".join(" ".join(g) for g in value))
+        else:
+            words.append(str(value))
+    return " ".join(w for w in words if w)
 
 
 def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
@@ -69,9 +87,9 @@ def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
     for d in review.decisions:
         table.add_row(
             str(d.version),
-            describe(d.options[d.chosen].action),
-            f"{d.rank}/{len(d.options)}",
-            describe(d.options[d.best].action) if d.best != d.chosen else "=",
+            describe(d.options[d.chosen].action, review.ruleset),
+            f"{d.rank}/{d.choices or len(d.options)}",
+            describe(d.options[d.best].action, review.ruleset) if d.best != d.chosen else "=",
             f"{d.loss:.2f}",
             d.verdict,
         )

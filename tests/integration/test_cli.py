@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,6 +140,9 @@ async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url
         assert cli("export", original.deal_id, *base).stdout.encode().splitlines() == original.records
         path = tmp_path / "deal.jsonl"
         path.write_bytes(exported)
+        # the table names each option as a player reads it: cards by their names, not ids
+        table = cli("review", str(path), "--seat", "0").stdout
+        assert re.search(r"Discard [sb]([1-9]|10)\b", table) and '"card"' not in table, table
         refused = cli("import", str(path), *common, check=False)
         assert refused.returncode == 1 and "exists already" in refused.stderr
         assert not await in_redis(store, original.deal_id)  # nothing was written back
@@ -152,3 +156,16 @@ async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url
         await archive.close()
         await drop_prefix(client, key_prefix)
         await client.aclose()
+
+
+def test_review_table_names_options_as_a_player_reads_them():
+    from service.cli.review import describe
+
+    assert describe({"type": "Claim", "seat": 1, "window": 3, "claim": "chow", "tiles": [4, 8]}, "mcr/2") == (
+        "Claim chow W2 W3"
+    )
+    assert describe({"type": "Discard", "seat": 0, "tile": 137}, "mcr/1") == "Discard H2"
+    assert describe({"type": "Discard", "seat": 0, "card": 79}, "paohuzi/1") == "Discard b10"
+    chi = {"type": "Chi", "seat": 2, "window": 5, "groups": [["s1", "s2", "s3"], ["s3", "s3", "b3"]]}
+    assert describe(chi, "paohuzi/1") == "Chi s1 s2 s3 + s3 s3 b3"
+    assert describe({"type": "Pass", "seat": 2, "window": 5}, "paohuzi/1") == "Pass"

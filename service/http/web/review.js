@@ -194,7 +194,7 @@ export function decisionPanelHtml(ctx) {
     const bot = d.chosen === d.best ? `<p>${esc(t("rv.botagrees"))}</p>`
       : `<p id="rv-botchoice">${esc(t("rv.botchoice"))}: <strong>${optionHtml(ctx.game, best)}</strong></p>`;
     here = `<div id="rv-here" data-verdict="${d.verdict}" data-step="${d.version}">
-      <p class="rv-here-head">${verdictHtml(d.verdict)} · ${esc(t(nm.isMe(r.seat) ? "rv.chose.you" : "rv.chose", { seat: nm(r.seat) }))}: <strong>${optionHtml(ctx.game, chosen)}</strong> <span class="muted">(${esc(t("rv.rank", { rank: d.rank, n: d.options.length }))})</span></p>
+      <p class="rv-here-head">${verdictHtml(d.verdict)} · ${esc(t(nm.isMe(r.seat) ? "rv.chose.you" : "rv.chose", { seat: nm(r.seat) }))}: <strong>${optionHtml(ctx.game, chosen)}</strong> <span class="muted">(${esc(t("rv.rank", { rank: d.rank, n: d.choices || d.options.length }))})</span></p>
       ${bot}
       <p id="rv-lost">${esc(t("rv.lost", { loss: fmt(d.loss), unit, noise: fmt(d.loss_noise) }))}</p>
       <div class="rv-options-box"><table class="rv-options"><caption class="sr-only">${esc(t("rv.options"))}</caption><thead><tr><th>${esc(t("rv.option"))}</th><th class="num">${esc(t("rv.value", { unit }))}</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
