@@ -163,20 +163,23 @@ def evaluate_chunk(
 
 def decide(
     point: Point, scores: list[tuple[float, float]], view_type: Any, command_type: Any,
-    inaccuracy_floor: float, mistake_floor: float,
+    inaccuracy_floor: float, mistake_floor: float, same_play: Callable[[Any], Any] = repr,
 ) -> Decision:  # fmt: skip
     """The verdict on one decision from its options' values."""
     view = msgspec.json.decode(point.view, type=view_type)
     chosen = msgspec.json.decode(point.chosen, type=command_type)
     actions = list(view.legal_actions)
-    return judge(point.version, actions, actions.index(chosen), scores, inaccuracy_floor, mistake_floor)
+    return judge(
+        point.version, actions, actions.index(chosen), scores, inaccuracy_floor, mistake_floor, same_play
+    )
 
 
 def judge(
     version: int, actions: list[Any], chosen: int, scores: list[tuple[float, float]],
-    inaccuracy_floor: float, mistake_floor: float,
+    inaccuracy_floor: float, mistake_floor: float, same_play: Callable[[Any], Any] = repr,
 ) -> Decision:  # fmt: skip
-    """The verdict on choosing ``actions[chosen]`` when the options score ``scores``."""
+    """The verdict on choosing ``actions[chosen]`` when the options score ``scores``; the rank
+    is among the distinct plays (``same_play``, as for ``points``)."""
     best = max(range(len(actions)), key=lambda i: (scores[i][0], -i))
     if scores[chosen][0] >= scores[best][0]:
         best = chosen  # a tie with the best is the best
@@ -184,9 +187,12 @@ def judge(
     value_best, noise_best = scores[best]
     loss = max(0.0, value_best - value_chosen)
     loss_noise = math.hypot(noise_best, noise_chosen) if chosen != best else 0.0
-    plays = {(v, n) for v, n in scores}  # options that score the same play the same
-    rank = 1 + sum(1 for v, _n in plays if v > value_chosen + 1e-9)
-    others = len(plays) - 1
+    plays: dict[Any, float] = {}
+    for a, (v, _n) in zip(actions, scores, strict=True):
+        key = same_play(a)
+        plays[key] = max(v, plays.get(key, v))
+    rank = 1 + sum(1 for v in plays.values() if v > value_chosen + 1e-9)
+    others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
     if chosen == best or loss <= max(inaccuracy_floor, noise_multiple(AGREE_P, others) * loss_noise):
         verdict = "agrees"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):

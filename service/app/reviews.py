@@ -62,7 +62,10 @@ def build(ruleset: str, deal_id: str, seat: int, review_seed: int, points: list[
     k = kit_for_ruleset(ruleset)
     adapter = k.review
     decisions = [
-        rv.decide(p, s, k.view_type, k.game.command_type, adapter.INACCURACY_FLOOR, adapter.MISTAKE_FLOOR)
+        rv.decide(
+            p, s, k.view_type, k.game.command_type,
+            adapter.INACCURACY_FLOOR, adapter.MISTAKE_FLOOR, adapter.same_play,
+        )  # fmt: skip
         for p, s in zip(points, scores, strict=True)
     ]
     return rv.Review(

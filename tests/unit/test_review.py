@@ -115,9 +115,12 @@ def test_a_gap_to_the_best_of_many_options_needs_more_noise_to_count():
     # thirteen discards of which ten are copies of the chosen one: three options, 2.24 noises
     copies = [(1.0, 0.0), (0.5, 0.2)] + [(0.5, 0.2)] * 10 + [(0.3, 0.25)]
     assert rv.judge(3, many, 1, copies, 0.05, 0.25).verdict == "inaccuracy"
-    # the rank is among distinct plays: two copies of a better card are one better option
-    ranked = rv.judge(3, many[:4], 3, [(1.0, 0.0), (1.0, 0.0), (0.8, 0.1), (0.5, 0.2)], 0.05, 0.25)
-    assert (ranked.rank, ranked.choices) == (3, 3)
+    # the rank is among distinct plays: two copies of a better tile are one better option, and
+    # two tiles of different kinds that score the same are still two plays
+    four = [Discard(seat=1, tile=t) for t in (0, 1, 4, 8, 12)]  # kinds 0, 0, 1, 2, 3
+    scores4 = [(1.0, 0.0), (1.0, 0.0), (0.8, 0.0), (0.5, 0.0), (0.5, 0.0)]
+    ranked = rv.judge(3, four, 3, scores4, 0.05, 0.25, kit("mcr").review.same_play)
+    assert (ranked.rank, ranked.choices) == (3, 4)
     # and a gap far beyond every multiple is a mistake however many options there are
     assert rv.judge(3, many, 1, [(2.0, 0.0), (0.5, 0.2)] + scores[2:], 0.05, 0.25).verdict == "mistake"
 
