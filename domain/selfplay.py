@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain.envelope import StoredEvent
+from domain.envelope import NO_COMMAND, StoredEvent
 from domain.game import Game, StartDeal
 
 
@@ -119,7 +119,7 @@ def play_stored(
             data=msgspec.Raw(msgspec.json.encode(e)),
             prev="",
             recorded_at="",
-            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else msgspec.Raw(b""),
+            command=msgspec.Raw(msgspec.json.encode(commands[v])) if v in commands else NO_COMMAND,
         )  # fmt: skip
         for v, e in enumerate(events, start=1)
     ]

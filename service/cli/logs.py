@@ -68,6 +68,37 @@ def load_raws(args: argparse.Namespace) -> tuple[list[bytes], str | None]:
     return with_store(args, read)
 
 
+class NotADealLog(Exception):
+    """A file (or stored log) this build cannot read as a deal's log; the message says where."""
+
+
+def read_log(raws: list[bytes]) -> tuple[list[Any], DealCreated, Any, list[Any]]:
+    """(records, the creation, the game kit, the typed events) of a log, or ``NotADealLog``
+    naming the first record that does not read. The audit reads a broken log as a finding;
+    replay and review need a log they can follow, and say so instead of failing halfway."""
+    records = []
+    for i, raw in enumerate(raws, start=1):
+        try:
+            records.append(decode_record(raw))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise NotADealLog(f"line {i} is no record: {exc}") from None
+    try:
+        created = msgspec.json.decode(records[0].data, type=DealCreated)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise NotADealLog(f"its first record is no DealCreated event: {exc}") from None
+    try:
+        k = kit_for_ruleset(created.ruleset)  # the log's own rules
+    except RuleViolation as exc:
+        raise NotADealLog(exc.message) from None
+    events = []
+    for record in records:
+        try:
+            events.append(k.decode_event(record.data))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise NotADealLog(f"the event at version {record.version} does not read: {exc}") from None
+    return records, created, k, events
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from service.app.audit import audit_log
 
@@ -139,14 +170,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not raws:
         print(f"no deal {args.deal!r}", file=sys.stderr)
         return 1
-    records = [decode_record(r) for r in raws]
-    created = msgspec.json.decode(records[0].data, type=DealCreated)
     try:
-        k = kit_for_ruleset(created.ruleset)  # the log's own rules
-    except RuleViolation as exc:
-        print(f"refused: {exc.message}", file=sys.stderr)
+        records, created, k, events = read_log(raws)
+    except NotADealLog as exc:
+        print(f"replay: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
         return 1
-    events = [k.decode_event(r.data) for r in records]
     over = type(events[-1]).__name__ == "SeedRevealed"
     seats = len(created.seats)
     if args.perspective != "all" and not (args.perspective.isdigit() and int(args.perspective) < seats):
@@ -196,4 +224,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     from service.cli.review import cmd_review as review
 
-    return review(args, load_raws)
+    raws, head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    try:
+        _records, created, _k, _events = read_log(raws)
+    except NotADealLog as exc:
+        print(f"review: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
+        return 1
+    if not 0 <= args.seat < len(created.seats):
+        print(f"--seat is a seat 0..{len(created.seats) - 1}", file=sys.stderr)
+        return 2
+    return review(args, lambda _args: (raws, head))

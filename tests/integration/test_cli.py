@@ -169,3 +169,36 @@ def test_review_table_names_options_as_a_player_reads_them():
     chi = {"type": "Chi", "seat": 2, "window": 5, "groups": [["s1", "s2", "s3"], ["s3", "s3", "b3"]]}
     assert describe(chi, "paohuzi/1") == "Chi s1 s2 s3 + s3 s3 b3"
     assert describe({"type": "Pass", "seat": 2, "window": 5}, "paohuzi/1") == "Pass"
+
+
+def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_path):
+    """replay and review of a broken file, or of a seat the deal lacks: one line that says what is
+    wrong, a non-zero exit, never a traceback."""
+    from domain.envelope import encode_record
+    from domain.selfplay import play_stored
+    from service.app.games import kit
+
+    k = kit("paohuzi")
+    bots = [k.make_bot(level, i) for i, level in enumerate(["random", "greedy", "greedy"])]
+    records, _events = play_stored(k.game, k.projections.view_from_state, bots, deal_id="c", server_seed=b"c")
+    good = [encode_record(r) for r in records]
+    unknown = good[2].replace(b'"data":{"type":"', b'"data":{"type":"X', 1)  # no such event
+    files = {
+        "garbage": b"garbage\n",
+        "not a record": b'{"a": 1}\n',
+        "a broken record": b"\n".join(good[:3] + [good[3][:-7]] + good[4:]) + b"\n",
+        "an unknown event": b"\n".join(good[:2] + [unknown] + good[3:]),
+    }
+    for name, body in files.items():
+        path = tmp_path / f"{name.replace(' ', '-')}.jsonl"
+        path.write_bytes(body)
+        for command in (["review", str(path), "--seat", "0"], ["replay", str(path), "--no-pause"]):
+            proc = cli(*command, check=False)
+            assert proc.returncode == 1, (name, command, proc.stderr)
+            assert "Traceback" not in proc.stderr and "not a deal log" in proc.stderr, (name, proc.stderr)
+    path = tmp_path / "deal.jsonl"
+    path.write_bytes(b"\n".join(good) + b"\n")
+    for seat in ("3", "-1"):
+        proc = cli("review", str(path), "--seat", seat, check=False)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert "--seat is a seat 0..2" in proc.stderr, proc.stderr
