@@ -19,6 +19,28 @@ __all__ = ["main", "play_one"]
 DESCRIPTION = "dealstream: serve, simulate, arena, replay, audit, export, import, review, archive."
 
 
+def at_least_one(text: str) -> int:
+    """A count (deals, walls, worker processes): a whole number from 1 on."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def review_seed(text: str) -> int:
+    """A review seed, as the API takes it: a whole number from 0 to 2**31."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= 2**31:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {2**31}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="dealstream", description=DESCRIPTION)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -87,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
     s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
     s.add_argument("--game", required=True, choices=sorted(GAMES))
-    s.add_argument("--deals", type=int, default=100)
+    s.add_argument("--deals", type=at_least_one, default=100)
     s.add_argument(
         "--bots", help="comma-separated bot level per seat, any level the game has (default all greedy)"
     )
@@ -110,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         "seats (MCR strong,greedy = strong,greedy,greedy,greedy)",
     )  # fmt: skip
     s.add_argument("--walls", type=int, default=100, help="seeded decks, each played once per rotation")
-    s.add_argument("--jobs", type=int, default=1, help="worker processes (the report does not depend on it)")
+    s.add_argument(
+        "--jobs", type=at_least_one, default=1, help="worker processes (the report does not depend on it)"
+    )
     s.add_argument("--seed", default="dealstream", help="arena seed: walls and bot seeds derive from it")
     s.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
     s.set_defaults(func=play.cmd_arena)
@@ -134,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("review", help="review one seat's decisions of a finished deal (id or .jsonl file)")
     s.add_argument("deal", help="deal id or path to a .jsonl export")
     s.add_argument("--seat", type=int, required=True)
-    s.add_argument("--seed", type=int, default=0, help="review seed (the same seed, the same review)")
-    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--seed", type=review_seed, default=0, help="review seed (the same seed, the same review)")
+    s.add_argument("--jobs", type=at_least_one, default=1, help="worker processes")
     s.add_argument("--json", action="store_true", help="the review as one JSON object")
     log_opts(s)
     s.set_defaults(func=logs.cmd_review)
@@ -150,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     s.add_argument("--once", action="store_true", help="one round, then exit (else a round every --interval)")
     s.add_argument("--interval", type=float, default=30.0, help="seconds between rounds (default 30)")
-    s.add_argument("--jobs", type=int, default=4, help="deals archived at once (default 4)")
+    s.add_argument("--jobs", type=at_least_one, default=4, help="deals archived at once (default 4)")
     s.add_argument(
         "--lease", type=float, default=60.0,
         help="seconds a deal stays reserved for this archiver (another takes it over after a crash)",

@@ -103,6 +103,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from service.app.audit import audit_log
 
     raws, head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
     report = audit_log(raws, head)
     if args.json:
         print(msgspec.json.encode(report).decode())

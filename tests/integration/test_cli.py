@@ -202,3 +202,20 @@ def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_pa
         proc = cli("review", str(path), "--seat", seat, check=False)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert "--seat is a seat 0..2" in proc.stderr, proc.stderr
+
+
+def test_counts_and_seeds_out_of_range_are_refused_before_any_work(tmp_path):
+    """A count below one or a review seed the API would refuse: exit 2 and the argument named."""
+    for args, named in (
+        (["simulate", "--game", "paohuzi", "--deals", "-1"], "--deals: must be at least 1"),
+        (["simulate", "--game", "mcr", "--deals", "0"], "--deals: must be at least 1"),
+        (["arena", "--game", "mcr", "--bots", "strong,greedy", "--jobs", "0"], "--jobs: must be at least 1"),
+        (["review", "x.jsonl", "--seat", "0", "--seed", "-5"], "--seed: must be a whole number from 0 to"),
+        (["review", "x.jsonl", "--seat", "0", "--jobs", "-3"], "--jobs: must be at least 1"),
+    ):
+        proc = cli(*args, check=False)
+        assert proc.returncode == 2 and named in proc.stderr, (args, proc.stderr)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    proc = cli("audit", str(empty), check=False)
+    assert proc.returncode == 1 and "no deal" in proc.stderr, proc.stderr
