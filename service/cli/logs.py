@@ -99,6 +99,20 @@ def read_log(raws: list[bytes]) -> tuple[list[Any], DealCreated, Any, list[Any]]
     return records, created, k, events
 
 
+def load_log(args: argparse.Namespace, command: str) -> Any:
+    """(raw records, head hash, ``read_log``'s answer) of ``args.deal``, or the exit code once
+    it has said why there is none."""
+    raws, head = load_raws(args)
+    if not raws:
+        print(f"no deal {args.deal!r}", file=sys.stderr)
+        return 1
+    try:
+        return raws, head, read_log(raws)
+    except NotADealLog as exc:
+        print(f"{command}: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
+        return 1
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from service.app.audit import audit_log
 
@@ -169,15 +183,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Step through a deal: in words with the table after each step (``service.replay_text``), or
     with ``--json`` each event as JSON (the form scripts read)."""
-    raws, _head = load_raws(args)
-    if not raws:
-        print(f"no deal {args.deal!r}", file=sys.stderr)
-        return 1
-    try:
-        records, created, k, events = read_log(raws)
-    except NotADealLog as exc:
-        print(f"replay: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
-        return 1
+    loaded = load_log(args, "replay")
+    if isinstance(loaded, int):
+        return loaded
+    _raws, _head, (records, created, k, events) = loaded
     over = type(events[-1]).__name__ == "SeedRevealed"
     seats = len(created.seats)
     if args.perspective != "all" and not (args.perspective.isdigit() and int(args.perspective) < seats):
@@ -227,15 +236,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     from service.cli.review import cmd_review as review
 
-    raws, head = load_raws(args)
-    if not raws:
-        print(f"no deal {args.deal!r}", file=sys.stderr)
-        return 1
-    try:
-        _records, created, _k, _events = read_log(raws)
-    except NotADealLog as exc:
-        print(f"review: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
-        return 1
+    loaded = load_log(args, "review")
+    if isinstance(loaded, int):
+        return loaded
+    raws, head, (_records, created, _k, _events) = loaded
     if not 0 <= args.seat < len(created.seats):
         print(f"--seat is a seat 0..{len(created.seats) - 1}", file=sys.stderr)
         return 2
