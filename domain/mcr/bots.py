@@ -28,22 +28,6 @@ class RandomBot:
         return self.rng.choice(view.legal_actions)
 
 
-def _packs(view: SeatView) -> tuple:
-    seat = view.seat
-    packs = []
-    for m in view.seats[seat].melds:
-        k = m.tiles[0] >> 2
-        if m.kind == "chow":
-            lo = min(t >> 2 for t in m.tiles)
-            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
-        elif m.kind == "concealed_kong":
-            packs.append(("GANG", KIND_CODES[k], 0))
-        else:
-            packs.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k],
-                          (seat - m.from_seat) % 4))
-    return tuple(packs)
-
-
 def _unseen(view: SeatView) -> list[int]:
     """Copies of each kind this seat has not seen (own hand, all discards, all open sets)."""
     seen = [0] * 34
@@ -155,7 +139,7 @@ class GreedyBot:
             if type(a) is DeclareWin or (type(a) is Claim and a.claim == "win"):
                 return a
         unseen = _unseen(view)
-        packs = _packs(view)
+        packs = scoring.packs(view.seats[view.seat].melds, view.seat)
         if type(acts[0]) is Pass:
             return self._claim(view, acts, packs, unseen)
         discards = [a for a in acts if type(a) is Discard]

@@ -162,7 +162,7 @@ class _Table:
         self.seat_wind = pub.wind
         self.prevailing = view.prevailing_wind
         self.flowers = len(pub.flowers)
-        self.packs = _packs(view, me)
+        self.packs = scoring.packs(view.seats[me].melds, me)
         # face_up: copies in discards and exposed sets, what "fourth tile" counts (as the engine);
         # in_sets: copies in this seat's own sets; own concealed kongs are the only ones with tiles
         face_up = [0] * KINDS
@@ -186,23 +186,6 @@ class _Table:
         self.face_up = face_up
         self.in_sets = in_sets
         self.unseen = [max(0, 4 - face_up[k] - kongs[k] - in_hand[k]) for k in range(KINDS)]
-
-
-def _packs(view: SeatView, seat: int) -> tuple:
-    """The seat's sets as PyMahjongGB packs: a claimed set carries the discarder's relative seat
-    (offer 0 would score it as concealed); a chow's code is its middle tile and its offer says
-    which of the three was claimed."""
-    packs = []
-    for m in view.seats[seat].melds:
-        k = m.tiles[0] >> 2
-        if m.kind == "chow":
-            lo = min(t >> 2 for t in m.tiles)
-            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
-        elif m.kind == "concealed_kong":
-            packs.append(("GANG", KIND_CODES[k], 0))
-        else:
-            packs.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k], (seat - m.from_seat) % 4))
-    return tuple(packs)
 
 
 def _drop(kinds: tuple[int, ...], k: int) -> tuple[int, ...]:

@@ -194,20 +194,10 @@ def _count_kind(hand: list[int], k: int) -> list[int]:
 
 
 def _packs(s: State, seat: int) -> tuple:
-    """PyMahjongGB packs: claimed sets carry the discarder's relative seat (trap: 0 = concealed)."""
-    packs = []
-    for m in s.melds[seat]:
-        k = m.tiles[0] >> 2
-        if m.kind == "chow":
-            lo = min(t >> 2 for t in m.tiles)
-            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
-        elif m.kind == "pung":
-            packs.append(("PENG", KIND_CODES[k], (seat - m.from_seat) % SEATS))
-        elif m.kind == "kong":
-            packs.append(("GANG", KIND_CODES[k], (seat - m.from_seat) % SEATS))
-        else:
-            packs.append(("GANG", KIND_CODES[k], 0))
-    return tuple(packs)
+    """PyMahjongGB packs of the seat's sets (``scoring.packs``; the state knows every tile)."""
+    packs = scoring.packs(s.melds[seat], seat)
+    assert packs is not None
+    return packs
 
 
 def _visible_copies(s: State, tile: int) -> int:

@@ -8,7 +8,8 @@ calculator once, translates its ``TypeError`` codes into ``RuleViolation`` and a
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import MahjongGB
 import msgspec
@@ -64,6 +65,26 @@ class WinScore(msgspec.Struct, frozen=True):
     @property
     def meets_minimum(self) -> bool:
         return self.fan_points >= MIN_POINTS
+
+
+def packs(melds: Iterable[Any], seat: int) -> tuple | None:
+    """A seat's sets as PyMahjongGB packs: a claimed set carries the discarder's seat relative to
+    this one (an offer of 0 would score it as concealed); a chow's code is its middle tile and its
+    offer says which of its three tiles was claimed. None when a concealed kong shows no tiles
+    (another seat's, in a view: MC-5.1)."""
+    out = []
+    for m in melds:
+        if not m.tiles:
+            return None
+        k = m.tiles[0] >> 2
+        if m.kind == "chow":
+            lo = min(t >> 2 for t in m.tiles)
+            out.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
+        elif m.kind == "concealed_kong":
+            out.append(("GANG", KIND_CODES[k], 0))
+        else:
+            out.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k], (seat - m.from_seat) % 4))
+    return tuple(out)
 
 
 def translate(exc: TypeError) -> RuleViolation:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from domain.mcr import scoring
 from domain.mcr.strong.hand import waits_of
-from domain.mcr.tiles import KIND_CODES
 from domain.mcr.view import SeatView
 
 # P(ready with an 8-point wait) by exposed sets (0..3) and wall left // 12 (0..7), greedy play.
@@ -63,19 +62,7 @@ class Threat:
 
 def seat_packs(view: SeatView, seat: int) -> tuple | None:
     """Another seat's shown sets as PyMahjongGB packs, None when a concealed kong hides a kind."""
-    packs = []
-    for m in view.seats[seat].melds:
-        if not m.tiles:
-            return None
-        k = m.tiles[0] >> 2
-        if m.kind == "chow":
-            lo = min(t >> 2 for t in m.tiles)
-            packs.append(("CHI", KIND_CODES[lo + 1], (m.card >> 2) - lo + 1))
-        elif m.kind == "concealed_kong":
-            packs.append(("GANG", KIND_CODES[k], 0))
-        else:
-            packs.append(("PENG" if m.kind == "pung" else "GANG", KIND_CODES[k], (seat - m.from_seat) % 4))
-    return tuple(packs)
+    return scoring.packs(view.seats[seat].melds, seat)
 
 
 def sampled_waits(view: SeatView, seat: int, pool: list[int], rng: random.Random, samples: int):
