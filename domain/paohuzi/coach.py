@@ -17,7 +17,7 @@ import msgspec
 from domain.paohuzi.cards import FOUR_CARD, N_KINDS, SEATS, group_huxi, kind_from_name, kind_name
 from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
-from domain.paohuzi.view import SeatView
+from domain.paohuzi.view import SeatView, visible_cards
 from domain.paohuzi.win_eval import evaluate_win, meld_huxi
 from domain.paohuzi.wins import best_partial_split, tun_for
 
@@ -213,16 +213,7 @@ def _layout_huxi(h: _Hand) -> int:
 def _seen(view: SeatView) -> list[int]:
     """Copies of each kind this seat has seen: its own cards and everything face up."""
     me = view.seat
-    ids = set(view.hand)
-    for k in view.kans:
-        ids.update(k)
-    for ms in view.melds:
-        for m in ms:
-            ids.update(m.cards)
-    for r in view.rows:
-        ids.update(r)
-    if view.table is not None:
-        ids.add(view.table.card)
+    ids = visible_cards(view)
     if view.face_up is not None and me is not None:
         ids.add(view.face_up)  # public, and it stays in the dealer's hand until shown again
     seen = [0] * N_KINDS

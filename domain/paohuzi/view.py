@@ -68,6 +68,23 @@ class SeatView(msgspec.Struct, frozen=True):
     result: DealResult | None
 
 
+def visible_cards(view: SeatView) -> set[int]:
+    """Card ids this seat sees face up or holds: its hand and own kan, every exposed meld and
+    discard row, and the card on the table (the dealer's open card is not among them: it lies in
+    the dealer's hand, seen but not out of play)."""
+    seen = set(view.hand)
+    for kan in view.kans:
+        seen.update(kan)
+    for ms in view.melds:
+        for m in ms:
+            seen.update(m.cards)
+    for row in view.rows:
+        seen.update(row)
+    if view.table is not None:
+        seen.add(view.table.card)
+    return seen
+
+
 def pao_kills_hand(view: SeatView) -> bool:
     """PH-6.6 (decided): a pao after which PH-5.2 calls for a discard that the hand cannot make,
     every concealed card being in a kan, is offered like any pao and makes the hand dead. The

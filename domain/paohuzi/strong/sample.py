@@ -25,7 +25,7 @@ from domain.game import DealCreated
 from ..cards import SEATS, kind_from_name
 from ..options import compute_options
 from ..state import State
-from ..view import SeatView
+from ..view import SeatView, visible_cards
 
 Deal = tuple[dict[int, list[int]], list[int]]  # concealed cards per other seat, the stock top first
 
@@ -40,16 +40,7 @@ _CREATED = DealCreated(
 
 def unseen_cards(view: SeatView) -> list[int]:
     """Card ids this seat cannot see: the other concealed hands and the stock, sorted."""
-    seen = set(view.hand)
-    for kan in view.kans:
-        seen.update(kan)
-    for ms in view.melds:
-        for m in ms:
-            seen.update(m.cards)
-    for row in view.rows:
-        seen.update(row)
-    if view.table is not None:
-        seen.add(view.table.card)
+    seen = visible_cards(view)
     return [c for c in range(80) if c not in seen]
 
 
