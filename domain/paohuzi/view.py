@@ -69,9 +69,10 @@ class SeatView(msgspec.Struct, frozen=True):
 
 
 def visible_cards(view: SeatView) -> set[int]:
-    """Card ids this seat sees face up or holds: its hand and own kan, every exposed meld and
-    discard row, and the card on the table (the dealer's open card is not among them: it lies in
-    the dealer's hand, seen but not out of play)."""
+    """Card ids this seat holds or sees out of the hidden hands: its hand and own kan, every
+    exposed meld and discard row, and the card on the table. The dealer's open card is among them
+    for the dealer only (in its hand): to the others it is public but still in the dealer's hand,
+    which the coach counts as seen and the sampler deals to the dealer."""
     seen = set(view.hand)
     for kan in view.kans:
         seen.update(kan)
