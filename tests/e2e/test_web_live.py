@@ -5,6 +5,7 @@ and claim-window panel, and the lobby's bot levels from GET /games."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import urllib.request
 
@@ -117,6 +118,50 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, 
     await page.screenshot(path=shot("hold-replay-not-answered"), full_page=True)
     assert page.js_errors == []
     assert page.foreign_requests == []
+
+
+async def test_a_reload_does_not_hold_a_window_that_closed_long_ago(web_server, browser):  # noqa: F811
+    """The window of the test above closes under the person (the bot's pao). Once the table has
+    moved on, a reload replays that window from the log: it is history, told in the move log, and
+    must not hold the prompt again as if it had just closed (which blocked the hand and swallowed
+    the first click or key press after a reload)."""
+    base = web_server
+    deck = deck_for(2, {2: ["b9"] * 4 + ["b10"] * 4 + ["s5"] * 3, 0: ["s3", "s4", "s6", "s7"]}, ["s5"])
+    status, created = post_json(
+        base,
+        "/deals",
+        {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "deck": deck, "dealer": 2},
+    )
+    assert status == 201, created
+    deal, token = created["deal_id"], created["tokens"]["0"]
+    start = {"type": "StartDeal", "client_seed": "x"}
+    status, answer = post_json(
+        base, f"/deals/{deal}/commands", {"command_id": "start", "command": start}, token
+    )
+    assert status == 200, answer
+    # the bot's pao closes window 1 before seat 0 answers; the deal goes on to seat 0's next question
+    windows: list = []
+    for _ in range(100):
+        windows = get_json(base, f"/deals/{deal}/audit", token)["claim_windows"]
+        if len(windows) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    assert windows and windows[0]["unanswered"] == [0], windows
+    page = await new_page(browser, base)
+    await put_tokens(page, base, deal, created["tokens"])
+    await page.goto(f"{base}/#/play/{deal}/0")
+    await page.wait_for_selector("#move-log li.missed")  # the log tells it
+    held = []
+    for _ in range(30):  # 1.5 s: longer than the 450 ms guard, shorter than the 2.2 s hold
+        held.append(
+            await page.evaluate(
+                "(p => p.dataset.held + p.dataset.armed)(document.querySelector('.play-page'))"
+            )
+        )
+        await page.wait_for_timeout(50)
+    assert held == ["01"] * len(held), held  # never held, always taking clicks
+    assert await page.locator("#held-prompt").count() == 0
+    assert page.js_errors == []
 
 
 async def test_thinking_mark_pace_and_tone(paced_server, browser):  # noqa: F811

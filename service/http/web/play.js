@@ -160,7 +160,11 @@ function onEvent(ctx, version, ev) {
   const entry = ctx.log.add(version, ev);
   if (!entry) return;
   appendLog(ctx, entry);
-  if (ev.type === "ClaimWindowResolved" && entry.missed && !ctx.sent.has(ev.window)) {
+  // only a window closing now holds its prompt: one the log replays (a reload, the backlog of a
+  // deal joined late) is older than the view on screen and is history, told in the log
+  const now = ctx.view && version > ctx.view.version;
+  const holding = ctx.hold && ctx.hold.window === ev.window;
+  if (ev.type === "ClaimWindowResolved" && entry.missed && !ctx.sent.has(ev.window) && (now || holding)) {
     const w = ctx.log.window(ev.window) || {};
     startHold(ctx, { window: ev.window, card: w.card, resolution: { ...ev, card: w.card } });
   }
