@@ -94,6 +94,7 @@ class Cluster:
         if created.returncode != 0:
             raise RuntimeError(f"redis-cli --cluster create failed:\n{created.stdout}\n{created.stderr}")
         self.wait_ok(timeout)
+        self.wait_replicated(timeout)
         (self.root / "cluster.json").write_text(
             json.dumps({"ports": self.ports, "pids": {p: pr.pid for p, pr in self.processes.items()}})
         )
@@ -107,6 +108,33 @@ class Cluster:
                 return
             time.sleep(0.1)
         raise RuntimeError("the cluster did not become ok")
+
+    def wait_replicated(self, timeout: float = 60.0) -> None:
+        """Until every master has a replica online: before that a write acknowledged only once a
+        replica has it (WAIT 1) is answered 503, and a fresh cluster's first deals fail."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(self._replicated(p) for p in self.live_ports()):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the cluster's replicas did not come online")
+
+    def _replicated(self, port: int) -> bool:
+        try:
+            client = redis.Redis(port=port, socket_timeout=1)
+            try:
+                info = client.info("replication")
+            finally:
+                client.close()
+        except (redis.RedisError, OSError):
+            return False
+        if info.get("role") != "master":
+            return True
+        return any(
+            isinstance(v, dict) and v.get("state") == "online"
+            for k, v in info.items()
+            if k.startswith("slave")
+        )
 
     def _state_ok(self, port: int) -> bool:
         try:

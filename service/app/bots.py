@@ -26,16 +26,14 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import msgspec
-import redis.exceptions
 
 from domain.errors import RuleViolation
 from service.app.folds import DealNotFound, Folded
 from service.app.workers import die_with_parent
+from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.bots")
 
-# what a store that cannot be reached raises; the runner waits these out instead of stopping
-STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError, OSError)
 RETRY_MAX_S = 2.0
 INLINE_LEVELS = frozenset({"random", "greedy"})  # fast enough for the event loop (a few ms at most)
 FALLBACK_LEVEL = "greedy"
@@ -232,7 +230,7 @@ class BotRunner:
                     if not await self._step(deal_id):
                         return
                     backoff = 0.05
-                except STORE_ERRORS as exc:
+                except (*STORE_OUTAGES, OSError) as exc:  # waited out, not a reason to stop
                     log.warning("bot runner on deal %s waits for the event store: %s", deal_id, exc)
                     await asyncio.sleep(backoff)
                     backoff = min(RETRY_MAX_S, backoff * 2)

@@ -30,7 +30,7 @@ from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
 from service.app import queries
-from service.app.bots import PACE_FACTORS, STORE_ERRORS, BotPool, BotRunner
+from service.app.bots import PACE_FACTORS, BotPool, BotRunner
 from service.app.folds import DealNotFound, Folded, Folds
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
@@ -40,7 +40,7 @@ log = logging.getLogger("dealstream.deals")
 
 MAX_CONFLICT_RETRIES = 50
 PACES = tuple(PACE_FACTORS)  # a deal's pace: its bots think these many times the server's --bot-delay
-__all__ = ["DealService", "DealNotFound", "Folded", "STORE_ERRORS", "CommandIdReused", "StaleVersion"]
+__all__ = ["DealService", "DealNotFound", "Folded", "CommandIdReused", "StaleVersion"]
 __all__ += ["AlreadyRematched"]
 
 

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import StoredEvent, decode_record, record_hash
-from service.app.bots import STORE_ERRORS
 from service.store.doorbell import Doorbell
 from service.store.event_store import MAX_BATCH, EventStore
+from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.streams")
 
@@ -293,7 +293,7 @@ class StreamHub:
                         raise ConnectionError("the pub/sub connection stopped answering")
             except asyncio.CancelledError:
                 raise
-            except (*STORE_ERRORS, TimeoutError) as exc:
+            except (*STORE_OUTAGES, TimeoutError) as exc:
                 if self.connected:
                     log.warning("stream doorbell lost (%s); reconnecting", exc)
                 self.connected = False
@@ -344,7 +344,7 @@ class StreamHub:
                     fut.cancel()
                 raise
             except Exception as exc:  # noqa: BLE001 - the one reader must outlive any read's trouble
-                if not isinstance(exc, STORE_ERRORS):
+                if not isinstance(exc, STORE_OUTAGES):
                     log.exception("stream reader failed a read; retrying")
                 elif self.reads_ok:
                     log.warning("stream reader cannot reach the event store (%s); retrying", exc)

@@ -6,12 +6,12 @@ import logging
 from typing import Any
 
 import msgspec
-import redis.exceptions
 from aiohttp import web
 
 from domain.errors import RuleViolation
 from service.app.deals import AlreadyRematched, CommandIdReused, DealNotFound, StaleVersion
 from service.app.streams import TooManyStreams
+from service.store.outages import is_outage
 
 log = logging.getLogger("dealstream.http")
 
@@ -109,11 +109,11 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
         if "Allow" in exc.headers:  # a 405 names the methods the resource has (RFC 9110)
             answer.headers["Allow"] = exc.headers["Allow"]
         return answer
-    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError) as exc:
+    except Exception as exc:
+        if not is_outage(exc):
+            log.exception("unexpected error on %s %s", request.method, request.path)
+            return problem(500, "unexpected error (logged on the server)")
         if isinstance(exc, ConnectionError) and (request.transport is None or request.transport.is_closing()):
             raise  # the client hung up (e.g. closed its event stream): aiohttp drops it quietly
         log.warning("event store unreachable: %s", exc)
         return problem(503, "the event store is unreachable; retry with the same command_id", "DS-12")
-    except Exception:
-        log.exception("unexpected error on %s %s", request.method, request.path)
-        return problem(500, "unexpected error (logged on the server)")

@@ -30,6 +30,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from service.store.outages import is_outage, is_outage_reply
 from service.store.resp import RespConnection
 
 
@@ -49,12 +50,19 @@ class ClusterWrites:
     """``run(commands)``: the replies in order, each command sent to its slot's master."""
 
     def __init__(
-        self, cluster: Any, *, wait_replicas: int = 1, wait_timeout_ms: int = 1000, timeout: float = 10.0
+        self,
+        cluster: Any,
+        *,
+        wait_replicas: int = 1,
+        wait_timeout_ms: int = 1000,
+        timeout: float | None = None,
     ) -> None:
         self.cluster = cluster
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
-        self.timeout = timeout
+        # how long a batch may wait out a failover: the client's own timeout (--redis-timeout)
+        kwargs = getattr(cluster, "connection_kwargs", {}) or {}
+        self.timeout = timeout if timeout is not None else (kwargs.get("socket_timeout") or 10.0)
         self._conns: dict[tuple[str, int], RespConnection] = {}
         self._refresh_lock = asyncio.Lock()
 
@@ -91,6 +99,7 @@ class ClusterWrites:
         replies: list[Any] = [None] * len(commands)
         pending = list(range(len(commands)))
         asked: dict[int, tuple[str, int]] = {}
+        outage: dict[int, Exception] = {}  # the last "not now" answer of a command sent again
         deadline = time.monotonic() + self.timeout
         pause = 0.05
         while pending:
@@ -122,7 +131,11 @@ class ClusterWrites:
                     raise result
                 answers, confirmed = result
                 for i, answer in zip(idx, answers, strict=True):
-                    if isinstance(answer, ResponseError) and str(answer).startswith(("MOVED ", "ASK ")):
+                    if is_outage_reply(answer):  # mid-failover (CLUSTERDOWN, TRYAGAIN, LOADING…)
+                        outage[i] = answer
+                        refresh = True
+                        retry.append(i)
+                    elif isinstance(answer, ResponseError) and str(answer).startswith(("MOVED ", "ASK ")):
                         kind, _slot, where = str(answer).split(" ", 2)
                         host, _, port = where.rpartition(":")
                         if kind == "ASK":
@@ -142,16 +155,18 @@ class ClusterWrites:
                     else:
                         replies[i] = answer
             if retry and time.monotonic() > deadline:
+                late = RedisConnectionError("the cluster did not take the write in time")
                 for i in retry:
-                    replies[i] = RedisConnectionError("the cluster did not take the write in time")
+                    replies[i] = outage.get(i, late)
                 break
             if refresh and retry:
                 await asyncio.sleep(pause)
                 pause = min(0.5, pause * 2)
                 try:
                     await self._refresh()
-                except (RedisConnectionError, RedisTimeoutError, OSError):
-                    pass  # the next round tries again
+                except Exception as exc:  # noqa: BLE001 - an outage is waited out, a bug is not
+                    if not is_outage(exc):
+                        raise  # else the next round tries again
             pending = retry
         return replies
 

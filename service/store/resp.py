@@ -17,15 +17,12 @@ from typing import Any
 import hiredis
 from redis.asyncio.connection import Connection, UnixDomainSocketConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from service.store.outages import reply_error
+
 READ_CHUNK = 1 << 16
-
-
-def _reply_error(message: str) -> ResponseError:
-    """The redis-py exception for an error reply (``NOSCRIPT`` gets its own class)."""
-    return NoScriptError(message) if message.startswith("NOSCRIPT") else ResponseError(message)
 
 
 class RespConnection:
@@ -109,7 +106,7 @@ class RespConnection:
                     raise RedisConnectionError("Redis closed the connection")
                 parser.feed(data)
                 continue
-            replies.append(_reply_error(str(reply)) if isinstance(reply, hiredis.ReplyError) else reply)
+            replies.append(reply_error(str(reply)) if isinstance(reply, hiredis.ReplyError) else reply)
         return replies
 
     async def pipeline(self, commands: list[tuple[Any, ...]]) -> list[Any]:

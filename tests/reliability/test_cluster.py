@@ -107,7 +107,7 @@ async def test_kill_9_of_the_master_of_a_live_deal_loses_no_acknowledged_command
             await asyncio.wait_for(run, 200)
             assert players.acked > acked_before + 20, "play went on after the failover"
             assert time.monotonic() - killed_at < 200
-            assert not players.stats.bad_5xx, players.stats.bad_5xx[:5]
+            assert not players.stats.bad_5xx, (players.stats.bad_5xx[:5], tracebacks(services))
             for problem in players.stats.problems_503:
                 assert problem["body"]["rule"] == "DS-12", problem
             checked = await check_log(EventStore(client, key_prefix), players)
@@ -131,6 +131,80 @@ async def test_kill_9_of_the_master_of_a_live_deal_loses_no_acknowledged_command
             s.cleanup()
         await client.aclose()
         cluster.cleanup()
+
+
+def replica_of(cluster: Cluster, master: int) -> list[int]:
+    """The ports of ``master``'s replicas (CLUSTER REPLICAS)."""
+    import redis as sync_redis
+
+    node = sync_redis.Redis(port=master, socket_timeout=2)
+    try:
+        me = node.execute_command("CLUSTER", "MYID")
+        lines = node.execute_command("CLUSTER", "REPLICAS", me)
+    finally:
+        node.close()
+    return [int(line.decode().split()[1].split("@")[0].rsplit(":", 1)[1]) for line in lines]
+
+
+def state_fail(port: int) -> bool:
+    import redis as sync_redis
+
+    node = sync_redis.Redis(port=port, socket_timeout=2)
+    try:
+        return "cluster_state:fail" in node.execute_command("CLUSTER", "INFO").decode()
+    finally:
+        node.close()
+
+
+@pytest.mark.timeout(180)
+async def test_a_cluster_that_is_down_answers_503_not_500(tmp_path, aiohttp_client, key_prefix):
+    """A master and its replica die: the cluster marks itself down (CLUSTERDOWN on every slot,
+    cluster-require-full-coverage), also for the deals whose own master lives. Reads, commands
+    and the listing answer 503 (DS-12, retry), never 500."""
+    cluster = Cluster(tmp_path / "cluster").start()
+    client = connect(cluster.url, socket_timeout=5)
+    try:
+        app = bootstrap.application(client, replace(bootstrap.TEST_SETTINGS, prefix=key_prefix))
+        http = await aiohttp_client(app)
+        resp = await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})
+        created = await resp.json()
+        assert resp.status == 201, created
+        deal, token = created["deal_id"], created["tokens"]["0"]
+        headers = {"Authorization": f"Bearer {token}"}
+        home = cluster.master_of(f"{key_prefix}:{{{deal}}}:events")
+        victim = next(m for m in (cluster.master_of(f"{{probe{i}}}") for i in range(100)) if m != home)
+        for port in [victim, *replica_of(cluster, victim)]:
+            cluster.kill(port)
+        deadline = time.monotonic() + 30
+        while not state_fail(home):
+            assert time.monotonic() < deadline, "the cluster never marked itself down"
+            await asyncio.sleep(0.1)
+        start = {"command_id": "s", "command": {"type": "StartDeal", "client_seed": "down"}}
+        answers = [  # each waits out the failover for the client's timeout (5 s), then 503
+            await http.get(f"/deals/{deal}/view", headers=headers),
+            await http.get(f"/deals/{deal}"),
+            await http.post(f"/deals/{deal}/commands", json=start, headers=headers),
+        ]
+        for resp in answers:
+            body = await resp.json(content_type=None)
+            assert resp.status == 503, (resp.method, resp.url.path, resp.status, body)
+            assert body["rule"] == "DS-12" and resp.content_type == "application/problem+json", body
+        await http.close()
+    finally:
+        await client.aclose()
+        cluster.cleanup()
+
+
+def tracebacks(services: list[ServiceProcess]) -> list[str]:
+    """The services' logged tracebacks (a 500 says only "logged on the server")."""
+    out = []
+    for s in services:
+        text = s.output()
+        at = text.find("Traceback")
+        while at >= 0 and len(out) < 3:
+            out.append(text[max(0, at - 300) : at + 3000])
+            at = text.find("Traceback", at + 3000)
+    return out
 
 
 def test_a_cluster_url_names_its_nodes():
