@@ -128,7 +128,8 @@ class Reviews:
         await self._put(deal_id, seat, seed, progress, ttl=PROGRESS_TTL_S)
         task_key = (deal_id, seat, seed)
         if task_key not in self._running or self._running[task_key].done():
-            self._running[task_key] = asyncio.create_task(self._run(deal_id, seat, seed, ruleset, points))
+            run = self._run(deal_id, seat, seed, ruleset, points, progress.started_ms)
+            self._running[task_key] = asyncio.create_task(run)
         return msgspec.to_builtins(progress)
 
     @staticmethod
@@ -140,8 +141,9 @@ class Reviews:
     async def _put(self, deal_id: str, seat: int, seed: int, value: Any, ttl: int | None = None) -> None:
         await self.store.redis.set(self.key(deal_id, seat, seed), msgspec.json.encode(value), ex=ttl)
 
-    async def _run(self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point]) -> None:
-        started = int(time.time() * 1000)
+    async def _run(
+        self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point], started: int
+    ) -> None:
         try:
             scores: list[list[tuple[float, float]]] = []
             for i in range(0, len(points), CHUNK):

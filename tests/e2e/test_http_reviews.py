@@ -18,12 +18,13 @@ async def _finished(http, game: str, seats: list[str]) -> dict:
     raise AssertionError("the deal did not end")
 
 
-async def _done(http, deal_id: str, seat: int, seed: int = 0) -> dict:
+async def _done(http, deal_id: str, seat: int, seed: int = 0, started_ms: int | None = None) -> dict:
     for _ in range(1200):
         state = await (await http.get(f"/deals/{deal_id}/reviews/{seat}", params={"seed": seed})).json()
         if state["status"] != "running":
             return state
         assert 0 <= state["done"] <= state["total"]
+        assert started_ms is None or state["started_ms"] == started_ms  # one start, told the same
         await asyncio.sleep(0.05)
     raise AssertionError("the review did not finish")
 
@@ -32,8 +33,9 @@ async def test_a_finished_deals_seats_are_reviewed_and_the_same_seed_gives_the_s
     created = await _finished(http, "mcr", ["bot:random", "bot:greedy", "bot:strong", "bot:greedy"])
     deal_id = created["deal_id"]
     started = await http.post(f"/deals/{deal_id}/reviews", json={"seat": 0})
-    assert started.status == 202 and (await started.json())["status"] == "running"
-    review = await _done(http, deal_id, 0)
+    progress = await started.json()
+    assert started.status == 202 and progress["status"] == "running"
+    review = await _done(http, deal_id, 0, started_ms=progress["started_ms"])
     assert review["status"] == "done" and review["seat"] == 0 and review["unit"] == "points"
     summary = review["summary"]
     assert summary["decisions"] == len(review["decisions"]) > 0
