@@ -16,6 +16,7 @@ import time
 from dataclasses import replace
 
 import pytest
+import redis
 
 import tests.reliability.test_leaks as leaks
 from service import bootstrap
@@ -133,11 +134,9 @@ async def test_kill_9_of_the_master_of_a_live_deal_loses_no_acknowledged_command
         cluster.cleanup()
 
 
-def replica_of(cluster: Cluster, master: int) -> list[int]:
+def replicas_of(master: int) -> list[int]:
     """The ports of ``master``'s replicas (CLUSTER REPLICAS)."""
-    import redis as sync_redis
-
-    node = sync_redis.Redis(port=master, socket_timeout=2)
+    node = redis.Redis(port=master, socket_timeout=2)
     try:
         me = node.execute_command("CLUSTER", "MYID")
         lines = node.execute_command("CLUSTER", "REPLICAS", me)
@@ -147,9 +146,7 @@ def replica_of(cluster: Cluster, master: int) -> list[int]:
 
 
 def state_fail(port: int) -> bool:
-    import redis as sync_redis
-
-    node = sync_redis.Redis(port=port, socket_timeout=2)
+    node = redis.Redis(port=port, socket_timeout=2)
     try:
         return "cluster_state:fail" in node.execute_command("CLUSTER", "INFO").decode()
     finally:
@@ -173,7 +170,7 @@ async def test_a_cluster_that_is_down_answers_503_not_500(tmp_path, aiohttp_clie
         headers = {"Authorization": f"Bearer {token}"}
         home = cluster.master_of(f"{key_prefix}:{{{deal}}}:events")
         victim = next(m for m in (cluster.master_of(f"{{probe{i}}}") for i in range(100)) if m != home)
-        for port in [victim, *replica_of(cluster, victim)]:
+        for port in [victim, *replicas_of(victim)]:
             cluster.kill(port)
         deadline = time.monotonic() + 30
         while not state_fail(home):
@@ -183,6 +180,7 @@ async def test_a_cluster_that_is_down_answers_503_not_500(tmp_path, aiohttp_clie
         answers = [  # each waits out the failover for the client's timeout (5 s), then 503
             await http.get(f"/deals/{deal}/view", headers=headers),
             await http.get(f"/deals/{deal}"),
+            await http.get("/deals"),
             await http.post(f"/deals/{deal}/commands", json=start, headers=headers),
         ]
         for resp in answers:
