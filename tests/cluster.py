@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -102,22 +103,20 @@ class Cluster:
 
     def wait_ok(self, timeout: float = 60.0) -> None:
         """Until every live node says the cluster is ok and every slot has a master."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if all(self._state_ok(p) for p in self.live_ports()):
-                return
-            time.sleep(0.1)
-        raise RuntimeError("the cluster did not become ok")
+        self._wait_every_node(self._state_ok, timeout, "the cluster did not become ok")
 
     def wait_replicated(self, timeout: float = 60.0) -> None:
         """Until every master has a replica online: before that a write acknowledged only once a
         replica has it (WAIT 1) is answered 503, and a fresh cluster's first deals fail."""
+        self._wait_every_node(self._replicated, timeout, "the cluster's replicas did not come online")
+
+    def _wait_every_node(self, ok: Callable[[int], bool], timeout: float, failure: str) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if all(self._replicated(p) for p in self.live_ports()):
+            if all(ok(p) for p in self.live_ports()):
                 return
             time.sleep(0.1)
-        raise RuntimeError("the cluster's replicas did not come online")
+        raise RuntimeError(failure)
 
     def _replicated(self, port: int) -> bool:
         try:
