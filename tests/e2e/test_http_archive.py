@@ -56,11 +56,18 @@ async def served(aiohttp_client, store, archive_url):
 
 
 async def _age_and_wait(http, store: EventStore, *deal_ids: str) -> None:
-    """Date the deals' end back beyond the age, then wait for the running archiver."""
+    """Wait until the deals are listed as finished, date their end back beyond the age, then wait
+    for the running archiver. The command side lists a deal as finished after the append of its
+    last event (``EventStore.mark_finished``), so a reader that saw the result may be there first."""
+
+    async def listed() -> bool:
+        for deal_id in deal_ids:
+            if await store.redis.zscore(store.finished_index_key, deal_id) is None:
+                return False
+        return True
+
+    await wait_for(listed, timeout=60)
     for deal_id in deal_ids:
-        assert await store.redis.zscore(store.finished_index_key, deal_id) is not None, (
-            "not listed as finished"
-        )
         await store.redis.zadd(store.finished_index_key, {deal_id: 1})
 
     async def gone() -> bool:
