@@ -93,7 +93,7 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, 
     assert await page.eval_on_selector_all("#held-prompt [data-action]", "els => els.every(b => b.disabled)")
     await page.screenshot(path=shot("hold-prompt-held"))
     # it gives way to the next question (window 2, on the card seat 0 reveals next) after a moment
-    await wait_js(page, "document.querySelector('.play-page').dataset.held === '0'", timeout=10)
+    await wait_js(page, "document.querySelector('.play-page').dataset.held === '0'", timeout=30)
     assert "Window 2" in await page.text_content("#prompt-head")
     await page.mouse.click(x, y)  # the moment the next prompt may appear under the pointer
     await page.wait_for_timeout(700)
@@ -220,9 +220,9 @@ async def test_spectator_follows_a_live_deal_from_the_lobby(paced_server, browse
     # it follows the deal: the table's version and the move log grow while the bots think
     await wait_js(page, "document.querySelectorAll('#move-log li[data-v]').length > 3")
     first = int(await page.get_attribute(".play-page", "data-version"))
-    await page.wait_for_selector(".seat .thinking", timeout=10_000)
+    await page.wait_for_selector(".seat .thinking", timeout=30_000)
     await page.screenshot(path=shot("spectator-live"))
-    await wait_js(page, f"Number(document.querySelector('.play-page').dataset.version) > {first}", timeout=10)
+    await wait_js(page, f"Number(document.querySelector('.play-page').dataset.version) > {first}", timeout=30)
     assert await page.locator("#me-zone").count() == 0  # a spectator has no hand and no prompt
     assert await page.locator(".seat .backs").count() == 3  # and sees no hidden card
     await page.wait_for_selector("#result", timeout=60_000)

@@ -349,12 +349,10 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
     # perspective: one seat sees only its own hand
     await page.select_option("#rp-persp", "1")
     await wait_js(page, "document.querySelector('#rp-persp').value === '1'")
-    await page.wait_for_timeout(200)
-    assert await page.locator(".seat .backs").count() == 2
+    await wait_js(page, "document.querySelectorAll('.seat .backs').length === 2")  # drawn anew
     await page.select_option("#rp-persp", "all")
     await wait_js(page, "document.querySelector('#rp-persp').value === 'all'")
-    await page.wait_for_timeout(200)
-    assert await page.locator(".seat .backs").count() == 0
+    await wait_js(page, "document.querySelectorAll('.seat .backs').length === 0")
     # the claim-window panel explains resolutions with rule ids
     windows = page.locator(".windows > li")
     if await windows.count():

@@ -176,8 +176,9 @@ def seat_visible_versions(base: str, deal: str, seat: int | None) -> list[tuple[
     return out
 
 
-async def wait_js(page, predicate: str, timeout: float = 10.0) -> None:
-    """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses)."""
+async def wait_js(page, predicate: str, timeout: float = 30.0) -> None:
+    """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses); the
+    bound is one a machine with other work running meets with room."""
     deadline = time.monotonic() + timeout
     while not await page.evaluate(f"() => !!({predicate})"):
         assert time.monotonic() < deadline, f"timed out waiting for {predicate}"
