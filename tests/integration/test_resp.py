@@ -37,7 +37,7 @@ def private_redis(tmp_path) -> Iterator[tuple[int, str]]:
         [binary, "--port", str(port), "--requirepass", password, "--save", "", "--dir", str(tmp_path)],
         stdout=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
