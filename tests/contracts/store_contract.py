@@ -199,7 +199,7 @@ class EventStoreContract:
         assert not listener.done()
         await store.append("d1", 1, [Played(1, 2)])
         await store.append("d1", 2, [Played(2, 3), Passed(0)])
-        await asyncio.wait_for(listener, 10)
+        await asyncio.wait_for(listener, 60)
         assert [r.version for r in received] == [2, 3, 4]
 
     # tamper evidence ---------------------------------------------------------

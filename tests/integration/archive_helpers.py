@@ -43,6 +43,15 @@ async def play_finished(
 
     try:
         ids = await asyncio.gather(*(one(i, g) for i, g in enumerate(games)))
+        # a deal's log ends before the command side writes its end (status, indexes, finished
+        # index) in the same bot step: wait for every bot step to be over, so closing the service
+        # cancels no write and none lands after the snapshot below
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while any(not task.done() for task in deals.bots._tasks.values()):  # noqa: SLF001
+            if loop.time() > deadline:
+                raise AssertionError("the bot runner still works on a finished deal after 60 s")
+            await asyncio.sleep(0.01)
     finally:
         await deals.close()
     originals = []

@@ -236,7 +236,7 @@ async def test_claim_live_meta_never_makes_a_stray_meta_hash(store):
 async def test_the_run_loop_survives_a_redis_outage(tmp_path, key_prefix, caplog):
     """Redis stops answering between rounds: the rounds fail with a logged error, the loop goes
     on, and once Redis is back (restarted on its append-only file) the deal is archived."""
-    server = RedisServer().start()
+    server = RedisServer().start(timeout=60)
     client = connect(server.url, socket_timeout=1.0)
     store = EventStore(client, key_prefix)
     archive = SqliteArchive(tmp_path / "archive.sqlite3")
@@ -245,13 +245,13 @@ async def test_the_run_loop_survives_a_redis_outage(tmp_path, key_prefix, caplog
         [original] = await play_finished(store, ["paohuzi"])
         server.stop()
         task = asyncio.create_task(Archiver(store, archive, older_than=0).run(interval=0.1))
-        for _ in range(100):
-            if "archive round failed" in caplog.text:
-                break
+        deadline = asyncio.get_running_loop().time() + 60
+        while "archive round failed" not in caplog.text and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
         assert "archive round failed" in caplog.text and not task.done()
-        server.start()
-        for _ in range(200):
+        server.start(timeout=60)
+        deadline = asyncio.get_running_loop().time() + 60  # a restart, then the next rounds
+        while asyncio.get_running_loop().time() < deadline:
             archived = await archive.get(original.deal_id) is not None
             if archived and not await in_redis(store, original.deal_id):
                 break
