@@ -16,7 +16,7 @@ class Noted(msgspec.Struct, frozen=True, tag=True):
 
 async def test_events_survive_a_restart_of_the_embedded_server(tmp_path):
     server = EmbeddedRedis(tmp_path / "data")
-    url = server.start()
+    url = server.start(timeout=60)
     assert url.startswith("unix://")
     client = connect(url)
     info = await client.info("persistence")
@@ -29,7 +29,7 @@ async def test_events_survive_a_restart_of_the_embedded_server(tmp_path):
     assert server.process is None
 
     again = EmbeddedRedis(tmp_path / "data")
-    client = connect(again.start())
+    client = connect(again.start(timeout=60))
     try:
         store = EventStore(client)
         raws = await store.read_raw("deal")
