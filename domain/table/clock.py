@@ -1,0 +1,107 @@
+"""TB-2 clocks: the settings a deal records in its first event and the deadlines that follow.
+
+Every deadline is a function of the log alone (TB-2.3): the time the asking event was recorded,
+the settings and the seat's remaining bank. So every process, and the audit, computes the same
+deadline, after any restart.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import msgspec
+
+from domain.errors import RuleViolation
+
+Wait = Literal["move", "claim"]
+
+TURN_RANGE_S = (2, 600)  # move_s and claim_s (TB-2.1)
+BANK_RANGE_S = (0, 600)  # bank_s may be 0 (TB-2.1)
+
+
+class ClockSettings(msgspec.Struct, frozen=True):
+    """A deal's clock, in seconds (TB-2.1)."""
+
+    move_s: float
+    claim_s: float
+    bank_s: float
+
+    def own_ms(self, wait: Wait) -> int:
+        """The wait's own time, before the bank is drawn on (TB-2.3)."""
+        return _ms(self.move_s if wait == "move" else self.claim_s)
+
+    @property
+    def bank_ms(self) -> int:
+        return _ms(self.bank_s)
+
+
+DEFAULT_CLOCK = ClockSettings(move_s=20, claim_s=10, bank_s=60)
+
+
+def parse_clock(body: Any) -> ClockSettings:
+    """A clock from a request body: all three fields or none (``None`` or ``{}`` give the default).
+
+    Each field is a finite number (a bool is no number) in its TB-2.1 range; an unknown field is
+    refused too, so a misspelt ``bank`` is never silently the default."""
+    if body is None or body == {}:
+        return DEFAULT_CLOCK
+    if not isinstance(body, dict):
+        raise RuleViolation("TB-2.1", "clock must be an object with move_s, claim_s and bank_s")
+    fields = ("move_s", "claim_s", "bank_s")
+    unknown = sorted(str(k) for k in body if k not in fields)
+    if unknown:
+        raise RuleViolation("TB-2.1", f"clock has unknown fields: {', '.join(unknown)[:80]}")
+    missing = [f for f in fields if f not in body]
+    if missing:
+        raise RuleViolation(
+            "TB-2.1", f"clock needs all of move_s, claim_s, bank_s (missing {', '.join(missing)})"
+        )
+    values = {}
+    for name in fields:
+        low, high = BANK_RANGE_S if name == "bank_s" else TURN_RANGE_S
+        value = body[name]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise RuleViolation("TB-2.1", f"clock.{name} must be a number of seconds")
+        if not low <= value <= high:
+            raise RuleViolation("TB-2.1", f"clock.{name} must be between {low} and {high} seconds")
+        values[name] = value
+    return ClockSettings(**values)
+
+
+class Deadline(msgspec.Struct, frozen=True):
+    """When a wait's own time ends and when the seat's time is up (own time plus the bank left)."""
+
+    own_ms: int
+    final_ms: int
+
+
+def deadline(settings: ClockSettings, wait: Wait, asked_ms: int, bank_left_ms: int) -> Deadline:
+    """TB-2.2/2.3: the clock runs from the recorded time of the event that asked the seat."""
+    own = asked_ms + settings.own_ms(wait)
+    return Deadline(own_ms=own, final_ms=own + max(0, bank_left_ms))
+
+
+def bank_after(
+    settings: ClockSettings, wait: Wait, asked_ms: int, answered_ms: int, bank_left_ms: int
+) -> int:
+    """The bank left after an answer: time used beyond the own time comes out of it (TB-2.3),
+    never below nothing; the bank is never refilled."""
+    over = max(0, answered_ms - asked_ms - settings.own_ms(wait))
+    return max(0, bank_left_ms - over)
+
+
+def recorded_ms(recorded_at: str) -> int:
+    """A record's ``recorded_at`` (ISO 8601, UTC, ``Z``) as integer milliseconds since the epoch,
+    exactly: the microseconds are truncated, never rounded through a float."""
+    text = recorded_at[:-1] + "+00:00" if recorded_at.endswith("Z") else recorded_at
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
