@@ -231,25 +231,27 @@ async def test_a_stream_subscriber_of_a_deal_being_archived_is_not_reset(served,
     await _age_and_wait(http, store, deal_id)
     await asyncio.sleep(2.5 * http.hub.poll_interval)  # the hub checks every subscribed head meanwhile
     assert live.sub.reason is None  # not closed: no reset
-    seen: list[int] = []
-    names: list[str] = []
-    async for part, _position in live.parts():
-        seen += [v for v, _name, _data in part.events]
-        names += [name for _v, name, _data in part.closing]
+    seen, names = await asyncio.wait_for(_read_to_end(live), 60)  # bounded: a lost end fails, never hangs
     live.close()
     assert "reset" not in names and names[-1] == "deal-over"
     assert seen == sorted(set(seen)) and seen[-1] == version and seen[0] > joined_at
 
     # a subscriber that joins after the archiving reads the whole log from the archive
     late = await LiveStreams(http.deals, http.hub).open(deal_id, SPECTATOR, 0, lambda: True, lambda: None)
-    late_seen: list[int] = []
-    late_names: list[str] = []
-    async for part, _position in late.parts():
-        late_seen += [v for v, _name, _data in part.events]
-        late_names += [name for _v, name, _data in part.closing]
+    late_seen, late_names = await asyncio.wait_for(_read_to_end(late), 60)
     late.close()
     assert late_names[-1] == "deal-over" and "reset" not in late_names
     assert late_seen[-1] == version and set(seen) <= set(late_seen)
+
+
+async def _read_to_end(live) -> tuple[list[int], list[str]]:
+    """The versions and closing messages a live stream delivers until it ends."""
+    seen: list[int] = []
+    names: list[str] = []
+    async for part, _position in live.parts():
+        seen += [v for v, _name, _data in part.events]
+        names += [name for _v, name, _data in part.closing]
+    return seen, names
 
 
 async def _queued_to(live, version: int) -> bool:
