@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from service import bootstrap
 from service.store.connection import connect
 from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -73,3 +81,54 @@ async def play_as_human(http: Any, deal_id: str, token: str, choose: Any, max_mo
             assert moves < max_moves
         else:
             await asyncio.sleep(0.01)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+async def second_server(real_redis_url, key_prefix):
+    """A second service process (``--dev``) on the same Redis and key prefix as ``http``."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--redis",
+            real_redis_url,
+            "--prefix",
+            key_prefix,
+            "--bot-delay",
+            "0",
+            "--dev",
+        ],
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession(base) as session:
+        # a process start on a loaded machine takes seconds: wait for /health, bounded at 60 s
+        deadline = asyncio.get_running_loop().time() + 60.0
+        while True:
+            try:
+                async with session.get("/health") as resp:
+                    if resp.status == 200:
+                        break
+            except aiohttp.ClientError:
+                pass
+            if proc.poll() is not None or asyncio.get_running_loop().time() > deadline:
+                proc.kill()
+                raise AssertionError(proc.stdout.read().decode())
+            await asyncio.sleep(0.05)
+        yield session
+    proc.terminate()
+    proc.wait(10)

@@ -4,66 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
-from pathlib import Path
 
-import aiohttp
 import pytest
 
 from tests.e2e.conftest import auth, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-async def second_server(real_redis_url, key_prefix):
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--redis",
-            real_redis_url,
-            "--prefix",
-            key_prefix,
-            "--bot-delay",
-            "0",
-            "--dev",
-        ],
-        cwd=str(ROOT),
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    async with aiohttp.ClientSession(base) as session:
-        for _ in range(200):
-            try:
-                async with session.get("/health") as resp:
-                    if resp.status == 200:
-                        break
-            except aiohttp.ClientError:
-                await asyncio.sleep(0.05)
-        else:
-            proc.kill()
-            raise AssertionError(proc.stdout.read().decode())
-        yield session
-    proc.terminate()
-    proc.wait(10)
 
 
 def dispute_deck() -> list[int]:
