@@ -18,13 +18,14 @@ from domain.errors import RuleViolation
 from domain.shuffle import commitment
 
 
-class DealCreated(msgspec.Struct, frozen=True, tag=True):
+class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     """First event of every deal. ``server_seed`` is private until ``SeedRevealed``.
 
     ``rematch_of``: the deal this one plays again ("Play again"): the same seats, and the dealer
     moved on by one seat from that deal's dealer, named here in ``fixed_dealer`` (the deck is
     still shuffled from the seed). Otherwise ``fixed_deck`` / ``fixed_dealer`` are test fixtures
-    (``--dev``).
+    (``--dev``). Fields at their default are left out of the record, so a log written before
+    a field existed reads the same.
     """
 
     deal_id: str
@@ -35,14 +36,20 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True):
     fixed_deck: list[int] | None = None
     fixed_dealer: int | None = None
     rematch_of: str | None = None
+    table: str | None = None  # "table/1": the table rules hold (docs/rules/table.md); None before them
 
 
-class SeedRevealed(msgspec.Struct, frozen=True, tag=True):
-    """Last event of every deal: anyone can now re-derive the deck (DESIGN.md section 6)."""
+class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
+    """Last event of every deal: anyone can now re-derive the deck (docs/design.md, the shuffle).
+
+    ``client_seeds``: with two or more people, every person's seed in seat order (TB-3.1; then
+    ``client_seed`` is empty); left out of the record otherwise, so a one-person log is
+    byte for byte what it always was."""
 
     server_seed: str
     client_seed: str
     seed: str
+    client_seeds: list[str] | None = None
 
 
 class StartDeal(msgspec.Struct, frozen=True, tag=True):
@@ -74,6 +81,7 @@ class DealCreation:
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
         rematch_of: str | None = None,
+        table: str | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -93,6 +101,7 @@ class DealCreation:
                 fixed_deck=list(fixed_deck) if fixed_deck is not None else None,
                 fixed_dealer=fixed_dealer,
                 rematch_of=rematch_of,
+                table=table,
             )
         ]
 
@@ -114,6 +123,7 @@ class Game(Protocol):
         fixed_deck: list[int] | None = None,
         fixed_dealer: int | None = None,
         rematch_of: str | None = None,
+        table: str | None = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...

@@ -31,7 +31,11 @@ from domain.mcr.messages import (
 )
 from domain.mcr.state import Meld, State, Window
 from domain.mcr.tiles import DECK_SIZE, FIRST_FLOWER, KIND_CODES
-from domain.shuffle import combine_seeds, dealer_and_deck
+from domain.shuffle import dealer_and_deck
+from domain.table.absence import decide_back, decide_expiry
+from domain.table.clock import Back, Expire
+from domain.table.seating import SEATING_COMMANDS, SEATING_EVENTS, Seating, decide_seating, start_plan
+from domain.table.seeds import deal_seed
 
 SEATS = 4
 PREVAILING_WIND = 0  # MC-2.3: East
@@ -140,9 +144,10 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
     elif t is DealStarted:
         s.dealer = e.dealer
         s.client_seed = e.client_seed
+        s.client_seeds = e.client_seeds
         s.prevailing_wind = e.prevailing_wind
         s.seat_winds = list(e.seat_winds)
-        s.wall = _deck(s, e.client_seed)
+        s.wall = _deck(s, e.client_seed, e.client_seeds)
         s.front = 0
         s.back = DECK_SIZE
         s.hands = [[] for _ in range(SEATS)]
@@ -154,6 +159,8 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
     elif t is SeedRevealed:
         s.seed = e.seed
         s.phase = "over"
+    elif t in SEATING_EVENTS:
+        s.seating = s.seating.after(e)
     elif t is DealCreated:
         s.deal_id = e.deal_id
         s.seat_kinds = list(e.seats)
@@ -162,16 +169,17 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
         s.fixed_deck = list(e.fixed_deck) if e.fixed_deck is not None else None
         s.fixed_dealer = e.fixed_dealer
         s.ruleset = e.ruleset
+        s.seating = Seating.of(e.seats, e.table)
         s.created = True
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"unknown event {e!r}")
     return s
 
 
-def _deck(s: State, client_seed: str) -> list[int]:
+def _deck(s: State, client_seed: str, client_seeds: list[str] | None) -> list[int]:
     if s.fixed_deck is not None:
         return list(s.fixed_deck)
-    seed = combine_seeds(bytes.fromhex(s.server_seed), client_seed)
+    seed = deal_seed(s.server_seed, client_seed, client_seeds)
     return dealer_and_deck(seed, DECK_SIZE, SEATS)[1]
 
 
@@ -340,7 +348,7 @@ def _window_options(s: State, seat: int) -> list[Claim]:
 # ---------------------------------------------------------------------------------------------
 def legal_actions(s: State, seat: int) -> list:
     if s.phase == "new":
-        return [StartDeal(seat=seat)] if s.created and 0 <= seat < SEATS else []
+        return [StartDeal(seat=seat)] if s.created and 0 <= seat < SEATS and s.seating.may_start(seat) else []
     if s.phase == "claim":
         w = s.window
         if seat not in w.eligible or seat in w.answers:
@@ -418,7 +426,26 @@ def execute(state: State, cmd) -> tuple[list, State]:
         if state.phase != "new":
             raise RuleViolation("DS-2", "the deal has already started")
         run = _Run(state.clone())
-        _start(run, cmd.client_seed)
+        plan = start_plan(state.seating, cmd)
+        if plan and not isinstance(plan[0], str):
+            for event in plan:  # TB-3.1: this person's seed, kept until every person has sent one
+                run.emit(event)
+        elif plan:
+            _start(run, "", plan)  # type: ignore[arg-type]
+        else:
+            _start(run, cmd.client_seed, None)
+        return run.events, run.s
+    if type(cmd) is Expire:  # TB-2.5: the table plays the default move for the seat
+        return decide_expiry(execute, evolve, State.clone, state, cmd, default_move(state, seat))
+    if type(cmd) is Back:
+        run = _Run(state.clone())
+        for event in decide_back(state.seating, cmd):
+            run.emit(event)
+        return run.events, run.s
+    if type(cmd) in SEATING_COMMANDS:
+        run = _Run(state.clone())
+        for event in decide_seating(state.seating, cmd, state.phase != "new"):
+            run.emit(event)
         return run.events, run.s
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")
@@ -462,21 +489,35 @@ def execute(state: State, cmd) -> tuple[list, State]:
     return run.events, run.s
 
 
+def default_move(s: State, seat: int):
+    """TB-2.5: what the table plays for a seat whose time ran out: a pass in a claim window; on
+    its own turn no win and no kong but a discard, the tile just drawn or else the concealed
+    tile with the highest id; None when the deal does not wait on the seat."""
+    if s.phase == "claim" and s.window is not None:
+        w = s.window
+        return Pass(seat=seat, window=w.window) if seat in w.eligible and seat not in w.answers else None
+    if s.phase == "turn" and seat == s.turn and s.hands[seat]:
+        hand = s.hands[seat]
+        drawn = s.last_tile if not s.must_discard and s.last_tile in hand else None
+        return Discard(seat=seat, tile=drawn if drawn is not None else max(hand))
+    return None
+
+
 def _after(seat: int) -> list[int]:
     """The other seats in turn order after ``seat`` (nearest first)."""
     return [(seat + i) % SEATS for i in range(1, SEATS)]
 
 
-def _start(run: _Run, client_seed: str) -> None:
+def _start(run: _Run, client_seed: str, client_seeds: list[str] | None) -> None:
     s = run.s
     if s.fixed_dealer is not None:
         dealer = s.fixed_dealer
     else:
-        seed = combine_seeds(bytes.fromhex(s.server_seed), client_seed)
+        seed = deal_seed(s.server_seed, client_seed, client_seeds)
         dealer = dealer_and_deck(seed, DECK_SIZE, SEATS)[0]
     winds = [(p - dealer) % SEATS for p in range(SEATS)]
     run.emit(DealStarted(dealer=dealer, client_seed=client_seed,
-                         prevailing_wind=PREVAILING_WIND, seat_winds=winds))
+                         prevailing_wind=PREVAILING_WIND, seat_winds=winds, client_seeds=client_seeds))
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     pos = 0
     for p in order:
@@ -531,8 +572,9 @@ def _exhausted(run: _Run, seat: int) -> None:
 
 def _reveal(run: _Run) -> None:
     s = run.s
-    seed = combine_seeds(bytes.fromhex(s.server_seed), s.client_seed).hex()
-    run.emit(SeedRevealed(server_seed=s.server_seed, client_seed=s.client_seed, seed=seed))
+    seed = deal_seed(s.server_seed, s.client_seed, s.client_seeds).hex()
+    run.emit(SeedRevealed(server_seed=s.server_seed, client_seed=s.client_seed, seed=seed,
+                          client_seeds=s.client_seeds))
 
 
 def _after_discard(run: _Run, seat: int, tile: int) -> None:

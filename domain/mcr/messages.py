@@ -8,6 +8,8 @@ import msgspec
 
 from domain.game import DealCreated, SeedRevealed, StartDeal
 from domain.mcr.scoring import Fan
+from domain.table.clock import Back, ClockExpired, SeatAway, SeatBack
+from domain.table.seating import SeatFilled, SeatJoined, SeatReady
 
 ClaimKind = Literal["win", "kong", "pung", "chow"]
 Answer = Literal["pass", "win", "kong", "pung", "chow"]
@@ -61,17 +63,20 @@ class Pass(_C):
     window: int
 
 
-Command = StartDeal | Discard | DeclareWin | ConcealedKong | AddedKong | Claim | Pass
+Command = StartDeal | Discard | DeclareWin | ConcealedKong | AddedKong | Claim | Pass | Back
 
 
 # ---- events -----------------------------------------------------------------------------
-class DealStarted(_C):
-    """MC-2.2/2.3: the client seed is mixed in; the dealer is known. The deck stays hidden."""
+class DealStarted(_C, omit_defaults=True):
+    """MC-2.2/2.3: the client seed is mixed in; the dealer is known. The deck stays hidden.
+    ``client_seeds``: every person's seed in seat order when two or more people started the
+    deal (TB-3.1; ``client_seed`` is then empty), left out of the record otherwise."""
 
     dealer: int
     client_seed: str
     prevailing_wind: int
     seat_winds: list[int]
+    client_seeds: list[str] | None = None
 
 
 class TilesDealt(_C):
@@ -191,4 +196,10 @@ Event = (
     | HandWon
     | WallExhausted
     | SeedRevealed
+    | SeatJoined
+    | SeatFilled
+    | SeatReady
+    | ClockExpired
+    | SeatAway
+    | SeatBack
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.mcr.messages import HandWon
+from domain.table.seating import Seating
 
 
 class Meld(msgspec.Struct):
@@ -62,6 +63,8 @@ class State(msgspec.Struct):
     result: HandWon | None = None
     exhausted: bool = False
     ruleset: str = "mcr/1"  # as the deal's DealCreated names it: the rules its decide follows
+    client_seeds: list[str] | None = None  # several people's seeds (TB-3.1)
+    seating: Seating = msgspec.field(default_factory=Seating)  # who sits where (TB-1); immutable
 
     @property
     def wall_count(self) -> int:
@@ -78,6 +81,6 @@ class State(msgspec.Struct):
             [list(ms) for ms in self.melds], [list(d) for d in self.discards],
             self.turn, self.last_tile, self.must_discard, self.after_kong,
             self.window.copy() if self.window is not None else None, self.windows, self.result,
-            self.exhausted, self.ruleset,
+            self.exhausted, self.ruleset, self.client_seeds, self.seating,
         )
         return c

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreated, SeedRevealed
+from domain.table.seating import SEATING_EVENTS, Seating
 
 from .cards import SEATS, kind_from_name
 from .messages import (
@@ -54,6 +55,7 @@ def _remove_card(s: State, seat: int, card: int) -> None:
 
 def _started(s: State, e: DealStarted) -> None:
     s.client_seed = e.client_seed
+    s.client_seeds = e.client_seeds
     s.dealer = e.dealer
     s.face_up = e.face_up
     s.stock = e.stock  # never changed: the position in it moves (``stock_pos``)
@@ -163,6 +165,7 @@ def _apply(s: State, events: Iterable[Any], owned: bool) -> None:
             _started(s, e)
         elif t is DealCreated:
             s.created = e
+            s.seating = Seating.of(e.seats, e.table)
         elif t is DealWon or t is DealDrawn:
             s.result = e
             s.phase = "over"
@@ -171,6 +174,8 @@ def _apply(s: State, events: Iterable[Any], owned: bool) -> None:
             s.phase = "over"
         elif t is HandDead:
             s.dead[e.seat] = True
+        elif t in SEATING_EVENTS:
+            s.seating = s.seating.after(e)
         else:
             raise KeyError(t)  # not a Paohuzi event
 

@@ -18,9 +18,14 @@ from typing import Any
 
 from domain.errors import RuleViolation
 from domain.game import StartDeal
-from domain.shuffle import combine_seeds, dealer_and_deck
+from domain.shuffle import dealer_and_deck
+from domain.table.absence import decide_back, decide_expiry
+from domain.table.clock import Back, Expire
+from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
+from domain.table.seeds import deal_seed
 
 from .cards import SEATS, group_huxi, kind_name
+from .changes import evolve
 from .forced import Ctx, end, next_reveal, open_window, payments, try_resolve
 from .messages import (
     CardDiscarded,
@@ -40,7 +45,7 @@ from .messages import (
     WinGroup,
 )
 from .options import window_options
-from .queries import chi_choice, is_legal
+from .queries import chi_choice, default_move, is_legal
 from .refusals import refusal
 from .state import State
 from .win_eval import take
@@ -64,14 +69,22 @@ def _chi_ids(s: State, seat: int, card: int, choice: Any) -> list[list[int]]:
 
 
 def _start(s: State, cmd: StartDeal) -> Ctx:
-    """PH-2: deal the deck the seeds give, the opening ti and kan, a heavenly win, the first move."""
+    """PH-2: deal the deck the seeds give, the opening ti and kan, a heavenly win, the first move.
+    With several people, each one's ``StartDeal`` but the last only records its seed (TB-3.1)."""
     if s.created is None or s.phase != "new":
         raise RuleViolation("DS-2", "the deal is not created or already started")
     if not 0 <= cmd.seat < SEATS:
         raise RuleViolation("DS-3", f"unknown seat {cmd.seat}")
     ctx = Ctx(s)
+    plan = start_plan(s.seating, cmd)
+    if plan and not isinstance(plan[0], str):
+        for event in plan:
+            ctx.emit(event)
+        return ctx
+    client_seeds: list[str] | None = plan  # type: ignore[assignment]
+    client_seed = "" if client_seeds else cmd.client_seed
     created = s.created
-    seed = combine_seeds(bytes.fromhex(created.server_seed), cmd.client_seed)
+    seed = deal_seed(created.server_seed, client_seed, client_seeds)
     dealer, deck = dealer_and_deck(seed, 80, SEATS)
     if created.fixed_deck is not None:
         deck = list(created.fixed_deck)
@@ -83,11 +96,12 @@ def _start(s: State, cmd: StartDeal) -> Ctx:
     hands[(dealer + 2) % SEATS] = deck[41:61]
     ctx.emit(
         DealStarted(
-            client_seed=cmd.client_seed,
+            client_seed=client_seed,
             dealer=dealer,
             hands=hands,
             stock=deck[61:80],
             face_up=deck[20],
+            client_seeds=client_seeds,
         )
     )
     order = [(dealer + i) % SEATS for i in range(SEATS)]
@@ -167,6 +181,18 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
     worked out on the way (the options of a claim window just opened)."""
     if isinstance(command, StartDeal):
         ctx = _start(state.copy(), command)
+        return ctx.out, ctx.s
+    if isinstance(command, SEATING_COMMANDS):
+        ctx = Ctx(state.copy())
+        for event in decide_seating(state.seating, command, state.phase != "new"):
+            ctx.emit(event)
+        return ctx.out, ctx.s
+    if isinstance(command, Expire):  # TB-2.5: the table plays the default move for the seat
+        return decide_expiry(execute, evolve, State.copy, state, command, default_move(state, command.seat))
+    if isinstance(command, Back):
+        ctx = Ctx(state.copy())
+        for event in decide_back(state.seating, command):
+            ctx.emit(event)
         return ctx.out, ctx.s
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.claims import resolve
 from domain.game import SeedRevealed
-from domain.shuffle import combine_seeds
+from domain.table.seeds import deal_seed
 
 from .cards import SEATS
 from .changes import evolve
@@ -53,8 +53,13 @@ def end(ctx: Ctx, e: Any) -> None:
     """The deal's last events: its result, then the seed (DESIGN.md section 6)."""
     s = ctx.s
     ctx.emit(e)
-    seed = combine_seeds(bytes.fromhex(s.created.server_seed), s.client_seed)
-    ctx.emit(SeedRevealed(server_seed=s.created.server_seed, client_seed=s.client_seed, seed=seed.hex()))
+    server_seed = s.created.server_seed
+    seed = deal_seed(server_seed, s.client_seed, s.client_seeds)
+    ctx.emit(
+        SeedRevealed(
+            server_seed=server_seed, client_seed=s.client_seed, seed=seed.hex(), client_seeds=s.client_seeds
+        )
+    )
 
 
 def payments(seat: int, tun: int) -> list[int]:

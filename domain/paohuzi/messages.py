@@ -9,6 +9,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.game import DealCreated, SeedRevealed, StartDeal
+from domain.table.clock import Back, ClockExpired, SeatAway, SeatBack
+from domain.table.seating import SeatFilled, SeatJoined, SeatReady
 
 
 class _Cmd(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -59,22 +61,25 @@ class Pass(_Cmd):
     window: int
 
 
-Command = StartDeal | Discard | Win | Pao | Peng | Chi | Pass
+Command = StartDeal | Discard | Win | Pao | Peng | Chi | Pass | Back
 
 
 class _Ev(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     pass
 
 
-class DealStarted(_Ev):
+class DealStarted(_Ev, omit_defaults=True):
     """PH-2.2/2.3: the dealer and the dealt cards. ``hands[s]`` is seat s's 20 or 21 ids,
-    ``stock`` top first. ``face_up`` is the dealer's public 21st card (PH-2.4)."""
+    ``stock`` top first. ``face_up`` is the dealer's public 21st card (PH-2.4).
+    ``client_seeds``: every person's seed in seat order when two or more people started the
+    deal (TB-3.1; ``client_seed`` is then empty), left out of the record otherwise."""
 
     client_seed: str
     dealer: int
     hands: list[list[int]]
     stock: list[int]
     face_up: int
+    client_seeds: list[str] | None = None
 
 
 class KanFormed(_Ev):
@@ -209,4 +214,10 @@ Event = (
     | DealWon
     | DealDrawn
     | SeedRevealed
+    | SeatJoined
+    | SeatFilled
+    | SeatReady
+    | ClockExpired
+    | SeatAway
+    | SeatBack
 )

@@ -24,7 +24,7 @@ def legal_actions(state: State, seat: int) -> list[Any]:
     the claimed kind's group first, each group's kinds in order, the bi groups in order."""
     s = state
     if s.phase == "new":
-        return [StartDeal(seat=seat)] if s.created is not None else []
+        return [StartDeal(seat=seat)] if s.created is not None and s.seating.may_start(seat) else []
     if s.phase == "discard":
         if seat != s.turn:
             return []
@@ -95,3 +95,14 @@ def seats_to_act(state: State) -> list[int]:
 
 def is_over(state: State) -> bool:
     return state.phase == "over"
+
+
+def default_move(state: State, seat: int) -> Any:
+    """TB-2.5: what the table plays for a seat whose time ran out: a pass in a claim window, the
+    highest card id it may discard when a discard is due; None when the deal does not wait on it."""
+    if state.phase == "claim" and seat in state.eligible and seat not in state.answers:
+        return Pass(seat=seat, window=state.window)
+    if state.phase == "discard" and seat == state.turn:
+        discards = [a for a in legal_actions(state, seat) if type(a) is Discard]
+        return max(discards, key=lambda a: a.card) if discards else None
+    return None

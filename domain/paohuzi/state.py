@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.table.seating import Seating
+
 from .cards import FOUR_CARD, SEATS
 
 assert SEATS == 3, "State.__init__ writes its per-seat lists out for three seats"
@@ -14,6 +16,8 @@ class State:
         "version",
         "created",
         "client_seed",
+        "client_seeds",
+        "seating",
         "dealer",
         "face_up",
         "stock",
@@ -44,6 +48,8 @@ class State:
         self.version = 0
         self.created: Any = None
         self.client_seed = ""
+        self.client_seeds: list[str] | None = None  # several people's seeds (TB-3.1)
+        self.seating = Seating()  # who sits where (TB-1), from DealCreated and the seat events
         self.dealer = -1
         self.face_up = -1
         self.stock: list[int] = []
@@ -76,6 +82,8 @@ class State:
         n.version = self.version
         n.created = self.created
         n.client_seed = self.client_seed
+        n.client_seeds = self.client_seeds
+        n.seating = self.seating  # immutable
         n.dealer = self.dealer
         n.face_up = self.face_up
         n.stock = self.stock  # never mutated after dealing
@@ -123,6 +131,8 @@ class State:
             self.version,
             self.created,
             self.client_seed,
+            self.client_seeds and tuple(self.client_seeds),
+            self.seating,
             self.dealer,
             self.face_up,
             tuple(self.stock),

@@ -105,3 +105,111 @@ def recorded_ms(recorded_at: str) -> int:
 
 def _ms(seconds: float) -> int:
     return round(seconds * 1000)
+
+
+# --- events and commands of the clock (in both games' unions) ------------------------------------
+class ClockExpired(msgspec.Struct, frozen=True, tag=True):
+    """TB-2.5: ``seat``'s time ran out at ``deadline_ms`` (epoch ms, from the log alone) while
+    the deal waited on it for ``wait``; the seat's default move follows in the same batch."""
+
+    seat: int
+    deadline_ms: int
+    wait: str
+    rule_id: str = "TB-2.5"
+
+
+class SeatAway(msgspec.Struct, frozen=True, tag=True):
+    """TB-2.6: a second expiry in a row; the ``greedy`` bot plays the seat until it is back."""
+
+    seat: int
+    rule_id: str = "TB-2.6"
+
+
+class SeatBack(msgspec.Struct, frozen=True, tag=True):
+    """TB-2.6: the person of an away seat sent a command again (or ``Back``)."""
+
+    seat: int
+    rule_id: str = "TB-2.6"
+
+
+class Expire(msgspec.Struct, frozen=True, tag=True):
+    """The table's command when a deadline passed (built by the service, never by a client):
+    ``away`` when the seat's previous wait ended by an expiry too (TB-2.6)."""
+
+    seat: int
+    deadline_ms: int
+    wait: str
+    away: bool = False
+
+
+class Back(msgspec.Struct, frozen=True, tag=True):
+    """A person says it is back at its away seat ("I'm back")."""
+
+    seat: int
+
+
+class SeatWait(msgspec.Struct, frozen=True):
+    """The deal waits on ``seat`` for a ``wait`` asked at ``asked_ms``."""
+
+    seat: int
+    wait: str
+    asked_ms: int
+
+
+class ClockTrack:
+    """Each seat's wait and bank, folded from the log (TB-2.2, TB-2.3): after each event, the
+    seats the deal waits on now, at the time its record was recorded. Pure and deterministic:
+    every process folding the same records arrives at the same deadlines."""
+
+    __slots__ = ("settings", "waits", "bank_ms", "last_expired", "last_ms", "_expiring")
+
+    def __init__(self, settings: ClockSettings, seats: int) -> None:
+        self.settings = settings
+        self.waits: dict[int, SeatWait] = {}
+        self.bank_ms = [settings.bank_ms] * seats
+        self.last_expired = [False] * seats  # the seat's last wait ended by an expiry (TB-2.6)
+        self.last_ms = 0  # the latest recorded time folded in
+        self._expiring: set[int] = set()  # a ClockExpired seen, its wait not ended yet
+
+    def step(self, at_ms: int, asked: dict[int, str], expired: int | None = None) -> None:
+        """The deal now (at ``at_ms``) waits on ``asked`` (seat -> wait); ``expired``: the seat
+        whose ``ClockExpired`` this event is. A wait that ends uses the seat's bank for the time
+        beyond its own (TB-2.3), and says whether it ended by an expiry (TB-2.6)."""
+        self.last_ms = max(self.last_ms, at_ms)
+        if expired is not None:
+            self._expiring.add(expired)
+        for seat, wait in list(self.waits.items()):
+            if asked.get(seat) == wait.wait:
+                continue
+            del self.waits[seat]
+            self.bank_ms[seat] = bank_after(
+                self.settings,
+                wait.wait,
+                wait.asked_ms,
+                at_ms,
+                self.bank_ms[seat],  # type: ignore[arg-type]
+            )
+            self.last_expired[seat] = seat in self._expiring
+            self._expiring.discard(seat)
+        for seat, kind in asked.items():
+            if seat not in self.waits:
+                self.waits[seat] = SeatWait(seat, kind, at_ms)
+
+    def deadline(self, seat: int) -> Deadline | None:
+        wait = self.waits.get(seat)
+        if wait is None:
+            return None
+        return deadline(self.settings, wait.wait, wait.asked_ms, self.bank_ms[seat])  # type: ignore[arg-type]
+
+    def overdue(self, now_ms: int) -> list[tuple[SeatWait, Deadline]]:
+        """The waits whose time is up at ``now_ms``, earliest first."""
+        out = []
+        for seat, wait in self.waits.items():
+            due = self.deadline(seat)
+            if due is not None and due.final_ms <= now_ms:
+                out.append((wait, due))
+        return sorted(out, key=lambda item: item[1].final_ms)
+
+    def next_deadline_ms(self) -> int | None:
+        finals = [d.final_ms for seat in self.waits if (d := self.deadline(seat)) is not None]
+        return min(finals) if finals else None

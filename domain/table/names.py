@@ -10,6 +10,9 @@ MAX_NAME = 24
 # control, format (bidi overrides, zero-width), separators other than a space, surrogates,
 # private use and unassigned code points: none of them is a printable character
 _REFUSED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# markup's brackets (decided): a name is never read as HTML anyway, and a name that looks like a
+# tag is a probe, not a name
+_MARKUP = {"<", ">"}
 
 
 def seat_name(raw: object) -> str:
@@ -26,6 +29,8 @@ def seat_name(raw: object) -> str:
         category = unicodedata.category(char)
         if category in _REFUSED or (category == "Zs" and char != " "):
             raise RuleViolation("TB-1.3", f"a name may not hold U+{ord(char):04X} ({category})")
+        if char in _MARKUP:
+            raise RuleViolation("TB-1.3", "a name may not hold < or >")
     if name != name.strip():
         raise RuleViolation("TB-1.3", "a name may not start or end with a space")
     return name

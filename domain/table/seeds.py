@@ -18,3 +18,9 @@ def combine_people_seeds(server_seed: bytes, client_seeds: list[str]) -> bytes:
         return combine_seeds(server_seed, client_seeds[0])
     digests = b"".join(hashlib.sha256(seed.encode("utf-8")).digest() for seed in client_seeds)
     return hashlib.sha256(server_seed + digests).digest()
+
+
+def deal_seed(server_seed_hex: str, client_seed: str, client_seeds: list[str] | None) -> bytes:
+    """The shuffle seed of a deal as its ``DealStarted`` names it: several people's seeds when
+    it lists them (TB-3.1), else its one client seed."""
+    return combine_people_seeds(bytes.fromhex(server_seed_hex), client_seeds or [client_seed])

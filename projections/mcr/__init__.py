@@ -23,6 +23,8 @@ from domain.mcr.messages import (
 )
 from domain.mcr.state import State
 from domain.mcr.view import MeldView, ResultView, SeatPublic, SeatView, WindowView
+from domain.table.seating import SEATING_EVENTS
+from projections.seating import public_seating_event
 
 __all__ = [
     "seat_view",
@@ -147,8 +149,10 @@ def full_view(events: Iterable) -> dict:
 
 def redact_event(event, seat: int | None) -> dict | None:
     """The event as ``seat`` may see it (None = spectator), or None if it must not learn of it."""
-    d = msgspec.to_builtins(event)
     t = type(event)
+    if t in SEATING_EVENTS:
+        return public_seating_event(event)
+    d = msgspec.to_builtins(event)
     if t is DealCreated:
         d.pop("server_seed", None)
         d["fixed_deck"] = None if event.fixed_deck is None else "hidden"

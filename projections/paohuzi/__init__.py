@@ -23,6 +23,8 @@ from domain.paohuzi.messages import (
 )
 from domain.paohuzi.state import State
 from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, TableCard
+from domain.table.seating import SEATING_EVENTS
+from projections.seating import public_seating_event
 
 __all__ = [
     "seat_view",
@@ -163,6 +165,8 @@ def full_view(events: Iterable[Any]) -> dict:
 
 def redact_event(event: Any, seat: int | None) -> dict | None:
     """The event as ``seat`` may see it live (None = spectator); None if it must not know."""
+    if isinstance(event, SEATING_EVENTS):
+        return public_seating_event(event)
     d = msgspec.to_builtins(event)
     if isinstance(event, DealCreated):
         d.pop("server_seed", None)

@@ -13,7 +13,9 @@ import msgspec
 from domain.envelope import StoredEvent, decode_record, record_hash, verify_chain
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
-from domain.shuffle import combine_seeds, commitment
+from domain.shuffle import commitment
+from domain.table.seating import SeatCommand
+from domain.table.seeds import deal_seed
 from service.app.games import kit_for_ruleset
 
 
@@ -133,7 +135,7 @@ def _check_seed(created: DealCreated, revealed: SeedRevealed, version: int, repo
     report.commitment_ok = commitment(server_seed) == created.commitment
     if not report.commitment_ok:
         report.problems.append(AuditProblem("commitment", version, "sha256(revealed seed) != commitment"))
-    seed = combine_seeds(server_seed, revealed.client_seed)
+    seed = deal_seed(revealed.server_seed, revealed.client_seed, revealed.client_seeds)
     report.shuffle_ok = seed.hex() == revealed.seed and created.server_seed == revealed.server_seed
     if not report.shuffle_ok:
         report.problems.append(
@@ -148,6 +150,7 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
     this also proves the dealt cards are the deck the seed gives.
     """
     game = kit_.game
+    command_type = game.command_type | SeatCommand  # the seat commands the service decides for people
     state = game.initial_state()
     state = game.evolve(state, events[0])
     i = 1
@@ -162,7 +165,7 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
         while j < len(records) and not records[j].command:
             j += 1
         try:
-            command = msgspec.json.decode(record.command, type=game.command_type)
+            command = msgspec.json.decode(record.command, type=command_type)
             again = game.decide(state, command)
         except (msgspec.DecodeError, msgspec.ValidationError, RuleViolation) as exc:
             report.problems.append(

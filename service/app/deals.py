@@ -29,6 +29,8 @@ import msgspec
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
+from domain.table.names import seat_name
+from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
 from service.app import queries
 from service.app.bots import PACE_FACTORS, BotPool, BotRunner
 from service.app.folds import DealNotFound, Folded, Folds
@@ -102,20 +104,38 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _seat_of(digests: dict[int, str], digest: str) -> int | None:
+    """The seat whose stored digest is ``digest``; every candidate compared in constant time."""
+    seat = None
+    for candidate, stored in digests.items():
+        if hmac.compare_digest(stored, digest):
+            seat = candidate
+    return seat
+
+
 def parse_seats(seats: Any, kit_: GameKit) -> list[str]:
     if not isinstance(seats, list) or len(seats) != kit_.game.seat_count:
         raise RuleViolation("DS-5", f"{kit_.name} needs a list of {kit_.game.seat_count} seats")
     parsed = []
     for seat in seats:
-        if seat == "human":
+        if seat in (PERSON, OPEN):
             parsed.append(seat)
             continue
-        if isinstance(seat, str) and seat.startswith("bot:") and seat[4:] in kit_.bot_levels:
-            parsed.append(seat)
-            continue
-        levels = ", ".join(f"bot:{lvl}" for lvl in kit_.bot_levels)
-        raise RuleViolation("DS-5", f"a seat is 'human' or one of {levels}; got {seat!r}")
+        parsed.append(bot_kind(seat, kit_))
     return parsed
+
+
+def bot_kind(seat: Any, kit_: GameKit) -> str:
+    """``bot:<level>`` for one of the game's bot levels, else DS-5."""
+    if isinstance(seat, str) and seat.startswith("bot:") and seat[4:] in kit_.bot_levels:
+        return seat
+    levels = ", ".join(f"bot:{lvl}" for lvl in kit_.bot_levels)
+    raise RuleViolation("DS-5", f"a seat is 'human', 'open' or one of {levels}; got {seat!r}")
+
+
+def join_link(deal_id: str, code: str) -> str:
+    """Where an invited person opens the seat in the web table."""
+    return f"/#/join/{deal_id}/{code}"
 
 
 class DealService:
@@ -152,18 +172,24 @@ class DealService:
         spectators: bool | None = None,
         pace: str = "normal",
         coach: bool | None = None,
+        lobby: bool = False,
+        name: str | None = None,
     ) -> dict[str, Any]:
-        """A new deal. ``spectators``: list it while it is live (anyone may watch its public
-        table); by default only all-bot deals are, a deal with people stays unlisted until its
-        end (anyone holding its id may still watch the public table). ``pace``: how long its
+        """A new deal. ``open`` seats are for people the creator invites (each gets an invite
+        code) or, with ``lobby``, for anyone who finds the table listed (TB-1). ``name``: the
+        creator's name on its own seat (TB-1.3). ``spectators``: list it while it is live
+        (anyone may watch its public table); by default only all-bot deals are, a deal with
+        people stays unlisted until its end (anyone holding its id may still watch the public
+        table). ``pace``: how long its
         bots think (``PACES``). ``coach``: whether its seats may ask for advice (default: when
         exactly one seat is a person; advice at a table of several people would be an aid the
         others did not agree to)."""
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
         return await self._create(
-            game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach
-        )
+            game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach,
+            lobby=lobby, name=name,
+        )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
@@ -177,10 +203,15 @@ class DealService:
         if taken != new_id:
             raise AlreadyRematched(deal_id, taken)
         dealer = (folded.kit.projections.dealer_of(folded.state) + 1) % len(folded.seats)
+        seats = folded.seats
+        seating = folded.state.seating
+        if seating.parties > 1:  # the others are invited again (TB-1.1), their seats not handed over
+            mine = seating.party(seat)
+            seats = [OPEN if kind == PERSON and i not in mine else kind for i, kind in enumerate(seats)]
         try:
             return await self._create(
                 folded.kit.name,
-                folded.seats,
+                seats,
                 None,
                 None,
                 dealer,
@@ -206,11 +237,21 @@ class DealService:
         deal_id: str | None = None,
         *,
         coach: bool | None = None,
+        lobby: bool = False,
+        name: str | None = None,
     ) -> dict[str, Any]:
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
         if pace not in PACES:
             raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
+        tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == PERSON}
+        invites = {i: secrets.token_urlsafe(16) for i, kind in enumerate(seat_kinds) if kind == OPEN}
+        if lobby and not invites:
+            raise RuleViolation("TB-1.2", "a table in the lobby needs at least one open seat")
+        if name is not None:
+            name = seat_name(name)
+            if not tokens:
+                raise RuleViolation("TB-1.3", "a name is for the creator's own seat: it needs a 'human' seat")
         deal_id = deal_id or secrets.token_hex(8)
         events = kit_.game.create(
             deal_id=deal_id,
@@ -219,12 +260,12 @@ class DealService:
             fixed_deck=deck,
             fixed_dealer=dealer,
             rematch_of=rematch_of,
+            table=TABLE_RULES,
         )
-        tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == "human"}
         if spectators is None:
-            spectators = not tokens
+            spectators = not tokens and not invites
         if coach is None:
-            coach = len(tokens) == 1
+            coach = len(tokens) == 1 and not invites
         created_ms = now_ms()
         meta = {
             "game": kit_.name,
@@ -233,19 +274,22 @@ class DealService:
             "spectators": "1" if spectators else "0",
             "pace": pace,
             "coach": "1" if coach else "0",
+            "lobby": "1" if lobby else "0",
             **({"rematch_of": rematch_of} if rematch_of else {}),
             **{f"token:{seat}": token_digest(tok) for seat, tok in tokens.items()},
+            # an invite is kept as its digest only, like a token (TB-1.2)
+            **{f"invite:{seat}": token_digest(code) for seat, code in invites.items()},
         }
         await self.store.put_meta(deal_id, meta)
         result = await self.store.append(deal_id, 0, events, command_id="create")
-        await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators)
+        # a lobby table is listed while it is live, for anyone to find a free seat at
+        await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         # the first command needs neither the meta nor the log back from Redis
         self._token_digests.put(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
         self.folds.remember(
             deal_id,
             Folded(
                 kit_,
-                seat_kinds,
                 kit_.game.fold(events),
                 result.last_version,
                 list(events),
@@ -255,10 +299,17 @@ class DealService:
                 pace=pace,
                 rematch_of=rematch_of,
                 coach=coach,
+                lobby=lobby,
             ),
         )
-        version = 1
-        if not tokens:
+        version = result.last_version
+        if name is not None:
+            seat = min(tokens)
+            named = await self.execute(
+                deal_id, seat, JoinSeat(seat, name, "", False), command_id=seat_command_id(seat, "name")
+            )
+            version = named.last_version
+        if not tokens and not invites:
             # never an empty client seed: sha256(server_seed || "") is the public commitment itself
             seed = client_seed or secrets.token_hex(16)
             outcome = await self.execute(
@@ -272,6 +323,9 @@ class DealService:
             "seats": seat_kinds,
             "commitment": events[0].commitment,
             "tokens": {str(seat): tok for seat, tok in tokens.items()},
+            "invites": {str(seat): code for seat, code in invites.items()},
+            "join_links": {str(seat): join_link(deal_id, code) for seat, code in invites.items()},
+            "lobby": lobby,
             "version": version,
             "spectators": spectators,
             "pace": pace,
@@ -296,13 +350,77 @@ class DealService:
             digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
             self._token_digests.put(deal_id, digests)
         digest = token_digest(token)
-        seat = None
-        for candidate, stored in digests.items():
-            if hmac.compare_digest(stored, digest):
-                seat = candidate
+        seat = _seat_of(digests, digest)
+        if seat is None:
+            # a seat someone joined: its digest is in the log (SeatJoined), read by every process
+            joined = (await self.load(deal_id)).state.seating.token_digests
+            seat = _seat_of({i: d for i, d in enumerate(joined) if d}, digest)
         if seat is None:
             raise RuleViolation("DS-8", "this token is not a seat of this deal")
         return seat
+
+    # seats for people (TB-1) ----------------------------------------------------
+    async def join(
+        self, deal_id: str, *, invite: str | None, seat: int | None, name: Any, token: str | None = None
+    ) -> dict[str, Any]:
+        """A person takes an open seat: with its invite code, or at a lobby table by number.
+        The seat is given once (the conditional append decides between concurrent joins); the
+        answer is the seat's new token, of which only the digest is kept (in the log)."""
+        name = seat_name(name)
+        folded = await self.load(deal_id)
+        if token is not None:
+            held = await self._seat_or_none(deal_id, token)
+            if held is not None:
+                raise RuleViolation("DS-21", f"this token holds seat {held} of this deal already")
+        if (invite is None) == (seat is None):
+            raise RuleViolation("DS-5", "a join names either an 'invite' code or, at a lobby table, a 'seat'")
+        if invite is not None:
+            seat = await self._invited_seat(deal_id, invite)
+        elif not folded.lobby:
+            raise RuleViolation("DS-19", "this table is not in the lobby: joining it needs an invite")
+        assert seat is not None
+        new_token = secrets.token_urlsafe(32)
+        digest = token_digest(new_token)
+        command = JoinSeat(seat, name, digest, invite is not None)
+        outcome = await self.execute(deal_id, None, command, command_id=f"join:{seat}:{digest[:24]}")
+        return {
+            "deal_id": deal_id,
+            "seat": seat,
+            "token": new_token,
+            "name": name,
+            "version": outcome.last_version,
+        }
+
+    async def fill_with_bot(self, deal_id: str, by_seat: int, seat: int, level: Any) -> dict[str, Any]:
+        """TB-1.4: the creator (a seat whose token came with the deal) puts a bot in an open seat.
+        The same request again answers as the first did (a retry); another level is refused."""
+        folded = await self.load(deal_id)
+        seating = folded.state.seating
+        if seating.kinds[by_seat] != PERSON or seating.token_digests[by_seat]:
+            raise RuleViolation("DS-20", "only the deal's creator may fill an open seat with a bot")
+        if not isinstance(level, str):
+            raise RuleViolation("DS-5", "'level' is a bot level, as text")
+        kind = bot_kind(level if level.startswith("bot:") else f"bot:{level}", folded.kit)
+        outcome = await self.execute(
+            deal_id, by_seat, FillSeat(seat, kind), command_id=seat_command_id(by_seat, f"fill:{seat}:{kind}")
+        )
+        return {"deal_id": deal_id, "seat": seat, "kind": kind, "version": outcome.last_version}
+
+    async def _invited_seat(self, deal_id: str, code: Any) -> int:
+        if not isinstance(code, str) or not code.isascii() or not code.isprintable() or len(code) > 256:
+            raise RuleViolation("DS-19", "an invite code is at most 256 printable ASCII characters")
+        meta = await self.store.get_meta(deal_id)
+        invites = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("invite:")}
+        seat = _seat_of(invites, token_digest(code))
+        if seat is None:
+            raise RuleViolation("DS-19", "this invite is not one of this deal's")
+        return seat
+
+    async def _seat_or_none(self, deal_id: str, token: str) -> int | None:
+        try:
+            return await self.authenticate(deal_id, token)
+        except RuleViolation:
+            return None
 
     # commands ------------------------------------------------------------------
     def decode_command(self, folded: Folded, seat: int | None, command: Any) -> Any:

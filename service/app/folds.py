@@ -15,10 +15,8 @@ counts as lost.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
@@ -40,7 +38,6 @@ class Folded:
     """A deal's state after ``version`` events, and those events (typed)."""
 
     kit: GameKit
-    seats: list[str]
     state: Any
     version: int = 0
     events: list[Any] = field(default_factory=list)
@@ -50,14 +47,25 @@ class Folded:
     pace: str = "normal"  # how long its bots think (slow, normal, fast)
     rematch_of: str | None = None  # the deal this one plays again
     coach: bool = False  # the deal allows the coach (its seats may ask for advice)
+    lobby: bool = False  # listed in the lobby while a seat is open: anyone may take one (TB-1.2)
 
     @property
     def over(self) -> bool:
         return self.kit.game.is_over(self.state)
 
-    @cached_property
-    def has_bots(self) -> bool:  # seat kinds never change: asked after every command
-        return any(kind.startswith("bot:") for kind in self.seats)
+    @property
+    def started(self) -> bool:
+        """Dealt (both games call the phase before the deal ``new``)."""
+        return self.state.phase != "new"
+
+    @property
+    def seats(self) -> list[str]:
+        """Each seat's kind now: ``human``, ``bot:<level>`` or ``open`` (TB-1.1), from the log."""
+        return list(self.state.seating.kinds)
+
+    @property
+    def has_bots(self) -> bool:
+        return any(kind.startswith("bot:") for kind in self.state.seating.kinds)
 
 
 FINISHED_CACHE_SIZE = 256
@@ -145,13 +153,13 @@ class Folds:
         kit_ = kit(meta["game"])
         return Folded(
             kit_,
-            json.loads(meta["seats"]),
             kit_.game.initial_state(),
             created_ms=int(meta.get("created_ms") or 0),
             spectators=meta.get("spectators") == "1",
             pace=meta.get("pace", "normal"),
             rematch_of=meta.get("rematch_of"),
             coach=meta.get("coach") == "1",
+            lobby=meta.get("lobby") == "1",
         )
 
     def _store_behind(self, deal_id: str, folded: Folded, raws: list[bytes]) -> None:

@@ -26,7 +26,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from service.app.audit import AuditReport, audit_log
-from service.app.folds import Folded
+from service.app.folds import DealNotFound, Folded
 from service.app.lru import LRUCache
 from service.store.event_store import EventStore
 
@@ -49,6 +49,7 @@ class Viewer(msgspec.Struct, frozen=True):
         return f"seat {self.seat}" if self.seat is not None else self.kind
 
 
+LOBBY_SCAN = 200  # the newest listed deals the lobby looks through for tables with a free seat
 SPECTATOR = Viewer("spectator")
 NOBODY = Viewer("nobody")
 
@@ -70,6 +71,11 @@ class DealSummary(msgspec.Struct):
     coach: bool = False  # the seats may ask for advice
     rematch_of: str | None = None  # the deal this one plays again
     rematched_by: str | None = None  # the deal that plays this one again ("Play again")
+    names: list[str | None] = []  # each seat's name (TB-1.3; public, always plain text)
+    open_seats: list[int] = []  # seats still to be taken (TB-1.1)
+    lobby: bool = False  # listed in the lobby: anyone may take an open seat (TB-1.2)
+    # people whose StartDeal the deal still waits for (TB-1.4); never their seeds (TB-3.2)
+    waiting_to_start: list[int] = []
 
 
 class ReplayFrame(msgspec.Struct):
@@ -94,9 +100,25 @@ class DealList(msgspec.Struct):
     deals: list[DealListing]
 
 
+class LobbyTable(msgspec.Struct):
+    deal_id: str
+    game: str
+    created_ms: int
+    seats: list[str]
+    names: list[str | None]
+    open_seats: list[int]
+
+
+class LobbyList(msgspec.Struct):
+    """Live tables listed in the lobby that still have an open seat, newest first (TB-1.2)."""
+
+    tables: list[LobbyTable]
+
+
 # --- the gate (pure) -------------------------------------------------------------------------
 def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
     projections = folded.kit.projections
+    seating = folded.state.seating
     acting = list(projections.public_turn(folded.state))
     if viewer.seat is not None and viewer.seat not in acting:
         if viewer.seat in folded.kit.game.seats_to_act(folded.state):
@@ -113,6 +135,31 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
         pace=folded.pace,
         coach=folded.coach,
         rematch_of=folded.rematch_of,
+        names=list(seating.names),
+        open_seats=seating.open_seats,
+        lobby=folded.lobby,
+        waiting_to_start=waiting_to_start(folded),
+    )
+
+
+def waiting_to_start(folded: Folded) -> list[int]:
+    """The people the deal waits on before it is dealt: none once it started (or before every
+    seat is taken, when nobody may start yet)."""
+    return [] if folded.started else folded.state.seating.waiting
+
+
+def lobby_table(deal_id: str, folded: Folded) -> LobbyTable | None:
+    """The lobby's row of a live table with an open seat (None: not one)."""
+    seating = folded.state.seating
+    if not folded.lobby or folded.over or not seating.open_seats:
+        return None
+    return LobbyTable(
+        deal_id=deal_id,
+        game=folded.kit.name,
+        created_ms=folded.created_ms,
+        seats=list(seating.kinds),
+        names=list(seating.names),
+        open_seats=seating.open_seats,
     )
 
 
@@ -398,3 +445,24 @@ class ReadSide:
         """The public index in Redis and the archive's finished deals, one list newest first."""
         ids, metas = await self.store.public_deals(offset, count)
         return listing(ids, metas)
+
+    async def lobby(self, count: int) -> LobbyList:
+        """Lobby tables with a free seat among the newest listed deals (the index holds them
+        while they are live; each row is checked against the table's own log)."""
+        ids, metas = await self.store.public_deals(0, LOBBY_SCAN)
+        candidates = [
+            deal_id
+            for deal_id, meta in zip(ids, metas, strict=True)
+            if meta.get("lobby") == "1" and meta.get("status") != "over"
+        ]
+        tables: list[LobbyTable] = []
+        for deal_id in candidates:
+            try:
+                row = lobby_table(deal_id, await self.deals.load(deal_id))
+            except DealNotFound:
+                continue
+            if row is not None:
+                tables.append(row)
+            if len(tables) >= count:
+                break
+        return LobbyList(tables=tables)

@@ -25,6 +25,11 @@ def openapi_document() -> dict[str, Any]:
     named: list[Any] = [
         schemas.CreateDeal,
         schemas.CreatedDeal,
+        schemas.JoinRequest,
+        schemas.JoinedSeat,
+        schemas.FillRequest,
+        schemas.FilledSeat,
+        queries.LobbyList,
         schemas.CommandRequest,
         schemas.CommandResult,
         schemas.Health,
@@ -152,6 +157,38 @@ def openapi_document() -> dict[str, Any]:
                         {"name": "perspective", "in": "query", "schema": {"type": "string"}},
                     ],
                     "responses": ok(ref("ReplayFrame")),
+                }
+            },
+            "/deals/{deal_id}/join": {
+                "post": {
+                    "summary": "take an open seat with its invite code, or at a lobby table by number "
+                    "(TB-1.2); answers the seat's token once. A seat is given once: 409 DS-18 after that",
+                    "parameters": [deal_id],
+                    "requestBody": body(ref("JoinRequest")),
+                    "responses": ok(ref("JoinedSeat"), "201"),
+                }
+            },
+            "/deals/{deal_id}/seats/{seat}/bot": {
+                "post": {
+                    "summary": "the creator puts a bot in a seat still open, before the start (TB-1.4)",
+                    "security": [{"seat": []}],
+                    "parameters": [
+                        deal_id,
+                        {
+                            "name": "seat",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "requestBody": body(ref("FillRequest")),
+                    "responses": ok(ref("FilledSeat")),
+                }
+            },
+            "/lobby": {
+                "get": {
+                    "summary": "live tables listed in the lobby with a seat still open, newest first",
+                    "responses": ok(ref("LobbyList")),
                 }
             },
             "/deals/{deal_id}/rematch": {

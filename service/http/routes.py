@@ -34,7 +34,17 @@ from service.http.request import (
     version_param,
     whole,
 )
-from service.http.schemas import CommandRequest, CommandResult, CreateDeal, Health, ReviewRequest
+from service.http.schemas import (
+    CommandRequest,
+    CommandResult,
+    CreateDeal,
+    FilledSeat,
+    FillRequest,
+    Health,
+    JoinedSeat,
+    JoinRequest,
+    ReviewRequest,
+)
 from service.store.event_store import EventStore
 
 WEB_ROOT = Path(__file__).with_name("web")
@@ -79,9 +89,31 @@ class Api:
         body = parse(await read_body(request), CreateDeal)
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
-            pace=body.pace, coach=body.coach,
+            pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name,
         )  # fmt: skip
         return json_response(created, status=201)
+
+    async def join(self, request: web.Request) -> web.Response:
+        """Take an open seat (TB-1.2): the answer holds the seat's token, shown this once."""
+        deal_id = request.match_info["deal_id"]
+        body = parse(await read_body(request), JoinRequest)
+        token = bearer(request)  # a seat of this deal may not take a second one
+        joined = await self.deals.join(
+            deal_id, invite=body.invite, seat=body.seat, name=body.name, token=token
+        )
+        return json_response(JoinedSeat(**joined), status=201)
+
+    async def fill_seat(self, request: web.Request) -> web.Response:
+        """The creator puts a bot in an open seat (TB-1.4)."""
+        deal_id = request.match_info["deal_id"]
+        by_seat = await self.deals.authenticate(deal_id, bearer(request))
+        seat = whole(request, "seat", None, 0, 7, source=request.match_info)
+        body = parse(await read_body(request), FillRequest)
+        return json_response(FilledSeat(**await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)))
+
+    async def lobby(self, request: web.Request) -> web.Response:
+        count = whole(request, "count", 50, 1, 200)
+        return json_response(await self.reads.lobby(count))
 
     async def rematch(self, request: web.Request) -> web.Response:
         """ "Play again" with a seat token of the finished deal."""
@@ -251,6 +283,9 @@ def build_app(
     r.add_get("/deals/{deal_id}/log", api.log)
     r.add_get("/deals/{deal_id}/audit", api.audit)
     r.add_post("/deals/{deal_id}/rematch", api.rematch)
+    r.add_post("/deals/{deal_id}/join", api.join)
+    r.add_post("/deals/{deal_id}/seats/{seat}/bot", api.fill_seat)
+    r.add_get("/lobby", api.lobby)
     r.add_post("/deals/{deal_id}/reviews", api.start_review)
     r.add_get("/deals/{deal_id}/reviews/{seat}", api.review)
     if WEB_ROOT.is_dir():

@@ -26,6 +26,40 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     spectators: bool | None = None
     pace: Literal["slow", "normal", "fast"] = "normal"
     coach: bool | None = None
+    lobby: bool = False
+    name: Any = None  # checked by TB-1.3 itself, so every bad name is refused with that rule
+
+
+class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Take an open seat (TB-1.2): with its ``invite`` code, or at a table listed in the lobby by
+    ``seat`` number. ``name``: 1-24 printable characters, shown to everyone as text (TB-1.3)."""
+
+    name: Any  # checked by TB-1.3 itself (text, 1-24 printable characters, no < or >)
+    invite: Annotated[str, msgspec.Meta(max_length=256)] | None = None
+    seat: Annotated[int, msgspec.Meta(ge=0, le=7)] | None = None
+
+
+class JoinedSeat(msgspec.Struct):
+    """The seat taken and its token (shown once: only its digest is kept)."""
+
+    deal_id: str
+    seat: int
+    token: str
+    name: str
+    version: int
+
+
+class FillRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The bot level to put in an open seat (``greedy`` or ``bot:greedy``), by the creator (TB-1.4)."""
+
+    level: Annotated[str, msgspec.Meta(max_length=32)]
+
+
+class FilledSeat(msgspec.Struct):
+    deal_id: str
+    seat: int
+    kind: str
+    version: int
 
 
 class CreatedDeal(msgspec.Struct):
@@ -37,6 +71,9 @@ class CreatedDeal(msgspec.Struct):
     tokens: dict[str, str]
     version: int
     spectators: bool
+    invites: dict[str, str] = {}  # per open seat: the code that joins it (TB-1.2), shown only here
+    join_links: dict[str, str] = {}  # per open seat: the web table's link with the code
+    lobby: bool = False
     pace: str = "normal"
     rematch_of: str | None = None
     coach: bool = False

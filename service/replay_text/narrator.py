@@ -84,9 +84,18 @@ class Narrator:
         if t == "DealDrawn":
             return f"The stock is empty: a drawn deal ({ev['rule_id']})."
         if t == "SeedRevealed":
-            return (
-                f"The server seed is revealed: {ev['server_seed'][:16]}… (client seed {ev['client_seed']!r})."
-            )
+            seeds = ev.get("client_seeds")
+            client = f"client seed {ev['client_seed']!r}"
+            if seeds:
+                client = f"client seeds {', '.join(map(repr, seeds))}"
+            return f"The server seed is revealed: {ev['server_seed'][:16]}… ({client})."
+        if t == "SeatJoined":
+            how = "with an invite" if ev.get("invited") else "at the table"
+            return f"{who} is taken by {ev['name']!r} ({how}, TB-1.2)."
+        if t == "SeatFilled":
+            return f"{who} is filled with {ev['kind']} (TB-1.4)."
+        if t == "SeatReady":
+            return f"{who} is ready to start; the deal waits for the others (TB-3.1)."
         if t == "TilesDealt":
             n = len(ev["tiles"]) if "tiles" in ev else ev.get("count", 0)
             shown = f": {w.grouped(ev['tiles'])}" if "tiles" in ev else ""

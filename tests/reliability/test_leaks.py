@@ -51,6 +51,7 @@ NOT_CARDS = {
     "prevailing_wind", "points", "fan_points", "flower_points", "payments", "huxi", "tun",
     "upgrades", "actual_version", "expected_version", "status", "seats_to_act", "created_ms", "streams",
     "versions", "opened_at_version", "seats", "kind", "unanswered", "walls", "deals",
+    "open_seats", "waiting_to_start",  # seat numbers of the table (TB-1)
     # the coach's numbers (its cards are names, never ids)
     "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
 }  # fmt: skip

@@ -18,7 +18,7 @@ def _folded(over: bool, i: int) -> Folded:
     state = k.game.initial_state()
     for e in events:
         state = k.game.evolve(state, e)
-    folded = Folded(k, ["bot:greedy"] * 3, state, version=len(events), events=list(events))
+    folded = Folded(k, state, version=len(events), events=list(events))
     assert folded.over is over
     return folded
 

@@ -98,13 +98,32 @@ function compareDeal(game, records, dealer, deck) {
   return [true, `${checked}/144`];
 }
 
+// The client seed as the check's input shows it: one seed as it is; with several people
+// (TB-3.1) every seed in seat order, as a JSON list.
+export function clientSeedText(revealed) {
+  return Array.isArray(revealed.client_seeds) ? JSON.stringify(revealed.client_seeds) : revealed.client_seed;
+}
+
+// TB-3.1: one person: sha256(server_seed || utf8(seed)), as always; several people:
+// sha256(server_seed || sha256(utf8(seed_1)) || sha256(utf8(seed_2)) || ...), in seat order.
+async function dealSeed(serverSeed, clientSeed, several) {
+  const utf8 = (s) => new TextEncoder().encode(s);
+  if (!several) return sha256(concat(serverSeed, utf8(clientSeed)));
+  let seeds;
+  try { seeds = JSON.parse(clientSeed); } catch { seeds = null; }
+  if (!Array.isArray(seeds) || !seeds.every((s) => typeof s === "string")) seeds = [String(clientSeed)];
+  let all = serverSeed;
+  for (const s of seeds) all = concat(all, await sha256(utf8(s)));
+  return sha256(all);
+}
+
 // Runs every step; `inputs` lets the player (or a test) change the revealed values.
 export async function fairnessCheck(game, records, inputs) {
   const created = records[0].data;
   const revealed = records[records.length - 1].data;
   const started = records.find((r) => r.data.type === "DealStarted");
   const serverSeedHex = inputs?.server_seed ?? revealed.server_seed;
-  const clientSeed = inputs?.client_seed ?? revealed.client_seed;
+  const clientSeed = inputs?.client_seed ?? clientSeedText(revealed);
   const seedHex = inputs?.seed ?? revealed.seed;
   const steps = [];
   let serverSeed;
@@ -115,7 +134,7 @@ export async function fairnessCheck(game, records, inputs) {
   }
   const commit = bytesToHex(await sha256(serverSeed));
   steps.push({ id: "commitment", ok: commit === created.commitment, detail: commit });
-  const seed = await sha256(concat(serverSeed, new TextEncoder().encode(clientSeed)));
+  const seed = await dealSeed(serverSeed, clientSeed, Array.isArray(revealed.client_seeds));
   const seedOk = bytesToHex(seed) === String(seedHex).toLowerCase();
   steps.push({ id: "seed", ok: seedOk, detail: bytesToHex(seed) });
   const size = game === "paohuzi" ? 80 : 144, seats = game === "paohuzi" ? 3 : 4;

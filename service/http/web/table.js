@@ -3,7 +3,7 @@
 // replay) own the state and bind the controls.
 import { t, getLang } from "./i18n.js";
 import { pieceHtml, phKindFromName, phKindLabel, mcTileName, hasCjk } from "./cards.js";
-import { fairnessCheck, parseLog } from "./fair.js";
+import { clientSeedText, fairnessCheck, parseLog } from "./fair.js";
 import { ruleText } from "./rules.js";
 import { FANS, fanName } from "./fans.js";
 import { api, esc, $ } from "./net.js";
@@ -371,7 +371,7 @@ export function fairBoxHtml(ctx) {
     return `<div class="fair-inputs">
       <label>${t("fair.commitment")} <input readonly value="${esc(f.records[0].data.commitment)}" id="fair-commitment"></label>
       <label>${t("fair.serverseed")} <input id="fair-server" value="${esc(v.server_seed ?? rev.server_seed)}" spellcheck="false"></label>
-      <label>${t("fair.clientseed")} <input id="fair-client" value="${esc(v.client_seed ?? rev.client_seed)}" spellcheck="false"></label>
+      <label>${t("fair.clientseed")} <input id="fair-client" value="${esc(v.client_seed ?? clientSeedText(rev))}" spellcheck="false"></label>
       <label>${t("fair.seed")} <input id="fair-seed" value="${esc(v.seed ?? rev.seed)}" spellcheck="false"></label></div>`;
   })() : "";
   const steps = f && f.report ? `<ol class="fair-steps">${f.report.steps.map((s) => `<li class="${s.ok ? "ok" : "bad"}" data-step="${s.id}"><span aria-hidden="true">${s.ok ? "✔" : "✘"}</span> ${t("fair.step." + s.id)} <code>${esc(String(s.detail).slice(0, 64))}</code> <span class="sr-only">${s.ok ? t("fair.pass") : t("fair.fail")}</span></li>`).join("")}</ol>

@@ -1,0 +1,40 @@
+"""What the table does for a seat whose time ran out (TB-2.5) or that is away (TB-2.6), written
+once for both games: each engine hands over its own ``execute``, ``evolve``, state copy and
+default move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.table.clock import Back, ClockExpired, Expire, SeatAway, SeatBack
+
+
+def decide_expiry(
+    execute: Callable[[Any, Any], tuple[list[Any], Any]],
+    evolve: Callable[[Any, Any], Any],
+    copy: Callable[[Any], Any],
+    state: Any,
+    command: Expire,
+    default_move: Any,
+) -> tuple[list[Any], Any]:
+    """``ClockExpired``, then the seat's default move decided as if the seat had sent it, then
+    ``SeatAway`` on a second expiry in a row: one batch, one append."""
+    if default_move is None:
+        raise RuleViolation("DS-2", f"the deal does not wait on seat {command.seat}: nothing to expire")
+    expired = ClockExpired(command.seat, command.deadline_ms, command.wait)
+    before = evolve(copy(state), expired)
+    events, after = execute(before, default_move)
+    out: list[Any] = [expired, *events]
+    if command.away:
+        away = SeatAway(command.seat)
+        after = evolve(after, away)
+        out.append(away)
+    return out, after
+
+
+def decide_back(seating: Any, command: Back) -> list[Any]:
+    if not 0 <= command.seat < len(seating.away) or not seating.away[command.seat]:
+        raise RuleViolation("TB-2.6", f"seat {command.seat} is not away")
+    return [SeatBack(command.seat)]
