@@ -3,23 +3,40 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import msgspec
+import pytest
 
-from tests.e2e.conftest import auth
+from service import bootstrap
+from tests.e2e.conftest import auth, wait_for
+
+
+@pytest.fixture
+async def http(aiohttp_client, store):
+    """The app with a strong bot that never runs out of time: on a loaded machine a search past
+    the 1 s budget plays the greedy move instead, and then the review's agreement with the
+    strong seat would measure greedy's moves (a failure by load, seen in a loaded CI run)."""
+    settings = replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True, bot_budget=120.0)
+    client = await aiohttp_client(bootstrap.application(store.redis, settings))
+    yield client
+    async with asyncio.timeout(90):
+        await client.close()
 
 
 async def _finished(http, game: str, seats: list[str]) -> dict:
     created = await (await http.post("/deals", json={"game": game, "seats": seats})).json()
-    for _ in range(2000):
-        if (await (await http.get(f"/deals/{created['deal_id']}")).json())["over"]:
-            return created
-        await asyncio.sleep(0.02)
-    raise AssertionError("the deal did not end")
+
+    async def over() -> bool:
+        return (await (await http.get(f"/deals/{created['deal_id']}")).json())["over"]
+
+    await wait_for(over, timeout=300)  # strong bots think for real: a loaded machine takes minutes
+    return created
 
 
 async def _done(http, deal_id: str, seat: int, seed: int = 0, started_ms: int | None = None) -> dict:
-    for _ in range(1200):
+    deadline = asyncio.get_running_loop().time() + 300  # a review on a loaded machine takes minutes
+    while asyncio.get_running_loop().time() < deadline:
         state = await (await http.get(f"/deals/{deal_id}/reviews/{seat}", params={"seed": seed})).json()
         if state["status"] != "running":
             return state
