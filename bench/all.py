@@ -1,8 +1,8 @@
 """Every bench module in one run, one table (or one JSON object with ``--json``).
 
 Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service, streams, bot_table, coach,
-review, archive, cluster and arena, one after the other (so they do not steal each other's CPU), and merges
-their figures: each module's ratios are measured inside its own run, as the module documents.
+review, archive, cluster, clocks and arena, one after the other (so they do not steal each other's
+CPU), and merges their figures: each module's ratios are measured inside its own run, as the module documents.
 ``--quick`` passes smaller sizes (a smoke run of a few minutes); ``--only store,service`` picks
 modules. The arena plays thousands of deals, so it gets ``ARENA_TIMEOUT_FACTOR`` times
 ``--timeout``. A module that fails is reported with its exit code and the last lines of its
@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = (
     *("store", "paohuzi", "mcr", "service", "streams"),
-    *("bot_table", "coach", "review", "archive", "cluster", "arena"),
+    *("bot_table", "coach", "review", "archive", "cluster", "clocks", "arena"),
 )
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts)
@@ -38,10 +38,11 @@ QUICK = {
     "review": ["--quick"],
     "archive": ["--deals", "60", "--live", "10"],
     "cluster": ["--appends", "60", "--rounds", "1"],
+    "clocks": ["--tables", "100", "--seconds", "8", "--restart-tables", "20"],
     "arena": ["--quick"],
 }
 ARENA_TIMEOUT_FACTOR = 12  # the full arena: 600 MCR and 2,000 Paohuzi walls of strong against greedy
-TAKES_REDIS = {"store", "service", "bot_table"}
+TAKES_REDIS = {"store", "service", "bot_table", "clocks"}
 
 
 def run_module(name: str, quick: bool, redis_url: str | None, timeout: float) -> dict[str, Any]:

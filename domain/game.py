@@ -16,6 +16,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.shuffle import commitment
+from domain.table.clock import ClockSettings
 
 
 class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
@@ -37,6 +38,7 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     fixed_dealer: int | None = None
     rematch_of: str | None = None
     table: str | None = None  # "table/1": the table rules hold (docs/rules/table.md); None before them
+    clock: ClockSettings | None = None  # TB-2.1: the deal's clock; None: untimed
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
@@ -82,6 +84,7 @@ class DealCreation:
         fixed_dealer: int | None = None,
         rematch_of: str | None = None,
         table: str | None = None,
+        clock: ClockSettings | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -102,6 +105,7 @@ class DealCreation:
                 fixed_dealer=fixed_dealer,
                 rematch_of=rematch_of,
                 table=table,
+                clock=clock,
             )
         ]
 
@@ -124,6 +128,7 @@ class Game(Protocol):
         fixed_dealer: int | None = None,
         rematch_of: str | None = None,
         table: str | None = None,
+        clock: Any = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...
@@ -144,6 +149,10 @@ class Game(Protocol):
     def seats_to_act(self, state: Any) -> list[int]: ...
 
     def is_over(self, state: Any) -> bool: ...
+
+    def copy_state(self, state: Any) -> Any:
+        """A copy that evolving leaves ``state`` unchanged (the clock steps through a batch on it)."""
+        ...
 
 
 @runtime_checkable

@@ -31,7 +31,7 @@ from service.app.deals import DealService
 from service.app.reviews import Reviews
 from service.app.streams import StreamHub
 from service.gc_tuning import tune_gc
-from service.http.routes import HUB, build_app
+from service.http.routes import CLOCKS, HUB, build_app
 from service.store.archive import Archive, open_archive
 from service.store.connection import STREAMS_CLIENT_NAME, connect
 from service.store.embedded import DEFAULT_DATA_DIR
@@ -40,7 +40,7 @@ from service.store.event_store import EventStore
 log = logging.getLogger("dealstream.bootstrap")
 DEALS = web.AppKey("deals", DealService)
 ARCHIVE = web.AppKey("archive", Archive)
-__all__ = ["ARCHIVE", "DEALS", "HUB", "Settings", "application", "serve"]
+__all__ = ["ARCHIVE", "CLOCKS", "DEALS", "HUB", "Settings", "application", "serve"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class Settings:
     bot_budget: float = 1.0  # seconds a searching bot may think before its seat plays greedy
     bot_workers: int | None = None  # worker processes for searching bots (default: up to 2)
     bot_supervisor_s: float = 2.0
+    clock_sweep_s: float = 0.05  # how often the clock keeper looks for deadlines that passed (TB-2.5)
     wait_replicas: int | None = None  # replicas that must confirm an append (default: 1 on a cluster, 0 else)
     archive: bool = True
     archive_url: str | None = None
@@ -113,6 +114,7 @@ def application(
         reviews=Reviews(deals.store, pool),
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
+        clock_sweep_s=settings.clock_sweep_s,
     )
     app[DEALS] = deals
     if archive is not None:

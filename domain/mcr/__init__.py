@@ -52,6 +52,9 @@ class MCRGame(DealCreation):
     def is_over(self, state: State) -> bool:
         return engine.is_over(state)
 
+    def copy_state(self, state: State) -> State:
+        return state.clone()
+
 
 RULESETS = {ruleset: MCRGame(ruleset) for ruleset in ("mcr/1", "mcr/2")}
 GAME = RULESETS["mcr/2"]

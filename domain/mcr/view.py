@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.mcr.messages import Command, HandWon
+from domain.table.view import TableView
 
 
 class MeldView(msgspec.Struct, frozen=True):
@@ -61,3 +62,4 @@ class SeatView(msgspec.Struct, frozen=True):
     result: ResultView | None = None
     # the drawn tile is a kong's own replacement (Out with Replacement Tile would count, MC-4.6)
     drawn_replacement: bool = False
+    seating: TableView | None = None  # names, away seats, clocks: added by the read side's gate

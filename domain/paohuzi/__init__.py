@@ -44,6 +44,9 @@ class Paohuzi(DealCreation):
     def is_over(self, state: aggregate.State) -> bool:
         return aggregate.is_over(state)
 
+    def copy_state(self, state: aggregate.State) -> aggregate.State:
+        return state.copy()
+
 
 GAME = Paohuzi()
 RULESETS = {GAME.ruleset: GAME}  # every ruleset this build can decide (a rule change adds one)

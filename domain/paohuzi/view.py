@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.table.view import TableView
+
 from .messages import Command, WinGroup
 
 
@@ -66,6 +68,7 @@ class SeatView(msgspec.Struct, frozen=True):
     legal_actions: list[Command]
     prompt: str | None  # start | discard | claim | None
     result: DealResult | None
+    seating: TableView | None = None  # names, away seats, clocks: added by the read side's gate
 
 
 def visible_cards(view: SeatView) -> set[int]:

@@ -14,8 +14,10 @@ from domain.envelope import StoredEvent, decode_record, record_hash, verify_chai
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import commitment
+from domain.table.clock import ClockExpired, ClockTrack, recorded_ms
 from domain.table.seating import SeatCommand
 from domain.table.seeds import deal_seed
+from service.app.folds import Folded, step_clock
 from service.app.games import kit_for_ruleset
 
 
@@ -39,6 +41,9 @@ class AuditReport(msgspec.Struct):
     claim_windows_ok: bool | None
     claim_windows: list[dict[str, Any]]
     problems: list[AuditProblem]
+    # TB-4.2: every ClockExpired and every person's answer checked against the deadline the
+    # log gives; None: the deal has no clock
+    clocks_ok: bool | None = None
 
 
 def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
@@ -101,6 +106,8 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
         problems.append(AuditProblem("claims", len(records), f"claim windows do not fold: {exc}"))
         windows = []
     report.claim_windows = windows
+    if created.clock is not None:
+        _check_clocks(kit_, records, events, report, windows)
     bad = [w for w in windows if not w.get("consistent", False)]
     for w in bad:
         problems.append(
@@ -111,6 +118,69 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     report.claim_windows_ok = not bad
     report.ok = not problems and report.finished
     return report
+
+
+def _check_clocks(
+    kit_: Any, records: list[StoredEvent], events: list[Any], report: AuditReport, windows: list[dict]
+) -> None:
+    """TB-4.2 from the log alone: each ``ClockExpired`` names the deadline the records and the
+    clock give and was recorded after it (its default move is checked by the re-decision of its
+    ``Expire``), and no person's command was recorded after its seat's deadline. TB-4.1: each
+    claim window gets its timing (when it opened, each answer's time after that, each asked
+    seat's deadline)."""
+    folded = Folded(kit_, kit_.game.initial_state())
+    opened = {int(w.get("opened_at_version", 0)): w for w in windows}
+    by_window = {w.get("window"): w for w in windows}
+    bad = 0
+    for record, event in zip(records, events, strict=True):
+        at = recorded_ms(record.recorded_at)
+        clock = folded.clock
+        if clock is not None and record.command:  # a batch's first record: who acted, and when
+            problem = _clock_problem(clock, event, record.command_id or "", at)
+            if problem:
+                bad += 1
+                report.problems.append(AuditProblem("clock", record.version, problem))
+        folded.state = kit_.game.evolve(folded.state, event)
+        folded.version = record.version
+        step_clock(folded, folded.state, event, at)
+        window = opened.get(record.version)
+        if window is not None and folded.clock is not None:
+            waits = folded.clock.waits
+            window["timing"] = {
+                "opened_ms": at,
+                "answers": [],
+                "deadlines": [
+                    {"seat": seat, "deadline_ms": d.final_ms}
+                    for seat in sorted(waits)
+                    if waits[seat].wait == "claim" and (d := folded.clock.deadline(seat)) is not None
+                ],
+            }
+        if type(event).__name__ == "ClaimAnswered":
+            answered = by_window.get(getattr(event, "window", None))
+            timing = answered.get("timing") if answered is not None else None
+            if timing is not None:
+                timing["answers"].append({"seat": event.seat, "after_ms": at - timing["opened_ms"]})
+    report.clocks_ok = bad == 0
+
+
+def _clock_problem(clock: ClockTrack, event: Any, command_id: str, at: int) -> str:
+    if type(event) is ClockExpired:
+        due = clock.deadline(event.seat)
+        if due is None:
+            return f"seat {event.seat}'s time ran out while the deal did not wait on it"
+        if due.final_ms != event.deadline_ms:
+            return f"the deadline of seat {event.seat} is {due.final_ms}, not {event.deadline_ms} (TB-2.3)"
+        if at < event.deadline_ms:
+            return f"recorded {event.deadline_ms - at} ms before the deadline it names (TB-4.2)"
+        return ""
+    if command_id.startswith("seat") and ":" in command_id:
+        seat_text = command_id[4:].split(":", 1)[0]
+        due = clock.deadline(int(seat_text)) if seat_text.isdigit() else None
+        if due is not None and at > due.final_ms:
+            return (
+                f"seat {seat_text}'s command was recorded {at - due.final_ms} ms after its deadline (TB-2.4)"
+            )
+    return ""
 
 
 def _first_bad(records: list[StoredEvent], kit_: Any) -> int:

@@ -45,6 +45,15 @@ def bot_command_id(seat: int, version: int) -> str:
     return f"bot:{seat}:{version}"
 
 
+def away_command_id(seat: int, version: int) -> str:
+    """A move the greedy bot made for an away person (TB-2.6): the log says so in its id."""
+    return f"away:{seat}:{version}"
+
+
+AWAY_LEVEL = "greedy"  # plays an away person's seat (TB-2.6)
+AWAY_THINK_S = 1.0  # and thinks this long before each move
+
+
 def bot_seed(deal_id: str, seat: int, version: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{deal_id}:{seat}:{version}".encode()).digest()[:8], "big")
 
@@ -194,6 +203,17 @@ class BotPool:
         self._drop()
 
 
+def _away_first(folded: Folded, seats: list[int]) -> bool:
+    """The first of ``seats`` is a person's seat that is away."""
+    seating = folded.state.seating
+    return (
+        bool(seats)
+        and bool(seating.away)
+        and seating.away[seats[0]]
+        and not seating.kinds[seats[0]].startswith("bot:")
+    )
+
+
 class BotRunner:
     """Moves the bot seats of the deals this process holds folds of."""
 
@@ -216,7 +236,13 @@ class BotRunner:
 
     @staticmethod
     def _bots_to_act(folded: Folded) -> list[int]:
-        return [s for s in folded.kit.game.seats_to_act(folded.state) if folded.seats[s].startswith("bot:")]
+        """Bot seats the deal waits on, and away seats (the bot plays them for their person)."""
+        seating = folded.state.seating
+        return [
+            s
+            for s in folded.kit.game.seats_to_act(folded.state)
+            if seating.kinds[s].startswith("bot:") or (seating.away and seating.away[s])
+        ]
 
     async def _drive(self, deal_id: str) -> None:
         backoff = 0.05
@@ -224,6 +250,8 @@ class BotRunner:
             while True:
                 folded = self.deals.folds.cached(deal_id)
                 delay = self.delay * PACE_FACTORS.get(folded.pace if folded is not None else "normal", 1.0)
+                if folded is not None and _away_first(folded, self._bots_to_act(folded)):
+                    delay = max(delay, AWAY_THINK_S)
                 if delay:
                     await asyncio.sleep(delay)
                 try:
@@ -255,10 +283,10 @@ class BotRunner:
         version = folded.version
         view = folded.kit.projections.view_from_state(folded.state, seat)
         command = await self._choose(folded, deal_id, seat, version, view)
+        away = _away_first(folded, [seat])
+        command_id = away_command_id(seat, version) if away else bot_command_id(seat, version)
         try:
-            await self.deals.execute(
-                deal_id, seat, command, command_id=bot_command_id(seat, version), kick=False
-            )
+            await self.deals.execute(deal_id, seat, command, command_id=command_id, kick=False)
         except RuleViolation:
             if (await self.deals.folds.load(deal_id)).version == version:
                 raise  # refused on the very state the bot saw: a bot bug, not a race
@@ -266,7 +294,8 @@ class BotRunner:
         return True
 
     async def _choose(self, folded: Folded, deal_id: str, seat: int, version: int, view: Any) -> Any:
-        level = folded.seats[seat][4:]
+        kind = folded.seats[seat]
+        level = kind[4:] if kind.startswith("bot:") else AWAY_LEVEL
         seed = bot_seed(deal_id, seat, version)
         started = time.perf_counter()
         try:

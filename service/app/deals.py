@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,11 +30,12 @@ import msgspec
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
+from domain.table.clock import Back, parse_clock
 from domain.table.names import seat_name
 from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
 from service.app import queries
 from service.app.bots import PACE_FACTORS, BotPool, BotRunner
-from service.app.folds import DealNotFound, Folded, Folds
+from service.app.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.store.event_store import EventStore, VersionConflict, now_ms
@@ -41,6 +43,7 @@ from service.store.event_store import EventStore, VersionConflict, now_ms
 log = logging.getLogger("dealstream.deals")
 
 MAX_CONFLICT_RETRIES = 50
+LOOK_AGAIN_MS = 60_000  # a clocked deal no seat's wait is running on is looked at again this late
 PACES = tuple(PACE_FACTORS)  # a deal's pace: its bots think these many times the server's --bot-delay
 __all__ = ["DealService", "DealNotFound", "Folded", "CommandIdReused", "StaleVersion"]
 __all__ += ["AlreadyRematched"]
@@ -102,6 +105,10 @@ class CommandAnswer:
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _is_back(command: Any) -> bool:
+    return isinstance(command, Back) or (isinstance(command, dict) and command.get("type") == "Back")
 
 
 def _seat_of(digests: dict[int, str], digest: str) -> int | None:
@@ -174,8 +181,11 @@ class DealService:
         coach: bool | None = None,
         lobby: bool = False,
         name: str | None = None,
+        clock: Any = None,
     ) -> dict[str, Any]:
-        """A new deal. ``open`` seats are for people the creator invites (each gets an invite
+        """A new deal. ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
+        open seats has one (the default when none is given), a deal of one person only if asked.
+        ``open`` seats are for people the creator invites (each gets an invite
         code) or, with ``lobby``, for anyone who finds the table listed (TB-1). ``name``: the
         creator's name on its own seat (TB-1.3). ``spectators``: list it while it is live
         (anyone may watch its public table); by default only all-bot deals are, a deal with
@@ -188,7 +198,7 @@ class DealService:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach,
-            lobby=lobby, name=name,
+            lobby=lobby, name=name, clock=clock,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
@@ -219,6 +229,7 @@ class DealService:
                 folded.pace,
                 deal_id,
                 new_id,
+                clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
             )
         except BaseException:
             await self.store.release_meta(deal_id, "rematched_by", new_id)
@@ -239,6 +250,7 @@ class DealService:
         coach: bool | None = None,
         lobby: bool = False,
         name: str | None = None,
+        clock: Any = None,
     ) -> dict[str, Any]:
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
@@ -252,6 +264,8 @@ class DealService:
             name = seat_name(name)
             if not tokens:
                 raise RuleViolation("TB-1.3", "a name is for the creator's own seat: it needs a 'human' seat")
+        # TB-2.1: a table people may join has a clock; one person plays untimed unless it asks
+        settings = parse_clock(clock) if clock is not None or invites else None
         deal_id = deal_id or secrets.token_hex(8)
         events = kit_.game.create(
             deal_id=deal_id,
@@ -261,6 +275,7 @@ class DealService:
             fixed_dealer=dealer,
             rematch_of=rematch_of,
             table=TABLE_RULES,
+            clock=settings,
         )
         if spectators is None:
             spectators = not tokens and not invites
@@ -286,22 +301,23 @@ class DealService:
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         # the first command needs neither the meta nor the log back from Redis
         self._token_digests.put(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
-        self.folds.remember(
-            deal_id,
-            Folded(
-                kit_,
-                kit_.game.fold(events),
-                result.last_version,
-                list(events),
-                head_hash=result.head_hash or GENESIS,
-                created_ms=created_ms,
-                spectators=spectators,
-                pace=pace,
-                rematch_of=rematch_of,
-                coach=coach,
-                lobby=lobby,
-            ),
+        folded = Folded(
+            kit_,
+            kit_.game.fold(events),
+            result.last_version,
+            list(events),
+            head_hash=result.head_hash or GENESIS,
+            created_ms=created_ms,
+            spectators=spectators,
+            pace=pace,
+            rematch_of=rematch_of,
+            coach=coach,
+            lobby=lobby,
         )
+        step_clock(folded, folded.state, events[0], created_ms)
+        self.folds.remember(deal_id, folded)
+        if settings is not None:  # every clocked live deal is looked at by the clock keepers
+            await self.store.schedule_clock(deal_id, created_ms + LOOK_AGAIN_MS)
         version = result.last_version
         if name is not None:
             seat = min(tokens)
@@ -326,6 +342,7 @@ class DealService:
             "invites": {str(seat): code for seat, code in invites.items()},
             "join_links": {str(seat): join_link(deal_id, code) for seat, code in invites.items()},
             "lobby": lobby,
+            "clock": msgspec.to_builtins(settings) if settings is not None else None,
             "version": version,
             "spectators": spectators,
             "pace": pace,
@@ -452,14 +469,16 @@ class DealService:
         command_id: str,
         expected_version: int | None = None,
         kick: bool = True,
+        person: bool = False,
     ) -> Outcome:
         """Decide and append one command; a repeated ``command_id`` returns its first outcome.
 
         A version conflict with another writer re-folds and decides again (the rules, not the
         arrival order, settle claims), unless the client pinned ``expected_version``.
+        ``person``: the command came from a seat's person, whose clock it must beat (TB-2.4).
         """
         async with self._lock(deal_id):
-            outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version)
+            outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version, person)
         if kick:
             self.bots.kick(deal_id)
         return outcome
@@ -476,12 +495,20 @@ class DealService:
     ) -> CommandAnswer:
         """A seat's command (``seat`` as ``authenticate`` found it from the token) and the answer
         the seat gets: its events as it may see them, and its view when it asks."""
+        folded = self.folds.cached(deal_id) or await self.load(deal_id)
+        seating = folded.state.seating
+        if seating.away and seating.away[seat] and not _is_back(command):
+            # TB-2.6: the person's first command ends the absence, then it is decided
+            await self.execute(
+                deal_id, seat, Back(seat), command_id=seat_command_id(seat, f"back:{command_id}"), person=True
+            )
         outcome = await self.execute(
             deal_id,
             seat,
             command,
             command_id=seat_command_id(seat, command_id),
             expected_version=expected_version,
+            person=True,
         )
         viewer = queries.Viewer.of_seat(seat)
         folded = outcome.folded
@@ -500,6 +527,7 @@ class DealService:
         command: Any,
         command_id: str,
         expected_version: int | None,
+        person: bool = False,
     ) -> Outcome:
         # Optimistic: decide on the cached fold without reading the log first; the append
         # script's version check catches a stale cache, and then we fold the log and retry.
@@ -510,12 +538,23 @@ class DealService:
                 folded = await self.load(deal_id)
                 fresh = True
             typed = None
+            clock = folded.clock
+            # a clocked batch is recorded at the time its deadline was judged at, never before
+            # the log's latest record (TB-2.3: deadlines follow from the recorded times)
+            at_ns = max(time.time_ns(), clock.last_ms * 1_000_000) if clock is not None else None
             try:
                 typed = self.decode_command(folded, seat, command)
                 if expected_version is not None and expected_version != folded.version:
                     raise StaleVersion(expected_version, folded.version)
                 if folded.over:
                     raise RuleViolation("DS-6", "the deal is over")
+                if person and clock is not None and seat is not None and at_ns is not None:
+                    due = clock.deadline(seat)
+                    if due is not None and at_ns // 1_000_000 > due.final_ms:
+                        late = at_ns // 1_000_000 - due.final_ms
+                        raise RuleViolation(
+                            "DS-17", f"too late: seat {seat}'s time ran out {late} ms ago (TB-2.4)"
+                        )
                 events, after = folded.kit.game.execute(folded.state, typed)
                 if not events:
                     raise RuleViolation("DS-5", "the command changed nothing")
@@ -532,7 +571,7 @@ class DealService:
                 raise
             try:
                 result = await self.store.append(
-                    deal_id, folded.version, events, command_id=command_id, command=typed
+                    deal_id, folded.version, events, command_id=command_id, command=typed, recorded_ns=at_ns
                 )
             except VersionConflict as conflict:
                 if conflict.actual < folded.version:  # the store is behind this fold: load sees it
@@ -548,6 +587,8 @@ class DealService:
                     await self.load(deal_id), deal_id, result.first_version, result.last_version
                 )
             if folded.version == result.first_version - 1:
+                if clock is not None and at_ns is not None:
+                    step_clock_through(folded, folded.state, events, at_ns // 1_000_000)
                 folded.state = after  # what evolving by ``events`` gives, already worked out
                 folded.events.extend(events)
                 folded.version = result.last_version
@@ -560,8 +601,19 @@ class DealService:
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
+            if folded.clock is not None:
+                await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
+
+    async def schedule(self, deal_id: str, folded: Folded) -> None:
+        """The clock keepers look at the deal at its next deadline (or a minute on, when no wait
+        runs); a finished deal leaves their index."""
+        if folded.over or folded.clock is None:
+            await self.store.unschedule_clock(deal_id)
+            return
+        nxt = folded.clock.next_deadline_ms()
+        await self.store.schedule_clock(deal_id, nxt if nxt is not None else now_ms() + LOOK_AGAIN_MS)
 
     async def _check_same_command(
         self, deal_id: str, first_version: int, typed: Any, command_id: str

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
+from domain.game import DealCreated
+from domain.table.clock import ClockExpired, ClockTrack, SeatBack, recorded_ms
+from domain.table.seating import PERSON
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.store.event_store import EventStore
@@ -48,6 +51,7 @@ class Folded:
     rematch_of: str | None = None  # the deal this one plays again
     coach: bool = False  # the deal allows the coach (its seats may ask for advice)
     lobby: bool = False  # listed in the lobby while a seat is open: anyone may take one (TB-1.2)
+    clock: ClockTrack | None = None  # each person's wait and bank (TB-2), folded with the records
 
     @property
     def over(self) -> bool:
@@ -65,7 +69,9 @@ class Folded:
 
     @property
     def has_bots(self) -> bool:
-        return any(kind.startswith("bot:") for kind in self.state.seating.kinds)
+        """Bots play some seat: a bot's seat, or a person's seat while it is away (TB-2.6)."""
+        seating = self.state.seating
+        return any(kind.startswith("bot:") for kind in seating.kinds) or any(seating.away)
 
 
 FINISHED_CACHE_SIZE = 256
@@ -205,3 +211,39 @@ def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None
         folded.events.append(event)
         folded.version = record.version
         folded.head_hash = record_hash(raw)
+        if folded.clock is not None or record.version == 1:
+            step_clock(folded, folded.state, event, recorded_ms(record.recorded_at))
+
+
+def asked_people(folded: Folded, state: Any) -> dict[int, str]:
+    """The person seats ``state`` waits on, each with its wait (TB-2.2): a move when it is the
+    seat's turn (anyone may know), else a claim; bots and away seats have no clock."""
+    if state.phase == "new" or folded.kit.game.is_over(state):
+        return {}
+    seating = state.seating
+    turn = set(folded.kit.projections.public_turn(state))
+    return {
+        seat: "move" if seat in turn else "claim"
+        for seat in folded.kit.game.seats_to_act(state)
+        if seating.kinds[seat] == PERSON and not seating.away[seat]
+    }
+
+
+def step_clock(folded: Folded, state: Any, event: Any, at_ms: int) -> None:
+    """The clock after ``event`` (recorded at ``at_ms``), with ``state`` the state after it."""
+    if type(event) is DealCreated and event.clock is not None:
+        folded.clock = ClockTrack(event.clock, len(event.seats))
+    if folded.clock is not None:
+        expired = event.seat if type(event) is ClockExpired else None
+        if type(event) is SeatBack:  # back from away: the next expiry is a first one again
+            folded.clock.last_expired[event.seat] = False
+        folded.clock.step(at_ms, asked_people(folded, state), expired)
+
+
+def step_clock_through(folded: Folded, before: Any, events: list[Any], at_ms: int) -> None:
+    """The clock through a batch just appended, stepped on a copy of the state before it."""
+    game = folded.kit.game
+    state = game.copy_state(before)
+    for event in events:
+        state = game.evolve(state, event)
+        step_clock(folded, state, event, at_ms)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.errors import RuleViolation
+from domain.table.view import SeatDeadline, TableView
 from service.app.audit import AuditReport, audit_log
 from service.app.folds import DealNotFound, Folded
 from service.app.lru import LRUCache
@@ -76,6 +77,7 @@ class DealSummary(msgspec.Struct):
     lobby: bool = False  # listed in the lobby: anyone may take an open seat (TB-1.2)
     # people whose StartDeal the deal still waits for (TB-1.4); never their seeds (TB-3.2)
     waiting_to_start: list[int] = []
+    table: TableView | None = None  # names, away seats and the clocks, as this viewer may see them
 
 
 class ReplayFrame(msgspec.Struct):
@@ -139,6 +141,7 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
         open_seats=seating.open_seats,
         lobby=folded.lobby,
         waiting_to_start=waiting_to_start(folded),
+        table=table_view(folded, viewer),
     )
 
 
@@ -165,7 +168,46 @@ def lobby_table(deal_id: str, folded: Folded) -> LobbyTable | None:
 
 def view(folded: Folded, viewer: Viewer) -> Any:
     """The seat's own view (hand, legal actions); for anyone else the public table."""
-    return folded.kit.projections.view_from_state(folded.state, viewer.seat)
+    shown = folded.kit.projections.view_from_state(folded.state, viewer.seat)
+    return msgspec.structs.replace(shown, seating=table_view(folded, viewer))
+
+
+def table_view(folded: Folded, viewer: Viewer) -> TableView:
+    """Names, kinds, away seats and the clocks running, as ``viewer`` may see them (TB-2.2): a
+    turn's deadline is public, a claim window's only to the asked seat (the others learn only
+    that the table waits), and a seat's bank only to itself."""
+    seating = folded.state.seating
+    clock = folded.clock
+    deadlines: list[SeatDeadline] = []
+    claims = False
+    if clock is not None and not folded.over:
+        for seat, wait in sorted(clock.waits.items()):
+            due = clock.deadline(seat)
+            if due is None:
+                continue
+            mine = viewer.seat == seat
+            if wait.wait == "claim":
+                claims = True
+                if not mine:
+                    continue
+            deadlines.append(
+                SeatDeadline(
+                    seat,
+                    wait.wait,
+                    due.own_ms,
+                    due.final_ms if mine else None,
+                    clock.bank_ms[seat] if mine else None,
+                )
+            )
+    return TableView(
+        names=list(seating.names),
+        kinds=list(seating.kinds),
+        away=[seat for seat, away in enumerate(seating.away) if away],
+        open_seats=seating.open_seats,
+        clock=clock.settings if clock is not None else None,
+        deadlines=deadlines,
+        waits_on_claims=claims,
+    )
 
 
 def coach_view(folded: Folded, viewer: Viewer) -> Any:
@@ -179,8 +221,10 @@ def coach_view(folded: Folded, viewer: Viewer) -> Any:
 
 
 def view_of_state(folded: Folded, state: Any, viewer: Viewer) -> Any:
-    """``view`` at an earlier state of the same deal (what a live stream shows after a batch)."""
-    return folded.kit.projections.view_from_state(state, viewer.seat)
+    """``view`` at an earlier state of the same deal (what a live stream shows after a batch),
+    with the table as it stands now."""
+    shown = folded.kit.projections.view_from_state(state, viewer.seat)
+    return msgspec.structs.replace(shown, seating=table_view(folded, viewer))
 
 
 def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: str | None) -> ReplayFrame:
@@ -257,8 +301,9 @@ def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
                 **{
                     k: v
                     for k, v in window.items()
-                    if k not in ("options", "answers", "expected", "unanswered")
+                    if k not in ("options", "answers", "expected", "unanswered", "timing")
                 },
+                **({"timing": _own_timing(window["timing"], seat)} if "timing" in window else {}),
                 "options": {str(seat): own} if own is not None else {},
                 "answers": [
                     a for a in window.get("answers", ()) if seat is not None and a.get("seat") == seat
@@ -280,6 +325,16 @@ def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
         claim_windows_ok=all(w.get("consistent", False) for w in windows),
         problems=problems,
     )
+
+
+def _own_timing(timing: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A window's timing during the deal: when it opened, and the viewer's own answer and
+    deadline only (another seat's would tell that it could claim)."""
+    return {
+        "opened_ms": timing["opened_ms"],
+        "answers": [a for a in timing["answers"] if seat is not None and a["seat"] == seat],
+        "deadlines": [d for d in timing["deadlines"] if seat is not None and d["seat"] == seat],
+    }
 
 
 def stream_events(folded_kit: Any, events: list[tuple[int, Any]], viewer: Viewer) -> list[tuple[int, Any]]:

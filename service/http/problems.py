@@ -40,12 +40,14 @@ _DS_STATUS = {
     "DS-19": 403,
     "DS-20": 403,
     "DS-21": 409,
+    "DS-22": 429,
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
     "TB-1.3": 400,
     "TB-1.4": 409,
     "TB-2.1": 400,
+    "TB-2.6": 409,
 }
 _TITLES = {
     400: "Bad request",

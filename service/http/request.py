@@ -107,7 +107,7 @@ def transport_alive(request: web.Request) -> Any:
 
 
 class RateLimiter:
-    """At most ``limit`` deal creations per client address per ``window`` seconds."""
+    """At most ``limit`` requests per client (an address, or a deal's seat) per ``window`` seconds."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
@@ -128,3 +128,10 @@ class RateLimiter:
             return False
         hits.append(now)
         return True
+
+    def retry_after(self, client: str) -> int:
+        """Whole seconds until ``client`` may send again (at least 1)."""
+        hits = self._hits.get(client)
+        if not hits:
+            return 1
+        return max(1, int(hits[0] + self.window - time.monotonic()) + 1)

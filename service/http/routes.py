@@ -15,6 +15,7 @@ from aiohttp import web
 from domain.errors import RuleViolation
 from service.app import queries
 from service.app.bots import BotPool
+from service.app.clocks import SWEEP_S, ClockKeeper
 from service.app.deals import DealService
 from service.app.live import LiveStreams
 from service.app.queries import SPECTATOR, ReadSide, Viewer
@@ -49,7 +50,10 @@ from service.store.event_store import EventStore
 
 WEB_ROOT = Path(__file__).with_name("web")
 KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
+COMMAND_LIMIT = 200  # commands one seat token may send per COMMAND_WINDOW_S (a person sends a few)
+COMMAND_WINDOW_S = 10.0
 HUB = web.AppKey("hub", StreamHub)
+CLOCKS = web.AppKey("clocks", ClockKeeper)
 
 
 class Api:
@@ -61,6 +65,7 @@ class Api:
         create_limit: int = 120,
         create_window: float = 60.0,
         keepalive: float = KEEPALIVE_S,
+        command_limit: int = COMMAND_LIMIT,
     ) -> None:
         self.deals = deals
         self.reads = ReadSide(deals)
@@ -69,6 +74,8 @@ class Api:
         self.live = LiveStreams(deals, hub)
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
+        # commands per seat token: one person cannot flood a table (DS-22)
+        self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         self.keepalive = keepalive
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
@@ -89,7 +96,7 @@ class Api:
         body = parse(await read_body(request), CreateDeal)
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
-            pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name,
+            pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
         )  # fmt: skip
         return json_response(created, status=201)
 
@@ -146,6 +153,14 @@ class Api:
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
         seat = await self.deals.authenticate(deal_id, bearer(request))  # 401 before a bad body's 400
+        client = f"{deal_id}:{seat}"
+        if not self.command_limiter.allow(client):
+            from service.http.problems import problem
+
+            wait = self.command_limiter.retry_after(client)
+            answer = problem(429, f"too many commands from this seat; wait {wait} s", "DS-22")
+            answer.headers["Retry-After"] = str(wait)
+            return answer
         body = parse(await read_body(request), CommandRequest)
         answer = await self.deals.command(
             deal_id,
@@ -253,6 +268,8 @@ def build_app(
     reviews: Reviews | None = None,
     keepalive: float = KEEPALIVE_S,
     bot_supervisor_s: float = 2.0,
+    clock_sweep_s: float = SWEEP_S,
+    command_limit: int = COMMAND_LIMIT,
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client)."""
     from service.http import parse_errors
@@ -260,7 +277,10 @@ def build_app(
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals)
     reviews = reviews if reviews is not None else Reviews(deals.store, deals.bots.pool or BotPool())
-    api = Api(deals, hub, reviews, create_limit=create_limit, keepalive=keepalive)
+    api = Api(
+        deals, hub, reviews, create_limit=create_limit, keepalive=keepalive, command_limit=command_limit
+    )
+    keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     from service.http.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
@@ -295,6 +315,7 @@ def build_app(
     async def on_startup(app: web.Application) -> None:
         await hub.wait_connected()
         background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
+        background.append(asyncio.create_task(keeper.run()))
 
     async def on_shutdown(app: web.Application) -> None:
         # live streams wait on their queues; end them now instead of after the shutdown timeout
@@ -304,10 +325,12 @@ def build_app(
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        await keeper.close()
         await reviews.close()
         await deals.close()
 
     app[HUB] = hub
+    app[CLOCKS] = keeper
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)

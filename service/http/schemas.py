@@ -28,6 +28,8 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     coach: bool | None = None
     lobby: bool = False
     name: Any = None  # checked by TB-1.3 itself, so every bad name is refused with that rule
+    # {"move_s", "claim_s", "bank_s"} (TB-2.1, checked there): a table with open seats has one
+    clock: Any = None
 
 
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -71,6 +73,7 @@ class CreatedDeal(msgspec.Struct):
     tokens: dict[str, str]
     version: int
     spectators: bool
+    clock: dict[str, float] | None = None  # the deal's clock (TB-2.1); null: untimed
     invites: dict[str, str] = {}  # per open seat: the code that joins it (TB-1.2), shown only here
     join_links: dict[str, str] = {}  # per open seat: the web table's link with the code
     lobby: bool = False

@@ -77,13 +77,14 @@ _clock_second = -1
 _clock_text = ""
 
 
-def _now() -> str:
-    """UTC time as ISO 8601 with microseconds and a Z (what ``recorded_at`` holds).
+def _now(ns: int | None = None) -> str:
+    """UTC time as ISO 8601 with microseconds and a Z (what ``recorded_at`` holds): now, or the
+    moment ``ns`` (nanoseconds since the epoch) a caller decided at.
 
     Formats the date and time once per second; appends run far more often than that.
     """
     global _clock_second, _clock_text
-    ns = time.time_ns()
+    ns = time.time_ns() if ns is None else ns
     second = ns // 1_000_000_000
     if second != _clock_second:
         _clock_second = second
@@ -200,16 +201,20 @@ class EventStore:
         events: Sequence[msgspec.Struct],
         command_id: str | None = None,
         command: msgspec.Struct | None = None,
+        recorded_ns: int | None = None,
     ) -> AppendResult:
         """Append ``events`` as versions expected+1.. iff the log is at ``expected_version``.
 
         Raises ``VersionConflict`` (nothing written). A ``command_id`` seen before returns the
         versions of its first append and writes nothing. ``command`` (what produced the batch)
-        is kept on the batch's first record.
+        is kept on the batch's first record. ``recorded_ns``: the time the batch is recorded
+        at (default: now), so a caller that judged a deadline at that time records that time.
         """
         payloads = [(event_type_name(e), _encode(e)) for e in events]
         encoded_command = _encode(command) if command is not None else None
-        return await self.append_encoded(deal_id, expected_version, payloads, command_id, encoded_command)
+        return await self.append_encoded(
+            deal_id, expected_version, payloads, command_id, encoded_command, recorded_ns
+        )
 
     async def append_encoded(
         self,
@@ -218,6 +223,7 @@ class EventStore:
         payloads: Sequence[tuple[str, bytes]],
         command_id: str | None = None,
         command: bytes | None = None,
+        recorded_ns: int | None = None,
     ) -> AppendResult:
         """``append`` for events already encoded as (type, JSON). One coroutine on the hot path."""
         if not payloads:
@@ -230,7 +236,7 @@ class EventStore:
         else:
             head = await self._head_hash(deal_id, expected_version)
         prev = head
-        at = _now()
+        at = _now(recorded_ns)
         records = []
         first_command = msgspec.Raw(command) if command is not None else NO_COMMAND
         for offset, (type_name, data) in enumerate(payloads, start=1):
@@ -664,6 +670,23 @@ class EventStore:
     def finished_index_key(self) -> str:
         """Finished deals scored by their finish time (ms): what the archiver works from."""
         return f"{self.prefix}:deals:finished"
+
+    @property
+    def clocks_key(self) -> str:
+        """Live deals with a clock, scored by when to look at them next (ms): the deals' next
+        deadlines, read by every process's clock keeper (TB-2.5)."""
+        return f"{self.prefix}:deals:clocks"
+
+    async def schedule_clock(self, deal_id: str, at_ms: int) -> None:
+        await self._appends.call("ZADD", self.clocks_key, at_ms, deal_id)
+
+    async def unschedule_clock(self, deal_id: str) -> None:
+        await self._appends.call("ZREM", self.clocks_key, deal_id)
+
+    async def clocks_due(self, now_ms: int, count: int = 100) -> list[str]:
+        """Deals whose next look is due at ``now_ms``, earliest first."""
+        rows = await self.redis.zrangebyscore(self.clocks_key, "-inf", now_ms, start=0, num=count)
+        return [d.decode() if isinstance(d, bytes) else d for d in rows]
 
     def archive_lease_key(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:archiving"

@@ -42,7 +42,8 @@ async def http(aiohttp_client, store):
     app = bootstrap.application(store.redis, replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True))
     client = await aiohttp_client(app)
     yield client
-    await client.close()  # stop the app (its bots and streams) before the store drops the keys
+    async with asyncio.timeout(90):  # a shutdown that hangs fails the teardown, not the whole run
+        await client.close()  # stop the app (its bots and streams) before the store drops the keys
 
 
 def auth(token: str) -> dict[str, str]:
@@ -89,46 +90,56 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class ServiceProcess:
+    """``dealstream serve --dev`` as a process of its own on a free port, on a given Redis and
+    key prefix; ``start`` returns once its /health answers (bounded at 60 s: a loaded machine
+    starts Python slowly), ``kill`` is SIGKILL."""
+
+    def __init__(self, redis_url: str, prefix: str) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+                "--redis", redis_url, "--prefix", prefix, "--bot-delay", "0", "--dev",
+            ],
+            cwd=str(ROOT),
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    async def started(self, session: aiohttp.ClientSession) -> float:
+        """Wait for /health; the loop time it first answered."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60.0
+        while True:
+            try:
+                async with session.get(f"{self.base}/health") as resp:
+                    if resp.status == 200:
+                        return loop.time()
+            except aiohttp.ClientError:
+                pass
+            if self.proc.poll() is not None or loop.time() > deadline:
+                self.proc.kill()
+                raise AssertionError(self.proc.stdout.read().decode())
+            await asyncio.sleep(0.05)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+
+
 @pytest.fixture
 async def second_server(real_redis_url, key_prefix):
     """A second service process (``--dev``) on the same Redis and key prefix as ``http``."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--redis",
-            real_redis_url,
-            "--prefix",
-            key_prefix,
-            "--bot-delay",
-            "0",
-            "--dev",
-        ],
-        cwd=str(ROOT),
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    async with aiohttp.ClientSession(base) as session:
-        # a process start on a loaded machine takes seconds: wait for /health, bounded at 60 s
-        deadline = asyncio.get_running_loop().time() + 60.0
-        while True:
-            try:
-                async with session.get("/health") as resp:
-                    if resp.status == 200:
-                        break
-            except aiohttp.ClientError:
-                pass
-            if proc.poll() is not None or asyncio.get_running_loop().time() > deadline:
-                proc.kill()
-                raise AssertionError(proc.stdout.read().decode())
-            await asyncio.sleep(0.05)
+    server = ServiceProcess(real_redis_url, key_prefix)
+    async with aiohttp.ClientSession(server.base) as session:
+        await server.started(session)
         yield session
-    proc.terminate()
-    proc.wait(10)
+    server.stop()

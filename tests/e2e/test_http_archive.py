@@ -52,7 +52,10 @@ async def served(aiohttp_client, store, archive_url):
     client.hub = app[bootstrap.HUB]
     client.deals = app[bootstrap.DEALS]
     yield client
-    await client.close()
+    # bounded: a shutdown that hangs (seen twice under heavy load, not yet explained) fails this
+    # test's teardown instead of stopping the whole run
+    async with asyncio.timeout(90):
+        await client.close()
 
 
 async def _age_and_wait(http, store: EventStore, *deal_ids: str) -> None:

@@ -199,16 +199,19 @@ async def test_a_started_deal_has_no_seat_to_join_and_a_lobby_needs_an_open_seat
     await _problem(await http.post("/deals", json=lonely), 400, "TB-1.2")
     bad_name = {"game": "paohuzi", "seats": ["bot:greedy"] * 3, "name": "Ana"}
     await _problem(await http.post("/deals", json=bad_name), 400, "TB-1.3")
+    # people only (no bot moves on its own) and a long clock: the log holds still while the
+    # refused requests come in
+    slow = {"move_s": 600, "claim_s": 600, "bank_s": 0}
     created = await _create(
-        http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True}
+        http, {"game": "paohuzi", "seats": ["human", "open", "open"], "lobby": True, "clock": slow}
     )
     deal_id = created["deal_id"]
-    resp = await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo"})
-    bo = (await resp.json())["token"]
-    assert (await _start(http, deal_id, created["tokens"]["0"], "a")).status == 200
-    assert (await _start(http, deal_id, bo, "b")).status == 200
+    bo = (await (await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo"})).json())["token"]
+    cy = (await (await http.post(f"/deals/{deal_id}/join", json={"seat": 2, "name": "Cy"})).json())["token"]
+    for token, seed in ((created["tokens"]["0"], "a"), (bo, "b"), (cy, "c")):
+        assert (await _start(http, deal_id, token, seed)).status == 200
     version = (await _summary(http, deal_id))["version"]
-    late = await http.post(f"/deals/{deal_id}/join", json={"invite": created["invites"]["1"], "name": "Cy"})
+    late = await http.post(f"/deals/{deal_id}/join", json={"invite": created["invites"]["1"], "name": "Di"})
     await _problem(late, 409, "DS-18")
     fill = await http.post(
         f"/deals/{deal_id}/seats/1/bot", json={"level": "greedy"}, headers=auth(created["tokens"]["0"])
@@ -260,3 +263,29 @@ async def test_fifty_joins_for_one_seat_over_two_processes_give_one_token(http, 
     summary = await _summary(http, deal_id)
     assert summary["names"][1] == won[0]["name"] and summary["open_seats"] == []
     assert summary["version"] == 2  # DealCreated and one SeatJoined: nothing else was appended
+
+
+async def test_one_seat_cannot_flood_a_table_with_commands(http):
+    """Commands are limited per seat token (429 DS-22 with Retry-After); nothing is appended and
+    the other seats of the table are not slowed by it."""
+    created = await _create(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
+    deal_id, ana = created["deal_id"], created["tokens"]["0"]
+    bo = (
+        await (
+            await http.post(f"/deals/{deal_id}/join", json={"invite": created["invites"]["1"], "name": "Bo"})
+        ).json()
+    )["token"]
+    version = (await _summary(http, deal_id))["version"]
+    junk = {"command_id": "x", "command": {"type": "Pass", "window": 99}}
+    statuses = []
+    for _ in range(210):
+        resp = await http.post(f"/deals/{deal_id}/commands", json=junk, headers=auth(ana))
+        statuses.append(resp.status)
+        if resp.status == 429:
+            body = await resp.json()
+            assert body["rule"] == "DS-22" and int(resp.headers["Retry-After"]) >= 1
+            break
+    assert statuses[-1] == 429 and 429 not in statuses[:-1] and len(statuses) > 100
+    assert (await _summary(http, deal_id))["version"] == version
+    resp = await _start(http, deal_id, bo, "bo")  # another seat's command still goes through
+    assert resp.status == 200, await resp.text()

@@ -1,0 +1,122 @@
+"""The clock keeper: acts for a person whose time ran out (TB-2.5, TB-2.6).
+
+Every service process runs one. Which deal to look at when is kept in Redis (the store's clock
+index, scored by each clocked deal's next deadline), not in a process, so a process started
+after another died acts on every deadline that passed meanwhile at its first sweep. The action
+goes through the command side like any seat's command: ``Expire`` with a command id made of the
+deal's version and the seat, decided on that version, so two processes acting on one expiry
+append it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from domain.errors import RuleViolation
+from domain.table.clock import Expire
+from service.app.deals import StaleVersion
+from service.app.folds import DealNotFound
+from service.store.event_store import now_ms
+from service.store.outages import STORE_OUTAGES
+
+log = logging.getLogger("dealstream.clocks")
+
+SWEEP_S = 0.05  # how often the keeper reads the index of due deals
+BATCH = 500  # due deals read per sweep (the rest at the next)
+MAX_LOOKING = 1000  # looks in flight at once in one process
+
+
+def expiry_command_id(version: int, seat: int) -> str:
+    """The same in every process that acts on this expiry (the append keeps the first)."""
+    return f"clock:{version}:{seat}"
+
+
+class ClockKeeper:
+    def __init__(self, deals: Any, interval_s: float = SWEEP_S) -> None:
+        self.deals = deals
+        self.store = deals.store
+        self.interval_s = interval_s
+        self.expired = 0  # ClockExpired batches this process appended
+        self._looking: set[str] = set()  # deals a look of this process is busy with
+        self._tasks: set[asyncio.Task] = set()
+        self.lateness_ms: list[int] = []  # how late each of them was after its deadline (bounded)
+
+    async def run(self) -> None:
+        """Sweep for as long as the service runs; a store outage is waited out."""
+        backoff = self.interval_s
+        while True:
+            try:
+                await self.sweep()
+                backoff = self.interval_s
+            except asyncio.CancelledError:
+                raise
+            except STORE_OUTAGES as exc:
+                log.warning("clock keeper waits for the event store: %s", exc)
+                backoff = min(2.0, backoff * 2)
+            except Exception:  # noqa: BLE001 - one deal's trouble must not stop every clock
+                log.exception("clock keeper sweep failed")
+            await asyncio.sleep(backoff)
+
+    async def sweep(self) -> int:
+        """Look at every deal whose next deadline has come; the number looked at."""
+        due = [d for d in await self.store.clocks_due(now_ms(), BATCH) if d not in self._looking]
+        for deal_id in due[: max(0, MAX_LOOKING - len(self._looking))]:
+            # each look runs on its own: one slow deal (or store call) holds up no other clock
+            self._looking.add(deal_id)
+            task = asyncio.create_task(self.look(deal_id))
+            self._tasks.add(task)
+            task.add_done_callback(lambda t, d=deal_id: self._done(t, d))
+        return len(due)
+
+    def _done(self, task: asyncio.Task, deal_id: str) -> None:
+        self._tasks.discard(task)
+        self._looking.discard(deal_id)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            if isinstance(exc, STORE_OUTAGES):
+                log.warning("clock keeper: deal %s waits for the event store: %s", deal_id, exc)
+            else:
+                log.error("clock keeper: deal %s: %r", deal_id, exc)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def look(self, deal_id: str) -> bool:
+        """Act on the deal's earliest overdue wait, if any; True when an expiry was appended."""
+        try:
+            folded = await self.deals.load(deal_id)
+        except DealNotFound:
+            await self.store.unschedule_clock(deal_id)
+            return False
+        if folded.over or folded.clock is None:
+            await self.store.unschedule_clock(deal_id)
+            return False
+        now = now_ms()
+        overdue = folded.clock.overdue(now)
+        if not overdue:
+            await self.deals.schedule(deal_id, folded)  # not yet (or moved on): the next deadline
+            return False
+        wait, due = overdue[0]
+        seat = wait.seat
+        command = Expire(seat, due.final_ms, wait.wait, away=folded.clock.last_expired[seat])
+        version = folded.version
+        try:
+            outcome = await self.deals.execute(
+                deal_id, None, command, command_id=expiry_command_id(version, seat), expected_version=version
+            )
+        except StaleVersion:  # someone moved first: that append scheduled the next look
+            return False
+        except RuleViolation as exc:  # refused on the very version seen: look again at the next deadline
+            log.warning("deal %s: no expiry of seat %d at version %d: %s", deal_id, seat, version, exc)
+            await self.deals.schedule(deal_id, await self.deals.load(deal_id))
+            return False
+        if not outcome.duplicate:
+            self.expired += 1
+            self.lateness_ms.append(max(0, now_ms() - due.final_ms))
+            if len(self.lateness_ms) > 100_000:
+                del self.lateness_ms[:50_000]
+        return not outcome.duplicate
