@@ -8,8 +8,8 @@ import msgspec
 
 from domain.game import DealCreated, SeedRevealed, StartDeal
 from domain.mcr.scoring import Fan
-from domain.table.clock import Back, ClockExpired, SeatAway, SeatBack
-from domain.table.seating import SeatFilled, SeatJoined, SeatReady
+from domain.table.clock import Back
+from domain.table.seating import TableEvent
 
 ClaimKind = Literal["win", "kong", "pung", "chow"]
 Answer = Literal["pass", "win", "kong", "pung", "chow"]
@@ -196,10 +196,5 @@ Event = (
     | HandWon
     | WallExhausted
     | SeedRevealed
-    | SeatJoined
-    | SeatFilled
-    | SeatReady
-    | ClockExpired
-    | SeatAway
-    | SeatBack
+    | TableEvent
 )

@@ -9,8 +9,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.game import DealCreated, SeedRevealed, StartDeal
-from domain.table.clock import Back, ClockExpired, SeatAway, SeatBack
-from domain.table.seating import SeatFilled, SeatJoined, SeatReady
+from domain.table.clock import Back
+from domain.table.seating import TableEvent
 
 
 class _Cmd(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -214,10 +214,5 @@ Event = (
     | DealWon
     | DealDrawn
     | SeedRevealed
-    | SeatJoined
-    | SeatFilled
-    | SeatReady
-    | ClockExpired
-    | SeatAway
-    | SeatBack
+    | TableEvent
 )

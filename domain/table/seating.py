@@ -49,8 +49,10 @@ class SeatReady(msgspec.Struct, frozen=True, tag=True):
     client_seed: str
 
 
-# every table event both games fold into their ``Seating`` (the clock's are TB-2)
+# every table event both games fold into their ``Seating`` (the clock's are TB-2); a game's
+# event union includes ``TableEvent``
 SEATING_EVENTS = (SeatJoined, SeatFilled, SeatReady, ClockExpired, SeatAway, SeatBack)
+TableEvent = SeatJoined | SeatFilled | SeatReady | ClockExpired | SeatAway | SeatBack
 
 
 # --- commands (built by the service after it checked the invite or the creator's token) --------
