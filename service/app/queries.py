@@ -503,12 +503,11 @@ class ReadSide:
 
     async def lobby(self, count: int) -> LobbyList:
         """Lobby tables with a free seat among the newest listed deals (the index holds them
-        while they are live; each row is checked against the table's own log)."""
+        while they are live; each live row is checked against the table's own fold, so the
+        listing's rows keep the shape the archive gives them too)."""
         ids, metas = await self.store.public_deals(0, LOBBY_SCAN)
         candidates = [
-            deal_id
-            for deal_id, meta in zip(ids, metas, strict=True)
-            if meta.get("lobby") == "1" and meta.get("status") != "over"
+            deal_id for deal_id, meta in zip(ids, metas, strict=True) if meta.get("status") != "over"
         ]
         tables: list[LobbyTable] = []
         for deal_id in candidates:

@@ -550,8 +550,8 @@ class EventStore:
         return [i.decode() if isinstance(i, bytes) else i for i in ids]
 
     async def deal_summaries(self, deal_ids: Sequence[str]) -> list[dict[str, str]]:
-        """game, created_ms, status, spectators and lobby of each deal, in one pipeline."""
-        names = ("game", "created_ms", "status", "spectators", "lobby")
+        """game, created_ms, status and spectators of each deal, in one pipeline."""
+        names = ("game", "created_ms", "status", "spectators")
         pipe = self.redis.pipeline(transaction=False)
         for deal_id in deal_ids:
             pipe.hmget(self.meta_key(deal_id), *names)
