@@ -8,13 +8,15 @@ Pure: the service has already checked invites and tokens; a command here names t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.game import StartDeal
 from domain.table.clock import Back, ClockExpired, Expire, SeatAway, SeatBack
+
+if TYPE_CHECKING:  # only a type here: domain.game itself imports the table's clock
+    from domain.game import StartDeal
 
 OPEN = "open"
 PERSON = "human"
