@@ -35,6 +35,7 @@ from collections.abc import Callable
 import msgspec
 
 from domain.envelope import record_hash, verify_chain
+from service.app.cancellation import raise_if_cancelled
 from service.store.archive import Archive, ArchiveConflict, ArchivedDeal
 from service.store.event_store import EventStore, now_ms
 
@@ -153,6 +154,7 @@ class Archiver:
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the archiver must outlive any round's trouble
+                raise_if_cancelled()  # a cancellation a client turned into an error of its own
                 log.exception("archive round failed; trying again in %.0f s", interval)
             await asyncio.sleep(interval)
 
@@ -166,6 +168,7 @@ class Archiver:
             log.error("deal %s not archived: %s", deal_id, exc)
             return "failed"
         except Exception:  # noqa: BLE001 - one deal's trouble must not stop the round
+            raise_if_cancelled()
             log.exception("deal %s not archived", deal_id)
             return "failed"
 

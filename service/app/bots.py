@@ -28,6 +28,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import RuleViolation
+from service.app.cancellation import raise_if_cancelled
 from service.app.folds import DealNotFound, Folded
 from service.app.workers import die_with_parent
 from service.store.outages import STORE_OUTAGES
@@ -259,6 +260,7 @@ class BotRunner:
                         return
                     backoff = 0.05
                 except (*STORE_OUTAGES, OSError) as exc:  # waited out, not a reason to stop
+                    raise_if_cancelled()  # unless it was a cancellation the client turned into one
                     log.warning("bot runner on deal %s waits for the event store: %s", deal_id, exc)
                     await asyncio.sleep(backoff)
                     backoff = min(RETRY_MAX_S, backoff * 2)

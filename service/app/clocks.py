@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.errors import RuleViolation
 from domain.table.clock import Expire
+from service.app.cancellation import raise_if_cancelled
 from service.app.deals import StaleVersion
 from service.app.folds import DealNotFound
 from service.store.event_store import now_ms
@@ -53,9 +54,11 @@ class ClockKeeper:
             except asyncio.CancelledError:
                 raise
             except STORE_OUTAGES as exc:
+                raise_if_cancelled()  # a cancellation the Redis client turned into an outage
                 log.warning("clock keeper waits for the event store: %s", exc)
                 backoff = min(2.0, backoff * 2)
             except Exception:  # noqa: BLE001 - one deal's trouble must not stop every clock
+                raise_if_cancelled()
                 log.exception("clock keeper sweep failed")
             await asyncio.sleep(backoff)
 
