@@ -42,8 +42,19 @@ async def http(aiohttp_client, store):
     app = bootstrap.application(store.redis, replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True))
     client = await aiohttp_client(app)
     yield client
-    async with asyncio.timeout(90):  # a shutdown that hangs fails the teardown, not the whole run
-        await client.close()  # stop the app (its bots and streams) before the store drops the keys
+    await close_within(client, 90)  # stop the app (its bots and streams) before the store drops the keys
+
+
+async def close_within(client: Any, seconds: float) -> None:
+    """Close a test client's app, bounded: a shutdown that hangs fails the teardown (with every
+    task's stack printed, to say what it waited for) instead of stopping the whole run."""
+    try:
+        async with asyncio.timeout(seconds):
+            await client.close()
+    except TimeoutError:
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=12)
+        raise
 
 
 def auth(token: str) -> dict[str, str]:

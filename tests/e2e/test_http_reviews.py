@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from service import bootstrap
-from tests.e2e.conftest import auth, wait_for
+from tests.e2e.conftest import auth, close_within, wait_for
 
 
 @pytest.fixture
@@ -20,8 +20,7 @@ async def http(aiohttp_client, store):
     settings = replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True, bot_budget=120.0)
     client = await aiohttp_client(bootstrap.application(store.redis, settings))
     yield client
-    async with asyncio.timeout(90):
-        await client.close()
+    await close_within(client, 90)
 
 
 async def _finished(http, game: str, seats: list[str]) -> dict:
