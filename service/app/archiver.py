@@ -149,6 +149,7 @@ class Archiver:
         while True:
             try:
                 counts = await self.archive_once()
+                raise_if_cancelled()  # a client may swallow a cancellation and answer anyway
                 if counts.archived or counts.failed or counts.changed or counts.dangling:
                     log.info("archive round: %s", msgspec.json.encode(counts).decode())
             except asyncio.CancelledError:

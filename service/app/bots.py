@@ -256,7 +256,9 @@ class BotRunner:
                 if delay:
                     await asyncio.sleep(delay)
                 try:
-                    if not await self._step(deal_id):
+                    stepped = await self._step(deal_id)
+                    raise_if_cancelled()  # a client may swallow a cancellation and answer anyway
+                    if not stepped:
                         return
                     backoff = 0.05
                 except (*STORE_OUTAGES, OSError) as exc:  # waited out, not a reason to stop

@@ -2,9 +2,10 @@
 
 A library can turn the ``CancelledError`` thrown into a pending call into an error of its own
 (a Redis or database client closing the connection it was reading on raises a connection
-error): a loop that catches that error to wait out an outage would then take the cancellation
-for an outage and run on, and the service's shutdown would wait for it for ever (seen in the
-tests: an app whose cleanup awaited its cancelled clock keeper, still sleeping between sweeps).
+error), or swallow it and answer the call after all: a loop that waits out outages would then
+run on, and the service's shutdown would wait for it for ever (seen in the tests: an app whose
+cleanup awaited its cancelled clock keeper, still sleeping between sweeps). Each loop asks
+after every call whether its task was asked to stop.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ class ClockKeeper:
         while True:
             try:
                 await self.sweep()
+                raise_if_cancelled()  # a client may swallow a cancellation and answer anyway
                 backoff = self.interval_s
             except asyncio.CancelledError:
                 raise
@@ -86,7 +87,8 @@ class ClockKeeper:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=10.0)  # bounded, as the shutdown is
 
     async def look(self, deal_id: str) -> bool:
         """Act on the deal's earliest overdue wait, if any; True when an expiry was appended."""

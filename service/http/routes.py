@@ -8,6 +8,7 @@ encode the answer; ``build_app`` mounts them with the middleware and the web cli
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 from aiohttp import web
@@ -48,10 +49,12 @@ from service.http.schemas import (
 )
 from service.store.event_store import EventStore
 
+log = logging.getLogger("dealstream.http")
 WEB_ROOT = Path(__file__).with_name("web")
 KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
 COMMAND_LIMIT = 200  # commands one seat token may send per COMMAND_WINDOW_S (a person sends a few)
 COMMAND_WINDOW_S = 10.0
+STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
 
@@ -324,7 +327,11 @@ def build_app(
     async def on_cleanup(app: web.Application) -> None:
         for task in background:
             task.cancel()
-        await asyncio.gather(*background, return_exceptions=True)
+        # bounded: a background loop that does not stop (a client that swallowed its
+        # cancellation) must not hold the shutdown for ever
+        _done, stuck = await asyncio.wait(background, timeout=STOP_BACKGROUND_S) if background else ((), ())
+        for task in stuck:
+            log.warning("background task %s did not stop within %.0f s", task.get_name(), STOP_BACKGROUND_S)
         await keeper.close()
         await reviews.close()
         await deals.close()

@@ -41,3 +41,22 @@ async def test_the_archiver_stops_when_a_round_turns_the_cancellation_into_an_er
     archiver = Archiver(SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
     archiver.archive_once = _call_that_converts_its_cancellation  # type: ignore[method-assign]
     await _stops_when_cancelled(archiver.run(0.01))
+
+
+async def _call_that_swallows_its_cancellation() -> None:
+    try:
+        await asyncio.sleep(30)
+    except asyncio.CancelledError:
+        return  # the call answers after all, as a client retrying on a fresh connection does
+
+
+async def test_the_clock_keeper_stops_when_its_sweep_swallows_the_cancellation():
+    keeper = ClockKeeper(SimpleNamespace(store=None), interval_s=0.01)
+    keeper.sweep = _call_that_swallows_its_cancellation  # type: ignore[method-assign]
+    await _stops_when_cancelled(keeper.run())
+
+
+async def test_the_archiver_stops_when_a_round_swallows_the_cancellation():
+    archiver = Archiver(SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
+    archiver.archive_once = _call_that_swallows_its_cancellation  # type: ignore[method-assign]
+    await _stops_when_cancelled(archiver.run(0.01))
