@@ -45,14 +45,26 @@ async def wait_version_change(page, before: int, timeout: float = 8.0) -> None:
         await page.wait_for_timeout(40)
 
 
+async def click_if_there(page, selector: str) -> bool:
+    """Click, unless the control went away meanwhile: at a table with other people (or a clock) a
+    prompt can close between reading the page and the click; the caller reads the page again."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        await page.click(selector, timeout=10_000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 async def play_by_clicking(
-    page, pick_option, max_moves: int = 400, on_move=None, name: str = "", on_state=None
+    page, pick_option, max_moves: int = 400, on_move=None, name: str = "", on_state=None, timeout: float = 120
 ) -> int:
     """Click through a whole deal: claim prompts via `pick_option`, discards by select + confirm.
     `on_state(page)` runs at every step (layout checks)."""
     moves = 0
     claim_shot = False
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + timeout
     while True:
         state = await page.evaluate(STATE_JS)
         if time.monotonic() > deadline:
@@ -71,15 +83,19 @@ async def play_by_clicking(
             if name and not claim_shot and len(state["options"]) > 1:
                 claim_shot = True
                 await page.screenshot(path=shot(name + "-claim"), full_page=True)
-            await page.click(f'[data-action][data-kind="{kind}"]')
+            if not await click_if_there(page, f'[data-action][data-kind="{kind}"]'):
+                continue
         elif state["options"] and "DeclareWin" in state["options"]:
-            await page.click('[data-action][data-kind="DeclareWin"]')
+            if not await click_if_there(page, '[data-action][data-kind="DeclareWin"]'):
+                continue
         elif state["discards"]:
             if on_move is not None and await on_move(page, moves):
                 moves += 1
                 continue
-            await page.click("#my-hand button.piece.can >> nth=-1")
-            await page.click("#confirm")
+            if not await click_if_there(page, "#my-hand button.piece.can >> nth=-1"):
+                continue
+            if not await click_if_there(page, "#confirm"):
+                continue
         else:
             await page.wait_for_timeout(50)
             continue

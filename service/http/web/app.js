@@ -1,11 +1,13 @@
 // dealstream web table: the page chrome (language, Display settings), the router, and hooks for
-// tests. The pages live in lobby.js, play.js (play and watch), replay.js and rules_page.js.
+// tests. The pages live in lobby.js, play.js (play and watch), replay.js, people.js (join) and
+// rules_page.js.
 import { t, setLang, getLang, LANGS, isRtl } from "./i18n.js";
 import { store, $ } from "./net.js";
 import { renderLobby, stopLobby } from "./lobby.js";
 import { renderPlay, renderWatch, stopLive, relabelLive, currentLive, liveState, liveSend } from "./play.js";
 import { renderReplay, stopReplay, currentReplay, drawReplay } from "./replay.js";
 import { renderRules } from "./rules_page.js";
+import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
 
 // ------------------------------------------------------------------ Display settings
@@ -70,6 +72,8 @@ function route() {
   if (parts[0] === "play" && parts[1]) return renderPlay(parts[1], parts[2]);
   if (parts[0] === "watch" && parts[1]) return renderWatch(parts[1]);
   if (parts[0] === "replay" && parts[1]) return renderReplay(parts[1]);
+  // an invite (#/join/<deal>/<code>) or a lobby table's seat (#/join/<deal>/seat/<n>)
+  if (parts[0] === "join" && parts[1]) return parts[2] === "seat" ? renderJoin(parts[1], undefined, parts[3]) : renderJoin(parts[1], parts[2]);
   if (parts[0] === "rules") {
     renderRules(parts[1] || "paohuzi");
     const a = $(parts[1] === "mcr" ? "#nav-rules-mcr" : "#nav-rules-ph"); if (a) a.setAttribute("aria-current", "page");

@@ -1,5 +1,6 @@
 // Every UI string, per language. {name} placeholders are filled by t(key, params).
 import { TABLE_STRINGS } from "./i18n_table.js";
+import { PEOPLE_STRINGS } from "./i18n_people.js";
 export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederlands"], ["ar", "العربية"], ["fi", "Suomi"]];
 const RTL = new Set(["ar"]);
 
@@ -339,7 +340,7 @@ const fi = {
 };
 
 export const STRINGS = { en, pt, nl, ar, fi };
-for (const [code, more] of Object.entries(TABLE_STRINGS)) Object.assign(STRINGS[code], more);
+for (const more of [TABLE_STRINGS, PEOPLE_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
 let lang = "en";
 export function setLang(code) { lang = STRINGS[code] ? code : "en"; }
 export function getLang() { return lang; }

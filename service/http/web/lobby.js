@@ -1,12 +1,16 @@
-// The lobby (#/): the game, who sits where (bot levels as GET /games lists them), the pace, the
-// seed; deals in progress to watch and finished deals to replay.
+// The lobby (#/): the game, who sits where (bot levels as GET /games lists them, or a seat left
+// open for a friend), the pace, the clock, the seed; open tables to join, deals in progress to
+// watch and finished deals to replay.
 import { t } from "./i18n.js";
 import { pieceHtml } from "./cards.js";
 import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";
+import { NAME_MAX, nameProblem, openTablesHtml } from "./people.js";
 
 const PACES = ["slow", "normal", "fast"];
+// TB-2.1: the server's defaults for a deal with people, and its bounds
+const CLOCK = { move_s: [20, 2, 600], claim_s: [10, 2, 600], bank_s: [60, 0, 600] };
 let games = null; // GET /games, once per page load
 let refreshTimer = null;
 export function stopLobby() { clearInterval(refreshTimer); refreshTimer = null; }
@@ -51,7 +55,7 @@ export async function renderLobby() {
   const info = (known && known[game]) || fallbackGame(game);
   const levels = info.levels.map((l) => l.level);
   const dflt = (info.levels.find((l) => l.default) || info.levels[0]).level;
-  const kinds = ["human", ...levels.map((l) => "bot:" + l)];
+  const kinds = ["human", "open", ...levels.map((l) => "bot:" + l)];
   let seats = store.get("lobby.seats." + game, null);
   if (!Array.isArray(seats) || seats.length !== info.seats || seats.some((k) => !kinds.includes(k))) {
     seats = [...Array(info.seats).keys()].map((i) => (i === 0 ? "human" : "bot:" + dflt));
@@ -63,10 +67,13 @@ export async function renderLobby() {
     <div class="seat-choice">
       <label for="seat-${i}">${t("seat.n", { n: i })}${i === 0 ? " · " + t("you") : ""}</label>
       <select id="seat-${i}" data-seat="${i}">
-        ${kinds.map((k) => `<option value="${k}"${k === kind ? " selected" : ""}>${k === "human" ? t("human") : esc(t("bot.level", { level: t("level." + k.slice(4)) }))}</option>`).join("")}
+        ${kinds.map((k) => `<option value="${k}"${k === kind ? " selected" : ""}>${k === "human" ? t("human") : k === "open" ? esc(t("lobby.openseat")) : esc(t("bot.level", { level: t("level." + k.slice(4)) }))}</option>`).join("")}
       </select>
     </div>`).join("");
   const resume = store.get("last", null);
+  const clock = store.get("lobby.clock", null) || {};
+  const clockRows = Object.entries(CLOCK).map(([k, [d, lo, hi]]) => `<label class="clock-field" for="clock-${k}">${t("lobby." + k)}
+      <input type="number" id="clock-${k}" min="${lo}" max="${hi}" step="1" value="${esc(clock[k] ?? d)}"></label>`).join("");
   document.getElementById("app").innerHTML = `
   <section class="lobby card-panel" aria-labelledby="lobby-title">
     <h1 id="lobby-title">${t("lobby.title")}</h1>
@@ -77,12 +84,20 @@ export async function renderLobby() {
         <span><strong>${t("game." + g)}</strong><small>${t("game." + g + ".short")}</small></span></label>`).join("")}
     </fieldset>
     <fieldset class="seats"><legend>${t("lobby.seats")}</legend>${seatRows}
+      <p class="help">${t("lobby.openhelp")} <span class="rule-id">TB-1.1</span></p>
+      <label for="my-name">${t("lobby.name")}</label> <input id="my-name" maxlength="${NAME_MAX}" autocomplete="nickname" spellcheck="false" value="${esc(store.get("my.name", ""))}">
+      <label class="check"><input type="checkbox" id="list-lobby"${store.get("lobby.list", false) ? " checked" : ""}> ${t("lobby.list")}</label>
       <details class="strengths"><summary>${t("lobby.levels")}</summary><ul id="strengths">${info.levels.map((l) => `<li data-level="${esc(l.level)}">${esc(strengthText(l))}</li>`).join("")}</ul></details>
     </fieldset>
     <fieldset class="pace"><legend>${t("lobby.pace")}</legend>
       ${PACES.map((p) => `<label class="pace-choice"><input type="radio" name="pace" value="${p}"${p === pace ? " checked" : ""}> ${t("pace." + p)}</label>`).join("")}
       <p class="help">${t("lobby.pacehelp")}</p>
       <label class="check"><input type="checkbox" id="spectators"${store.get("lobby.spectators", false) ? " checked" : ""}> ${t("lobby.spectators")}</label>
+    </fieldset>
+    <fieldset class="clock" id="clock-set"><legend>${t("lobby.clock")}</legend>
+      <label class="check"><input type="checkbox" id="use-clock"${store.get("lobby.useclock", false) ? " checked" : ""}> ${t("lobby.useclock")}</label>
+      ${clockRows}
+      <p class="help">${t("lobby.clockhelp")} <span class="rule-id">TB-2.1</span></p>
     </fieldset>
     <div class="seed-row">
       <label for="client-seed">${t("lobby.seed")}</label>
@@ -93,7 +108,9 @@ export async function renderLobby() {
     <div class="actions"><button type="button" id="start" class="primary">${t("lobby.start")}</button>
       ${resume ? `<a class="button secondary" id="resume" href="#/play/${esc(resume.deal)}/${resume.seat}">${t("lobby.resume")}</a>` : ""}</div>
   </section>
-  <section class="card-panel recent" aria-labelledby="live-title">
+  <section class="card-panel recent" aria-labelledby="open-title">
+    <h2 id="open-title">${t("open.title")}</h2>
+    <ul id="open-list" class="deal-list"><li class="muted">…</li></ul>
     <h2 id="live-title">${t("lobby.live")}</h2>
     <ul id="live-list" class="deal-list"><li class="muted">…</li></ul>
     <h2 id="recent-title">${t("lobby.recent")}</h2>
@@ -110,6 +127,10 @@ export async function renderLobby() {
     s.onchange = () => store.set("lobby.seats." + game, [...document.querySelectorAll("select[data-seat]")].map((x) => x.value));
   }
   $("#client-seed").oninput = (e) => store.set("lobby.seed", e.target.value);
+  $("#my-name").oninput = (e) => store.set("my.name", e.target.value);
+  $("#list-lobby").onchange = (e) => store.set("lobby.list", e.target.checked);
+  $("#use-clock").onchange = (e) => store.set("lobby.useclock", e.target.checked);
+  for (const k of Object.keys(CLOCK)) $("#clock-" + k).oninput = () => store.set("lobby.clock", clockValue());
   $("#new-seed").onclick = () => { store.set("lobby.seed", randomSeed()); renderLobby(); };
   $("#start").onclick = () => startDeal(game);
   $("#open-replay").onsubmit = (e) => { e.preventDefault(); const id = $("#replay-id").value.trim(); if (id) location.hash = "#/replay/" + id; };
@@ -118,7 +139,20 @@ export async function renderLobby() {
   refreshTimer = setInterval(loadDeals, 5000);
 }
 
+function clockValue() {
+  return Object.fromEntries(Object.keys(CLOCK).map((k) => [k, Number($("#clock-" + k).value)]));
+}
+
+async function loadOpenTables() {
+  const list = $("#open-list");
+  if (!list) return;
+  let tables;
+  try { ({ tables } = await api("/lobby?count=20")); } catch { tables = null; }
+  if ($("#open-list")) $("#open-list").innerHTML = tables ? openTablesHtml(tables) : "";
+}
+
 async function loadDeals() {
+  loadOpenTables();
   let deals;
   try { ({ deals } = await api("/deals?count=40")); } catch { deals = null; }
   const live = $("#live-list");
@@ -143,9 +177,17 @@ async function startDeal(game) {
   const spectators = $("#spectators").checked;
   const btn = $("#start"); btn.disabled = true;
   try {
-    const allBots = !seats.includes("human");
+    const allBots = !seats.includes("human") && !seats.includes("open");
     const body = { game, seats, client_seed: clientSeed, pace };
     if (spectators && !allBots) body.spectators = true;
+    const open = seats.includes("open");
+    const name = $("#my-name").value;
+    if (name && !allBots) {
+      if (nameProblem(name)) { toast(esc(t("join.badname")) + ' <span class="rule-id">TB-1.3</span>', "error"); btn.disabled = false; return; }
+      body.name = name;
+    }
+    if (open && $("#list-lobby").checked) body.lobby = true;
+    if (open || $("#use-clock").checked) body.clock = clockValue(); // TB-2.1: with people always
     let created;
     try {
       created = await api("/deals", { method: "POST", body });

@@ -25,6 +25,7 @@ export async function api(path, { method = "GET", token, body, timeout = 20000 }
   } catch (e) {
     throw new Problem({ title: t("err.network"), detail: String(e.message || e), rule: "", network: true });
   }
+  noteServerTime(resp.headers.get("Date"));
   const type = resp.headers.get("Content-Type") || "";
   if (!resp.ok) {
     let p = { title: resp.statusText, status: resp.status, detail: "" };
@@ -33,6 +34,18 @@ export async function api(path, { method = "GET", token, body, timeout = 20000 }
   }
   return type.includes("application/json") ? resp.json() : resp.text();
 }
+
+// The server's clock as this browser sees it: deadlines (TB-2.3) are the server's epoch times, and
+// a browser whose clock is off by more than the Date header's second of rounding counts from the
+// server's. Each answer's Date is at most one round trip old.
+let serverOffsetMs = 0;
+function noteServerTime(header) {
+  const at = header ? Date.parse(header) : NaN;
+  if (Number.isNaN(at)) return;
+  const off = at - Date.now(); // in [true offset - 1 s - round trip, true offset]
+  serverOffsetMs = Math.abs(off) > 2000 ? off + 500 : 0;
+}
+export function serverNow() { return Date.now() + serverOffsetMs; }
 
 export function randomSeed() {
   const b = new Uint8Array(8); crypto.getRandomValues(b);

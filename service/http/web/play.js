@@ -3,6 +3,7 @@
 // log as this viewer may see it, rebuilt the same way after a reload.
 import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
+import { awayBannerHtml, bindWaitingRoom, clockBadgeHtml, roomLevels, tickClocks, waitingRoomHtml } from "./people.js";
 import { LogBook, entryHtml, namer, pieceName } from "./words.js";
 import {
   modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness,
@@ -21,6 +22,7 @@ export function stopLive() {
     live.closed = true;
     if (live.es) live.es.close();
     clearInterval(live.poll);
+    clearInterval(live.ticker);
     clearTimeout(live.holdTimer);
     clearTimeout(live.guardTimer);
   }
@@ -59,15 +61,31 @@ async function startLive(init) {
     return;
   }
   if (ctx.closed) return;
-  ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game;
+  ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game; ctx.names = ctx.summary.names || [];
   ctx.coachAllowed = ctx.mode === "play" && !!ctx.summary.coach; // the deal says so at creation (DS-16)
-  ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat);
+  ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat, ctx.names);
+  ctx.levels = await roomLevels(ctx.game);
   buildPage(ctx);
   if (ctx.token) await refresh(ctx);
   if (ctx.closed) return;
   openStream(ctx);
   // a slow safety net under the stream (a dropped connection, a proxy that buffers SSE)
   if (ctx.token) ctx.poll = setInterval(() => { if (!ctx.busy && !ctx.over) refresh(ctx); }, 4000);
+  ctx.ticker = setInterval(() => tick(ctx), 250);
+}
+
+// the clocks count down between views; the person's own sounds once at 5 s left (TB-2.2)
+function tick(ctx) {
+  if (ctx.closed) return;
+  const left = tickClocks();
+  const mine = ctx.view && ctx.view.seating && (ctx.view.seating.deadlines || []).find((d) => d.seat === ctx.seat);
+  if (left === null || !mine || ctx.over) return;
+  const key = mine.wait + ":" + mine.own_deadline_ms;
+  if (left <= 5000 && left > 0 && ctx.clockToneKey !== key) {
+    ctx.clockToneKey = key;
+    tone("clock");
+    announce(t("clock.low"));
+  }
 }
 
 // ------------------------------------------------------------------ the page
@@ -87,6 +105,7 @@ function buildPage(ctx) {
     <div class="play-grid">
       <div class="table-col">
         <div id="result-slot"></div>
+        <div id="room-slot"></div>
         <div class="table-wrap" id="table-slot"></div>
       </div>
       <aside class="log-panel card-panel" aria-labelledby="log-title">
@@ -200,6 +219,10 @@ function applyView(ctx, v) {
     }
   }
   ctx.view = v;
+  if (v.seating) { // seats are joined and filled before the start: names and kinds follow the view
+    ctx.kinds = v.seating.kinds; ctx.names = v.seating.names;
+    if (ctx.log.setSeating(ctx.kinds, ctx.names)) fillLog(ctx);
+  }
   const over = v.phase === "over" && !!v.result;
   if (over && !ctx.over) {
     ctx.over = true;
@@ -244,6 +267,9 @@ function renderTable(ctx) {
   const m = modelFromSeatView(ctx.game, ctx.view, ctx.kinds);
   if (ctx.seat === null) { m.me = null; m.bottom = 0; m.legal = []; m.prompt = null; }
   m.live = !ctx.over;
+  const seating = ctx.view.seating || null;
+  m.people = ctx.names; m.away = seating ? seating.away : []; m.deadlines = seating && m.live ? seating.deadlines : [];
+  m.clockBadge = clockBadgeHtml;
   m.coach = adviceFor(ctx);
   ensureAdvice(ctx);
   releaseHold(ctx, m);
@@ -261,15 +287,44 @@ function renderTable(ctx) {
   const zone = $("#me-zone");
   if (zone) {
     zone.classList.toggle("settled", !!ctx.over); // after the end the result sheet leads, the hand stops following
-    if (ctx.hold) zone.innerHTML = heldPromptHtml(m, ctx.hold) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx, false);
-    else zone.innerHTML = actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx);
+    const mineClock = m.deadlines.find((d) => d.seat === ctx.seat);
+    const away = (m.live && m.away.includes(ctx.seat) ? awayBannerHtml() : "")
+      + (mineClock ? `<p class="my-clock" id="my-clock">${esc(t("clock.yours"))} ${clockBadgeHtml(mineClock, true)} <span class="rule-id">TB-2.3</span></p>` : "");
+    if (ctx.hold) zone.innerHTML = away + heldPromptHtml(m, ctx.hold) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx, false);
+    else zone.innerHTML = away + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx);
   }
   renderResult(ctx, m);
+  renderRoom(ctx, m);
   bindTable(ctx, m);
   if (ctx.busy) for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
   notePrompt(ctx, m);
+  autoStart(ctx, m);
   if (focusCard !== undefined) { const el = app$(`[data-card="${focusCard}"]`); if (el) el.focus({ preventScroll: true }); }
   else if (m.prompt === "claim" && !ctx.hold) { const b = app$("[data-action]"); if (b) b.focus({ preventScroll: true }); }
+}
+
+// ------------------------------------------------------------------ people at the table
+const peopleDeal = (kinds) => kinds.includes("open") || kinds.filter((k) => k === "human").length > 1;
+
+// before the start of a deal with several people: who has sat down, invites, bots for open seats
+function renderRoom(ctx, m) {
+  const slot = $("#room-slot");
+  if (!slot) return;
+  const seating = ctx.view.seating;
+  if (m.started || m.result || !seating || !peopleDeal(seating.kinds) || ctx.seat === null) { slot.innerHTML = ""; return; }
+  slot.innerHTML = waitingRoomHtml(ctx, ctx.levels || []);
+  bindWaitingRoom(ctx, () => refresh(ctx));
+}
+
+// A person who sat down by the lobby or a link sends StartDeal with its seed as soon as the deal
+// asks for it (TB-1.4: once no seat is open), so the deal starts when everyone is in.
+function autoStart(ctx, m) {
+  const seed = store.get("ready." + ctx.deal, null);
+  if (m.prompt !== "start" || !seed || ctx.startSent || ctx.busy) return;
+  const a = m.legal.find((x) => x.type === "StartDeal");
+  if (!a) return;
+  ctx.startSent = true;
+  setTimeout(() => send(ctx, { ...a, client_seed: seed }), 0);
 }
 
 // ------------------------------------------------------------------ the coach
@@ -398,7 +453,8 @@ async function playAgain(ctx) {
   }
 }
 
-// store a new deal's tokens, deal it with a fresh seed of ours, open the seat
+// store a new deal's tokens, deal it with a fresh seed of ours, open the seat; a deal with seats
+// left open for others waits for them in the waiting room, and deals when all are in (TB-1.4)
 export async function enterDeal(created, preferredSeat = null) {
   const tokens = created.tokens || {};
   store.set("tokens." + created.deal_id, tokens);
@@ -408,6 +464,15 @@ export async function enterDeal(created, preferredSeat = null) {
   const seed = store.get("lobby.seed", null) || randomSeed();
   store.set("seed." + created.deal_id, seed);
   store.set("lobby.seed", randomSeed());
+  const open = (created.seats || []).includes("open");
+  if (open || created.invites) {
+    store.set("creator." + created.deal_id, seat);
+    store.set("invites." + created.deal_id, created.join_links || {});
+    store.set("ready." + created.deal_id, seed);
+    store.set("last", { deal: created.deal_id, seat });
+    location.hash = `#/play/${created.deal_id}/${seat}`;
+    return;
+  }
   await api(`/deals/${created.deal_id}/commands`, { method: "POST", token: tokens[String(seat)], body: { command_id: "start-" + randomSeed(), command: { type: "StartDeal", seat, client_seed: seed } } });
   store.set("last", { deal: created.deal_id, seat });
   location.hash = `#/play/${created.deal_id}/${seat}`;
@@ -464,6 +529,8 @@ function bindTable(ctx, m) {
   if (confirm) confirm.onclick = () => { if (armed(ctx)) confirmDiscard(ctx, m); };
   const unselect = $("#unselect");
   if (unselect) unselect.onclick = () => { ctx.selected = null; renderTable(ctx); };
+  const back = $("#im-back");
+  if (back) back.onclick = () => send(ctx, { type: "Back", seat: ctx.seat });
   const start = $("#do-start");
   if (start) start.onclick = () => {
     const seed = $("#start-seed").value;

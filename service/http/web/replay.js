@@ -80,7 +80,7 @@ async function loadFrame(ctx, step) {
 // the step's event in words; a step the chosen seat did not see says what kind of step it was
 function stepText(ctx) {
   const f = ctx.frame;
-  const d = new Describer(ctx.game, ctx.kinds, ctx.ownSeat);
+  const d = new Describer(ctx.game, ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   for (const w of (ctx.audit && ctx.audit.claim_windows) || []) {
     const me = ctx.ownSeat;
     d.windows[w.window] = {
@@ -99,7 +99,7 @@ function claimPanelHtml(ctx) {
   const wins = a.claim_windows || [];
   if (!wins.length) return `<p class="muted">${t("replay.nowindows")}</p>`;
   const game = ctx.game;
-  const nm = namer(ctx.kinds, ctx.ownSeat);
+  const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const optText = (o) => {
     if (o === "pass") return t("claim.pass");
     if (o.type) return actionAria(game, o);
@@ -152,14 +152,14 @@ export function drawReplay(ctx) {
   const m = all ? modelFromFullView(ctx.game, f.view, ctx.kinds) : modelFromSeatView(ctx.game, f.view, ctx.kinds);
   m.me = null; m.legal = []; m.prompt = null;
   m.bottom = all ? (ctx.ownSeat ?? 0) : Number(f.perspective);
-  m.names = ctx.ownSeat;
+  m.you = ctx.ownSeat; m.people = ctx.summary && ctx.summary.names;
   const ev = f.event;
   if (ctx.game === "paohuzi" && m.table && ev && ev.card === m.table.card && (ev.type === "CardRevealed" || ev.type === "CardDiscarded")) {
     m.table = { card: ev.card, source: ev.type === "CardRevealed" ? "reveal" : "discard", seat: ev.seat };
   }
   const said = stepText(ctx);
   m.lastText = "";
-  const nm = namer(ctx.kinds, ctx.ownSeat);
+  const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const persp = [...Array(SEATS[ctx.game]).keys()].map((i) => `<option value="${i}"${String(i) === f.perspective ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
   const showResult = m.result && ctx.step === ctx.total;
   const playing = !!ctx.playing;

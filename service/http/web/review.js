@@ -41,7 +41,7 @@ async function startReview(ctx) {
   try {
     const s = await api(`/deals/${ctx.deal}/reviews`, { method: "POST", body: { seat } });
     if (ctx.closed || ctx.rv.seat !== seat) return;
-    announce(t("rv.started", { seat: namer(ctx.kinds, ctx.ownSeat)(seat) }));
+    announce(t("rv.started", { seat: namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names)(seat) }));
     // the review is from this seat's view: the table follows it
     if (ctx.perspective !== String(seat)) ctx.perspective = String(seat);
     accept(ctx, s, true);
@@ -96,7 +96,7 @@ const verdictHtml = (v) => `<span class="verdict-tag v-${v}"><span aria-hidden="
 export function reviewBarHtml(ctx) {
   if (!ctx.rv) return "";
   if (!ctx.over) return "";
-  const nm = namer(ctx.kinds, ctx.ownSeat);
+  const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const s = ctx.rv.state;
   const seats = [...Array(SEATS[ctx.game]).keys()].map((i) => `<option value="${i}"${i === ctx.rv.seat ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
   const running = s && s.status === "running";
@@ -117,7 +117,7 @@ export function reviewBarHtml(ctx) {
 function summaryHtml(ctx, r) {
   const sm = r.summary;
   const unit = unitOf(r);
-  const nm = namer(ctx.kinds, ctx.ownSeat);
+  const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const mistakes = r.decisions.filter((d) => d.verdict === "mistake").length;
   const item = (id, label, value) => `<span class="rv-fig"><span class="rv-label">${esc(label)}</span> <strong id="${id}">${esc(value)}</strong></span>`;
   return `<div class="rv-summary" id="rv-summary" data-seat="${r.seat}">
@@ -179,7 +179,7 @@ export function sliderMarksHtml(ctx) {
 export function decisionPanelHtml(ctx) {
   const r = review(ctx);
   if (!r) return "";
-  const nm = namer(ctx.kinds, ctx.ownSeat);
+  const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const unit = unitOf(r);
   const d = r.decisions.find((x) => x.version === ctx.step);
   let here;

@@ -1,5 +1,6 @@
 // Rules pages, written for this table from shared/rules (ids match the server's errors and audit).
 import { getLang } from "./i18n.js";
+import { PEOPLE_RULES } from "./i18n_people.js";
 
 const PH_EN = {
   title: "Paohuzi — how the table plays",
@@ -513,7 +514,10 @@ const PROTOCOL = {
 export function ruleText(game, id) {
   if (!id) return "";
   const lang = getLang();
-  if (id.startsWith("DS-")) return (PROTOCOL[lang] || PROTOCOL.en)[id] || PROTOCOL.en[id] || "";
+  if (id.startsWith("DS-") || id.startsWith("TB-")) {
+    const own = { ...PROTOCOL.en, ...PEOPLE_RULES.en, ...(PROTOCOL[lang] || {}), ...(PEOPLE_RULES[lang] || {}) };
+    return own[id] || (id.startsWith("TB-") && own[id.replace(/\.\d+$/, "")]) || "";
+  }
   const g = game || (id.startsWith("MC") ? "mcr" : "paohuzi");
   const doc = RULES[g] && (RULES[g][lang] || RULES[g].en);
   if (!doc) return "";

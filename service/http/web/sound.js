@@ -3,7 +3,7 @@
 import { store } from "./net.js";
 
 let ctx = null;
-export const tones = { played: 0 }; // how many tones were started (the tests read it)
+export const tones = { played: 0, clock: 0 }; // how many tones were started (the tests read it)
 
 export function soundOn() { return store.get("set.sound", false) === true; }
 export function setSound(on) {
@@ -21,13 +21,14 @@ function audio() {
   return ctx;
 }
 
-// two soft notes (a claim offer rises, your turn falls) of about a fifth of a second
+// two soft notes (a claim offer rises, your turn falls) of about a fifth of a second; three
+// short equal ones when 5 s are left on the person's clock
 export function tone(kind = "turn") {
   if (!soundOn()) return false;
   const a = audio();
   if (!a) return false;
   const now = a.currentTime;
-  const notes = kind === "claim" ? [660, 880] : [740, 587];
+  const notes = kind === "claim" ? [660, 880] : kind === "clock" ? [988, 988, 988] : [740, 587];
   notes.forEach((f, i) => {
     const osc = a.createOscillator();
     const gain = a.createGain();
@@ -42,5 +43,6 @@ export function tone(kind = "turn") {
     osc.stop(start + 0.18);
   });
   tones.played += 1;
+  if (kind === "clock") tones.clock += 1;
   return true;
 }

@@ -124,7 +124,7 @@ export function meldHtml(game, m, cls = "sm") {
 export function seatHtml(m, i) {
   const pos = position(m.n, m.bottom ?? m.me, i);
   const game = m.game;
-  const name = namer(m.kinds, m.names ?? m.me);
+  const name = namer(m.kinds, m.you ?? m.me, m.people);
   const waiting = m.waiting || waitingOn(m);
   const badges = [];
   const level = levelOf(m.kinds, i);
@@ -132,6 +132,10 @@ export function seatHtml(m, i) {
   if (m.dealer === i) badges.push(`<span class="badge dealer">${t("dealer")}</span>`);
   if (game === "mcr" && m.started) badges.push(`<span class="badge wind">${t("tile.wind" + (m.winds[i] + 1))}</span>`);
   if (waiting.has(i)) badges.push(`<span class="badge turn">${t("turn")}</span>`);
+  if (m.kinds && m.kinds[i] === "open") badges.push(`<span class="badge open">${t("badge.open")}</span>`);
+  if (m.away && m.away.includes(i)) badges.push(`<span class="badge away" data-away="${i}">${t("badge.away")}</span>`);
+  const clock = (m.deadlines || []).find((d) => d.seat === i);
+  if (clock && m.clockBadge) badges.push(m.clockBadge(clock, i === m.me)); // TB-2.2: the seat that must act
   if (m.live && waiting.has(i) && level) badges.push(`<span class="thinking" role="status">${t("thinking")}<span class="dots" aria-hidden="true"><i></i><i></i><i></i></span></span>`);
   if (game === "paohuzi" && m.dead && m.dead[i]) badges.push(`<span class="badge dead">${t("dead")}</span>`);
   const hand = m.hands[i];
@@ -156,7 +160,7 @@ export function seatHtml(m, i) {
 
 export function centerHtml(m) {
   const game = m.game;
-  const name = namer(m.kinds, m.names ?? m.me);
+  const name = namer(m.kinds, m.you ?? m.me, m.people);
   const parts = [];
   if (!m.started) {
     parts.push(`<p class="status">${t("waiting.start")}</p>`);
@@ -257,7 +261,7 @@ function optionsHtml(m, list, disabled) {
 // A prompt held after its window closed before the person answered: disabled, with who took
 // the card and why; its buttons are inert (a click there never reaches the next prompt)
 export function heldPromptHtml(m, hold) {
-  const name = namer(m.kinds, m.me);
+  const name = namer(m.kinds, m.me, m.people);
   const reason = closedReason(m.game, name, hold.resolution, hold.legal);
   const list = (hold.legal || []).map((a, i) => [a, i]).filter(([a]) => a.type !== "Discard").sort(([a], [b]) => (a.type === "Pass") - (b.type === "Pass"));
   const head = hold.shown ? t("hold.closed", { n: windowNo(m.game, hold.window) }) : t("hold.missed", { n: windowNo(m.game, hold.window), card: pieceName(m.game, hold.card) });
@@ -305,7 +309,7 @@ function fanLabel(f) {
 }
 
 function paymentsHtml(m, payments, winner) {
-  const name = namer(m.kinds, m.names ?? m.me);
+  const name = namer(m.kinds, m.you ?? m.me, m.people);
   const order = [...payments.keys()];
   if (winner !== null && winner !== undefined) order.sort((a, b) => (b === winner) - (a === winner) || a - b);
   return `<table class="payments" id="res-payments"><caption>${t("result.payments")} <span class="rule-id">${m.game === "paohuzi" ? "PH-8.4" : "MC-4.4"}</span></caption><tbody>
@@ -313,14 +317,14 @@ function paymentsHtml(m, payments, winner) {
 }
 
 function allHandsHtml(m, hands, kans, rule) {
-  const name = namer(m.kinds, m.names ?? m.me);
+  const name = namer(m.kinds, m.you ?? m.me, m.people);
   return `<details class="hands" id="res-hands"><summary>${t("result.hands")} <span class="rule-id">${rule}</span></summary>${hands.map((h, i) => `<div data-seat="${i}" class="hand-line"><strong>${esc(name(i))}</strong> <span dir="ltr">${groupedHtml(m.game, h, "xs")}${((kans && kans[i]) || []).map((k) => kanHtml(m.game, k, "xs")).join("")}</span></div>`).join("")}</details>`;
 }
 
 export function resultHtml(m, ctx) {
   if (!m.result) return "";
   const game = m.game;
-  const name = namer(m.kinds, m.names ?? m.me);
+  const name = namer(m.kinds, m.you ?? m.me, m.people);
   const won = (seat) => t(name.isMe(seat) ? "result.won.you" : "result.won", { seat: name(seat) });
   let body = "";
   let payments = null;

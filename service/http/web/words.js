@@ -9,8 +9,9 @@ import { esc } from "./net.js";
 
 export const SEATS = { paohuzi: 3, mcr: 4 };
 
-// "You" for the person's seat, "Computer k" for the k-th bot seat, "Player k" for the k-th human
-export function namer(kinds, me) {
+// "You" for the person's seat, a person's own name where the seat has one (TB-1.3, always as
+// text), "Computer k" for the k-th bot seat, "Player k" for the k-th other person, and an open seat
+export function namer(kinds, me, names) {
   const bots = [];
   const humans = [];
   (kinds || []).forEach((k, i) => (String(k).startsWith("bot:") ? bots : humans).push(i));
@@ -19,6 +20,9 @@ export function namer(kinds, me) {
     if (me !== null && me !== undefined && Number(i) === me) return t("you");
     const k = (kinds && kinds[i]) || "";
     if (k.startsWith("bot:")) return t("name.computer", { n: bots.indexOf(Number(i)) + 1 });
+    const own = names && names[i];
+    if (own) return String(own);
+    if (k === "open") return t("name.open", { n: Number(i) });
     return t("name.player", { n: humans.indexOf(Number(i)) + 1 });
   };
   // the same seat where a sentence needs it as an object ("revealed by you")
@@ -51,16 +55,16 @@ export function claimOfAction(a) {
 
 // one seat's sentence, in its "you" form when the subject is the person
 function say(name, key, seat, params) {
-  return t(name.isMe(seat) ? key + ".you" : key, { ...params, seat: name(seat) });
+  return t(name.isMe(seat) ? key + ".you" : key, { seat: name(seat), ...params });
 }
 
 // Turns events (as the viewer saw them) into sentences, keeping what later sentences need:
 // each window's card, and whether the person was asked and answered.
 export class Describer {
-  constructor(game, kinds, me) {
+  constructor(game, kinds, me, names) {
     this.game = game;
     this.me = me;
-    this.name = namer(kinds, me);
+    this.name = namer(kinds, me, names);
     this.windows = {};
   }
 
@@ -147,6 +151,15 @@ export class Describer {
         if (ev.self_drawn) return { text: say(nm, "log.mc.self", ev.seat, { card: card(ev.tile), total: ev.total }), rule: "MC-4.4" };
         return { text: say(nm, "log.mc.won", ev.seat, { card: card(ev.tile), from: nm.obj(ev.from_seat), total: ev.total }), rule: "MC-4.4" };
       case "WallExhausted": return { text: t("log.mc.exhausted"), rule: "MC-3.6" };
+      // the table's own events (TB): who sat down, who is ready, clocks and absence
+      case "SeatJoined": return { text: say(nm, "log.joined", ev.seat, { seat: ev.name, n: ev.seat }), rule: "TB-1.1" };
+      case "SeatFilled": return { text: t("log.filled", { n: ev.seat, level: t("level." + String(ev.kind || "").replace(/^bot:/, "")) }), rule: "TB-1.4" };
+      case "SeatReady": return { text: say(nm, "log.ready", ev.seat, {}), rule: "TB-3.1" };
+      case "ClockExpired":
+        return { text: say(nm, ev.wait === "claim" ? "log.expired.claim" : "log.expired.move", ev.seat, {}), rule: ev.rule_id || "TB-2.5", expired: true };
+      case "SeatAway": return { text: say(nm, "log.away", ev.seat, {}), rule: ev.rule_id || "TB-2.6" };
+      case "SeatBack": return { text: say(nm, "log.back", ev.seat, {}), rule: ev.rule_id || "TB-2.6" };
+      case "DealAbandoned": return { text: t("log.abandoned"), rule: ev.rule_id || "TB-2.7" };
       default: return { text: ev.type };
     }
   }
@@ -175,12 +188,22 @@ export class Describer {
 
 // The move log: the events this page received (by version), and their sentences
 export class LogBook {
-  constructor(game, kinds, me) {
-    this.game = game; this.kinds = kinds; this.me = me;
+  constructor(game, kinds, me, names) {
+    this.game = game; this.kinds = kinds; this.me = me; this.names = names || [];
     this.events = [];
     this.entries = [];
     this.last = 0;
-    this.describer = new Describer(game, kinds, me);
+    this.describer = new Describer(game, kinds, me, this.names);
+  }
+
+  // who sits where changed (a seat was joined or filled before the start): tell it all again
+  // with the new names; true when anything changed
+  setSeating(kinds, names) {
+    const same = JSON.stringify([this.kinds, this.names]) === JSON.stringify([kinds, names || []]);
+    if (same) return false;
+    this.kinds = kinds; this.names = names || [];
+    this.retell();
+    return true;
   }
 
   add(version, ev) {
@@ -194,11 +217,11 @@ export class LogBook {
 
   // sentences again (the language changed)
   retell() {
-    this.describer = new Describer(this.game, this.kinds, this.me);
+    this.describer = new Describer(this.game, this.kinds, this.me, this.names);
     this.entries = this.events.map(({ v, ev }) => ({ v, ...this.describer.describe(ev) }));
   }
 
-  clear() { this.events = []; this.entries = []; this.last = 0; this.describer = new Describer(this.game, this.kinds, this.me); }
+  clear() { this.events = []; this.entries = []; this.last = 0; this.describer = new Describer(this.game, this.kinds, this.me, this.names); }
 
   latest() { return this.entries.length ? this.entries[this.entries.length - 1] : null; }
 
@@ -207,7 +230,8 @@ export class LogBook {
 
 export function entryHtml(e) {
   const rule = e.rule ? ` <span class="rule-id">${esc(e.rule)}</span>` : "";
-  return `<li data-v="${e.v}" data-type="${esc(e.type)}"${e.missed ? ' class="missed"' : ""}><span class="log-text">${esc(e.text)}</span>${rule}</li>`;
+  const cls = [e.missed ? "missed" : "", e.expired ? "expired" : ""].filter(Boolean).join(" ");
+  return `<li data-v="${e.v}" data-type="${esc(e.type)}"${cls ? ` class="${cls}"` : ""}><span class="log-text">${esc(e.text)}</span>${rule}</li>`;
 }
 
 // A refusal in the chosen language: the rule's own text by its id; the server's English detail
