@@ -184,7 +184,17 @@ async def test_after_kill_9_the_next_process_acts_on_every_deadline_that_passed(
 ):
     """Deadlines follow from the log, and which deal to look at when is kept in Redis: a process
     started after the only one was killed acts on every overdue deadline at its first sweeps."""
-    first = ServiceProcess(real_redis_url, key_prefix)
+    await _kill_9_and_restart(real_redis_url, key_prefix)
+
+
+async def test_on_a_redis_cluster_deadlines_survive_kill_9_too(cluster, key_prefix):
+    """The same on a Redis Cluster (3 masters, 3 replicas): the clock index is one key, the deals'
+    logs lie on other nodes, and the next process still finds every passed deadline."""
+    await _kill_9_and_restart(cluster.url, key_prefix)
+
+
+async def _kill_9_and_restart(redis_url: str, key_prefix: str) -> None:
+    first = ServiceProcess(redis_url, key_prefix)
     async with aiohttp.ClientSession() as session:
         await first.started(session)
         started: dict[str, tuple[str, int, int]] = {}
@@ -206,7 +216,7 @@ async def test_after_kill_9_the_next_process_acts_on_every_deadline_that_passed(
         # every deadline passes while no process runs
         while time.time() * 1000 <= max(d for _, _, d in started.values()) + 200:
             await asyncio.sleep(0.05)
-        second = ServiceProcess(real_redis_url, key_prefix)
+        second = ServiceProcess(redis_url, key_prefix)
         try:
             up = await second.started(session)
 
