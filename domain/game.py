@@ -39,6 +39,9 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     rematch_of: str | None = None
     table: str | None = None  # "table/1": the table rules hold (docs/rules/table.md); None before them
     clock: ClockSettings | None = None  # TB-2.1: the deal's clock; None: untimed
+    # TB-2.7: seconds an untimed deal may wait before it is abandoned; None: the rule's hour
+    # (a shorter one is a test fixture, ``--dev``, like the fixed deck)
+    idle_limit_s: int | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
@@ -85,6 +88,7 @@ class DealCreation:
         rematch_of: str | None = None,
         table: str | None = None,
         clock: ClockSettings | None = None,
+        idle_limit_s: int | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -106,6 +110,7 @@ class DealCreation:
                 rematch_of=rematch_of,
                 table=table,
                 clock=clock,
+                idle_limit_s=idle_limit_s,
             )
         ]
 
@@ -129,6 +134,7 @@ class Game(Protocol):
         rematch_of: str | None = None,
         table: str | None = None,
         clock: Any = None,
+        idle_limit_s: int | None = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...

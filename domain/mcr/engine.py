@@ -33,7 +33,7 @@ from domain.mcr.state import Meld, State, Window
 from domain.mcr.tiles import DECK_SIZE, FIRST_FLOWER, KIND_CODES
 from domain.shuffle import dealer_and_deck
 from domain.table.absence import decide_back, decide_expiry
-from domain.table.clock import Back, Expire
+from domain.table.clock import Abandon, Back, DealAbandoned, Expire
 from domain.table.seating import SEATING_COMMANDS, SEATING_EVENTS, Seating, decide_seating, start_plan
 from domain.table.seeds import deal_seed
 
@@ -161,6 +161,10 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
         s.phase = "over"
     elif t in SEATING_EVENTS:
         s.seating = s.seating.after(e)
+    elif t is DealAbandoned:  # TB-2.7: over, nobody pays; the seed follows
+        s.abandoned = True
+        s.window = None
+        s.phase = "over"
     elif t is DealCreated:
         s.deal_id = e.deal_id
         s.seat_kinds = list(e.seats)
@@ -417,6 +421,13 @@ def execute(state: State, cmd) -> tuple[list, State]:
     that folding them onto ``state`` gives, without folding again."""
     if not state.created:
         raise RuleViolation("DS-2", "the deal has not been created")
+    if type(cmd) is Abandon:  # TB-2.7: the table ends an untimed deal nobody moved in
+        if state.phase == "over":
+            raise RuleViolation("DS-6", "the deal is over")
+        run = _Run(state.clone())
+        run.emit(DealAbandoned(cmd.idle_since_ms, cmd.idle_ms))
+        _reveal(run)
+        return run.events, run.s
     seat = getattr(cmd, "seat", None)
     if not isinstance(seat, int) or not 0 <= seat < SEATS:
         raise RuleViolation("DS-3", f"unknown seat {seat!r}")

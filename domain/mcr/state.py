@@ -65,6 +65,7 @@ class State(msgspec.Struct):
     ruleset: str = "mcr/1"  # as the deal's DealCreated names it: the rules its decide follows
     client_seeds: list[str] | None = None  # several people's seeds (TB-3.1)
     seating: Seating = msgspec.field(default_factory=Seating)  # who sits where (TB-1); immutable
+    abandoned: bool = False  # TB-2.7: ended by DealAbandoned, nobody pays
 
     @property
     def wall_count(self) -> int:
@@ -81,6 +82,6 @@ class State(msgspec.Struct):
             [list(ms) for ms in self.melds], [list(d) for d in self.discards],
             self.turn, self.last_tile, self.must_discard, self.after_kong,
             self.window.copy() if self.window is not None else None, self.windows, self.result,
-            self.exhausted, self.ruleset, self.client_seeds, self.seating,
+            self.exhausted, self.ruleset, self.client_seeds, self.seating, self.abandoned,
         )
         return c

@@ -43,6 +43,7 @@ class ResultView(msgspec.Struct, frozen=True):
     concealed_kongs: list[list[list[int]]]
     server_seed: str
     seed: str
+    abandoned: bool = False  # TB-2.7: nobody moved for the deal's idle limit; nobody pays
 
 
 class SeatView(msgspec.Struct, frozen=True):

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreated, SeedRevealed
+from domain.table.clock import DealAbandoned
 from domain.table.seating import SEATING_EVENTS, Seating
 
 from .cards import SEATS, kind_from_name
@@ -166,7 +167,7 @@ def _apply(s: State, events: Iterable[Any], owned: bool) -> None:
         elif t is DealCreated:
             s.created = e
             s.seating = Seating.of(e.seats, e.table)
-        elif t is DealWon or t is DealDrawn:
+        elif t is DealWon or t is DealDrawn or t is DealAbandoned:  # DealAbandoned: TB-2.7
             s.result = e
             s.phase = "over"
         elif t is SeedRevealed:

@@ -20,7 +20,7 @@ from domain.errors import RuleViolation
 from domain.game import StartDeal
 from domain.shuffle import dealer_and_deck
 from domain.table.absence import decide_back, decide_expiry
-from domain.table.clock import Back, Expire
+from domain.table.clock import Abandon, Back, DealAbandoned, Expire
 from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
 from domain.table.seeds import deal_seed
 
@@ -179,6 +179,12 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
     """``decide``, plus the state those events lead to: the events are applied to a private
     copy as they are emitted, so it equals folding them onto ``state``, and it keeps what was
     worked out on the way (the options of a claim window just opened)."""
+    if isinstance(command, Abandon):  # TB-2.7: the table ends an untimed deal nobody moved in
+        if state.phase == "over":
+            raise RuleViolation("DS-6", "the deal is over")
+        ctx = Ctx(state.copy())
+        end(ctx, DealAbandoned(command.idle_since_ms, command.idle_ms))
+        return ctx.out, ctx.s
     if isinstance(command, StartDeal):
         ctx = _start(state.copy(), command)
         return ctx.out, ctx.s

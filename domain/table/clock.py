@@ -142,6 +142,33 @@ class Expire(msgspec.Struct, frozen=True, tag=True):
     away: bool = False
 
 
+class DealAbandoned(msgspec.Struct, frozen=True, tag=True):
+    """TB-2.7: an untimed deal that waited ``idle_ms`` on its person with nothing recorded ends
+    here; nobody pays, and the seed is revealed after it as at any other end. ``idle_since_ms``:
+    the recorded time of the record before it (the audit checks both against the log)."""
+
+    idle_since_ms: int
+    idle_ms: int
+    rule_id: str = "TB-2.7"
+
+
+IDLE_LIMIT_S = 3600  # TB-2.7: an hour (decided); a --dev deal may record a shorter one
+
+
+def idle_limit_ms(created: Any) -> int:
+    """TB-2.7's limit for a deal, from its ``DealCreated``: the hour, or the one it recorded."""
+    limit = getattr(created, "idle_limit_s", None)
+    return (limit if limit else IDLE_LIMIT_S) * 1000
+
+
+class Abandon(msgspec.Struct, frozen=True, tag=True):
+    """The table's command when an untimed deal has been idle for its limit (built by the
+    service's clock keeper, never by a client)."""
+
+    idle_since_ms: int
+    idle_ms: int
+
+
 class Back(msgspec.Struct, frozen=True, tag=True):
     """A person says it is back at its away seat ("I'm back")."""
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.table.clock import Back, ClockExpired, Expire, SeatAway, SeatBack
+from domain.table.clock import Abandon, Back, ClockExpired, DealAbandoned, Expire, SeatAway, SeatBack
 
 if TYPE_CHECKING:  # only a type here: domain.game itself imports the table's clock
     from domain.game import StartDeal
@@ -54,7 +54,7 @@ class SeatReady(msgspec.Struct, frozen=True, tag=True):
 # every table event both games fold into their ``Seating`` (the clock's are TB-2); a game's
 # event union includes ``TableEvent``
 SEATING_EVENTS = (SeatJoined, SeatFilled, SeatReady, ClockExpired, SeatAway, SeatBack)
-TableEvent = SeatJoined | SeatFilled | SeatReady | ClockExpired | SeatAway | SeatBack
+TableEvent = SeatJoined | SeatFilled | SeatReady | ClockExpired | SeatAway | SeatBack | DealAbandoned
 
 
 # --- commands (built by the service after it checked the invite or the creator's token) --------
@@ -72,7 +72,7 @@ class FillSeat(msgspec.Struct, frozen=True, tag=True):
 
 SEATING_COMMANDS = (JoinSeat, FillSeat)
 # the commands the service decides for the table, besides the games' own (the audit decodes them)
-SeatCommand = JoinSeat | FillSeat | Expire | Back
+SeatCommand = JoinSeat | FillSeat | Expire | Back | Abandon
 
 
 class Seating(msgspec.Struct, frozen=True):

@@ -109,6 +109,7 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
             [[list(m.tiles) for m in ms if m.kind == "concealed_kong"] for ms in s.melds],
             s.server_seed,
             s.seed,
+            s.abandoned,
         )
     return SeatView(
         version=s.version,

@@ -23,6 +23,7 @@ from domain.paohuzi.messages import (
 )
 from domain.paohuzi.state import State
 from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, TableCard
+from domain.table.clock import DealAbandoned
 from domain.table.seating import SEATING_EVENTS
 from projections.seating import public_seating_event
 
@@ -70,7 +71,7 @@ def _result(s: State) -> DealResult | None:
             kans=kans,
         )
     return DealResult(
-        outcome="drawn",
+        outcome="abandoned" if isinstance(r, DealAbandoned) else "drawn",  # TB-2.7 / PH-8
         rule_id=r.rule_id,
         payments=[0] * SEATS,
         server_seed=seed,

@@ -14,7 +14,7 @@ from domain.envelope import StoredEvent, decode_record, record_hash, verify_chai
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import commitment
-from domain.table.clock import ClockExpired, ClockTrack, recorded_ms
+from domain.table.clock import ClockExpired, ClockTrack, DealAbandoned, idle_limit_ms, recorded_ms
 from domain.table.seating import SeatCommand
 from domain.table.seeds import deal_seed
 from service.app.folds import Folded, step_clock
@@ -108,6 +108,7 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     report.claim_windows = windows
     if created.clock is not None:
         _check_clocks(kit_, records, events, report, windows)
+    _check_abandoned(created, records, events, report)
     bad = [w for w in windows if not w.get("consistent", False)]
     for w in bad:
         problems.append(
@@ -161,6 +162,34 @@ def _check_clocks(
             if timing is not None:
                 timing["answers"].append({"seat": event.seat, "after_ms": at - timing["opened_ms"]})
     report.clocks_ok = bad == 0
+
+
+def _check_abandoned(
+    created: DealCreated, records: list[StoredEvent], events: list[Any], report: AuditReport
+) -> None:
+    """TB-2.7 from the log alone: a ``DealAbandoned`` ends an untimed deal, names the time of the
+    record before it and the deal's idle limit, and was recorded once that limit had passed."""
+    bad = 0
+    for i, event in enumerate(events):
+        if type(event) is not DealAbandoned:
+            continue
+        version = records[i].version
+        since = recorded_ms(records[i - 1].recorded_at) if i > 0 else None
+        at = recorded_ms(records[i].recorded_at)
+        limit = idle_limit_ms(created)
+        problem = ""
+        if created.clock is not None:
+            problem = "a deal with a clock is never abandoned: its clock acts for the seat (TB-2.7)"
+        elif event.idle_since_ms != since:
+            problem = f"names the time {event.idle_since_ms}, but the record before it was at {since}"
+        elif event.idle_ms != limit:
+            problem = f"names an idle limit of {event.idle_ms} ms, the deal's is {limit} ms (TB-2.7)"
+        elif at < since + limit:
+            problem = f"recorded {since + limit - at} ms before the idle limit passed (TB-2.7)"
+        if problem:
+            bad += 1
+            report.problems.append(AuditProblem("clock", version, problem))
+        report.clocks_ok = (report.clocks_ok is not False) and bad == 0
 
 
 def _clock_problem(clock: ClockTrack, event: Any, command_id: str, at: int) -> str:

@@ -1,4 +1,5 @@
-"""The clock keeper: acts for a person whose time ran out (TB-2.5, TB-2.6).
+"""The clock keeper: acts for a person whose time ran out (TB-2.5, TB-2.6), and ends an untimed
+deal that waited on its person for its idle limit (TB-2.7).
 
 Every service process runs one. Which deal to look at when is kept in Redis (the store's clock
 index, scored by each clocked deal's next deadline), not in a process, so a process started
@@ -15,7 +16,8 @@ import logging
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.table.clock import Expire
+from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
+from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
 from service.app.deals import StaleVersion
 from service.app.folds import DealNotFound
@@ -40,6 +42,7 @@ class ClockKeeper:
         self.store = deals.store
         self.interval_s = interval_s
         self.expired = 0  # ClockExpired batches this process appended
+        self.abandoned = 0  # DealAbandoned batches this process appended (TB-2.7)
         self._looking: set[str] = set()  # deals a look of this process is busy with
         self._tasks: set[asyncio.Task] = set()
         self.lateness_ms: list[int] = []  # how late each of them was after its deadline (bounded)
@@ -97,9 +100,11 @@ class ClockKeeper:
         except DealNotFound:
             await self.store.unschedule_clock(deal_id)
             return False
-        if folded.over or folded.clock is None:
+        if folded.over:
             await self.store.unschedule_clock(deal_id)
             return False
+        if folded.clock is None:
+            return await self.abandon_if_idle(deal_id, folded)
         now = now_ms()
         overdue = folded.clock.overdue(now)
         if not overdue:
@@ -124,4 +129,36 @@ class ClockKeeper:
             self.lateness_ms.append(max(0, now_ms() - due.final_ms))
             if len(self.lateness_ms) > 100_000:
                 del self.lateness_ms[:50_000]
+        return not outcome.duplicate
+
+    async def abandon_if_idle(self, deal_id: str, folded: Any) -> bool:
+        """TB-2.7: an untimed deal of a person whose last record is older than its idle limit ends
+        as abandoned; otherwise the keepers look again when the limit could next pass. The
+        ``Abandon`` names that record's time, so the audit checks it against the log."""
+        if PERSON not in folded.seats:
+            await self.store.unschedule_clock(deal_id)
+            return False
+        limit = idle_limit_ms(folded.events[0])
+        version = folded.version
+        last = await self.store.read(deal_id, version, version)
+        if not last:
+            return False
+        since = recorded_ms(last[0].recorded_at)
+        if now_ms() < since + limit:
+            await self.store.schedule_clock(deal_id, since + limit)
+            return False
+        try:
+            command = Abandon(since, limit)
+            outcome = await self.deals.execute(
+                deal_id, None, command, command_id=f"abandon:{version}", expected_version=version
+            )
+        except StaleVersion:  # someone moved meanwhile: the limit runs from that record
+            await self.store.schedule_clock(deal_id, now_ms() + limit)
+            return False
+        except RuleViolation as exc:
+            log.warning("deal %s: not abandoned at version %d: %s", deal_id, version, exc)
+            await self.store.unschedule_clock(deal_id)
+            return False
+        if not outcome.duplicate:
+            self.abandoned += 1
         return not outcome.duplicate

@@ -30,7 +30,7 @@ import msgspec
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import StartDeal
-from domain.table.clock import Back, parse_clock
+from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
 from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
 from service.app import queries
@@ -182,6 +182,7 @@ class DealService:
         lobby: bool = False,
         name: str | None = None,
         clock: Any = None,
+        idle_s: int | None = None,
     ) -> dict[str, Any]:
         """A new deal. ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
         open seats has one (the default when none is given), a deal of one person only if asked.
@@ -196,9 +197,11 @@ class DealService:
         others did not agree to)."""
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
+        if idle_s is not None and not self.dev:
+            raise RuleViolation("DS-9", "an idle limit other than TB-2.7's hour needs --dev")
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach,
-            lobby=lobby, name=name, clock=clock,
+            lobby=lobby, name=name, clock=clock, idle_s=idle_s,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
@@ -251,6 +254,7 @@ class DealService:
         lobby: bool = False,
         name: str | None = None,
         clock: Any = None,
+        idle_s: int | None = None,
     ) -> dict[str, Any]:
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
@@ -276,6 +280,7 @@ class DealService:
             rematch_of=rematch_of,
             table=TABLE_RULES,
             clock=settings,
+            idle_limit_s=idle_s if settings is None else None,
         )
         if spectators is None:
             spectators = not tokens and not invites
@@ -318,6 +323,8 @@ class DealService:
         self.folds.remember(deal_id, folded)
         if settings is not None:  # every clocked live deal is looked at by the clock keepers
             await self.store.schedule_clock(deal_id, created_ms + LOOK_AGAIN_MS)
+        elif tokens:  # an untimed deal of a person: looked at once its idle limit could pass (TB-2.7)
+            await self.store.schedule_clock(deal_id, created_ms + idle_limit_ms(events[0]))
         version = result.last_version
         if name is not None:
             seat = min(tokens)

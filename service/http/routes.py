@@ -100,6 +100,7 @@ class Api:
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
             pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
+            idle_s=body.idle_s,
         )  # fmt: skip
         return json_response(created, status=201)
 

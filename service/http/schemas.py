@@ -30,6 +30,9 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     name: Any = None  # checked by TB-1.3 itself, so every bad name is refused with that rule
     # {"move_s", "claim_s", "bank_s"} (TB-2.1, checked there): a table with open seats has one
     clock: Any = None
+    # TB-2.7: seconds an untimed deal may wait on its person before it is abandoned (default:
+    # the rule's hour); only with ``--dev``, as a test fixture
+    idle_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
 
 
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -94,6 +94,13 @@ class Narrator:
             return f"{who} is taken by {ev['name']!r} ({how}, TB-1.2)."
         if t == "SeatFilled":
             return f"{who} is filled with {ev['kind']} (TB-1.4)."
+        if t == "ClockExpired":
+            what = "passes for it" if ev["wait"] == "claim" else "moves for it"
+            return f"{who}'s time runs out; the table {what} ({ev['rule_id']})."
+        if t == "SeatAway":
+            return f"{who} is away: the greedy bot plays for it ({ev['rule_id']})."
+        if t == "SeatBack":
+            return f"{who} is back ({ev['rule_id']})."
         if t == "SeatReady":
             return f"{who} is ready to start; the deal waits for the others (TB-3.1)."
         if t == "TilesDealt":
@@ -119,4 +126,8 @@ class Narrator:
             return f"{who} wins {how} with {card(ev['tile'])}: {ev['total']} points."
         if t == "WallExhausted":
             return "The wall is empty: a drawn deal (MC-3.6)."
+        if t == "DealAbandoned":
+            idle_s = ev["idle_ms"] // 1000
+            idle = "an hour" if idle_s == 3600 else f"{idle_s} s"
+            return f"Nobody moved for {idle}: the deal is abandoned and nobody pays ({ev['rule_id']})."
         return t

@@ -238,3 +238,48 @@ async def _kill_9_and_restart(redis_url: str, key_prefix: str) -> None:
             second.stop()
     # the figure (within 2 s of the start) is measured by bench.clocks; here: it happened at all
     assert acted_after_s < 60
+
+
+async def test_an_untimed_deal_left_alone_ends_as_abandoned_and_is_audited(http, store):
+    """TB-2.7: an untimed deal of one person that nobody moves in for its idle limit (an hour;
+    a --dev deal may record a shorter one) ends as DealAbandoned, its seed revealed, nobody
+    paying; it is then over like any finished deal, and the audit proves it from the log."""
+    for game, seats in (
+        ("paohuzi", ["human", "bot:greedy", "bot:greedy"]),
+        ("mcr", ["human"] + ["bot:greedy"] * 3),
+    ):
+        created = await _create(http, {"game": game, "seats": seats, "idle_s": 2, "dealer": 0})
+        assert created["clock"] is None
+        deal_id, token = created["deal_id"], created["tokens"]["0"]
+        await _start(http, deal_id, token, f"idle-{game}")
+
+        async def over(deal_id: str = deal_id) -> bool:
+            return (await (await http.get(f"/deals/{deal_id}")).json())["over"]
+
+        await wait_for(over, timeout=60)
+        log = await _log(http, deal_id)
+        assert [r["type"] for r in log[-2:]] == ["DealAbandoned", "SeedRevealed"]
+        abandoned = log[-2]
+        assert abandoned["command_id"].startswith("abandon:") and abandoned["data"]["idle_ms"] == 2000
+        assert abandoned["data"]["idle_since_ms"] == recorded_ms(log[-3]["recorded_at"])
+        assert recorded_ms(abandoned["recorded_at"]) >= abandoned["data"]["idle_since_ms"] + 2000
+        view = await _view(http, deal_id, token)
+        assert view["phase"] == "over" and view["result"] is not None
+        audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+        assert audit["ok"] and audit["clocks_ok"] is True, audit["problems"]
+        # over: the person's next command is refused, nothing is appended
+        resp = await http.post(
+            f"/deals/{deal_id}/commands",
+            json={
+                "command_id": "late",
+                "command": {"type": "Discard", ("card" if game == "paohuzi" else "tile"): 0},
+            },
+            headers=auth(token),
+        )
+        assert resp.status == 409 and (await resp.json())["rule"] == "DS-6"
+        assert len(await _log(http, deal_id)) == len(log)
+    # an idle limit is a whole number of seconds, at least one
+    resp = await http.post(
+        "/deals", json={"game": "mcr", "seats": ["human"] + ["bot:greedy"] * 3, "idle_s": 0}
+    )
+    assert resp.status == 400 and (await resp.json())["rule"] == "DS-5"

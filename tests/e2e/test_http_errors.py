@@ -170,6 +170,9 @@ async def test_fixed_decks_need_dev_mode(aiohttp_client, store):
         "/deals", json={"game": "paohuzi", "seats": ["human"] * 3, "deck": list(range(80)), "dealer": 0}
     )
     await _problem(resp, 403, "DS-9")
+    # nor does an idle limit other than TB-2.7's hour
+    resp = await client.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3, "idle_s": 5})
+    await _problem(resp, 403, "DS-9")
 
 
 async def test_a_token_neither_acts_for_nor_sees_another_seat(http):

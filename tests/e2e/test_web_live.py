@@ -409,7 +409,8 @@ async def test_lobby_takes_bot_levels_and_default_from_games(web_server, browser
         levels = games[game]["levels"]
         default = next(lv["level"] for lv in levels if lv["default"])
         offered = await page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
-        assert offered == ["human", "open"] + [f"bot:{lv['level']}" for lv in levels]  # "open": invite a friend (TB-1.1)
+        # "open": a seat left for a friend (TB-1.1)
+        assert offered == ["human", "open"] + [f"bot:{lv['level']}" for lv in levels]
         assert await page.input_value("#seat-1") == f"bot:{default}"
         assert await page.input_value("#seat-0") == "human"
         measured = [lv for lv in levels if lv["strength"]]

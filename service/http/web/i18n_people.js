@@ -5,6 +5,7 @@
 // i18n.js and rules.js merge these into their tables.
 
 const en = {
+  "result.abandoned": "Abandoned: nobody moved for too long, and nobody pays.",
   "name.open": "Open seat {n}",
   "log.joined": "{seat} sat down at seat {n}.", "log.joined.you": "You sat down at seat {n}.",
   "log.filled": "A computer ({level}) takes seat {n}.",
@@ -37,6 +38,7 @@ const en = {
 };
 
 const pt = {
+  "result.abandoned": "Abandonada: ninguém jogou durante demasiado tempo, e ninguém paga.",
   "name.open": "Lugar livre {n}",
   "log.joined": "{seat} sentou-se no lugar {n}.", "log.joined.you": "Sentou-se no lugar {n}.",
   "log.filled": "Um computador ({level}) ocupa o lugar {n}.",
@@ -69,6 +71,7 @@ const pt = {
 };
 
 const nl = {
+  "result.abandoned": "Opgegeven: te lang speelde niemand, en niemand betaalt.",
   "name.open": "Vrije plaats {n}",
   "log.joined": "{seat} neemt plaats {n}.", "log.joined.you": "Je neemt plaats {n}.",
   "log.filled": "Een computer ({level}) neemt plaats {n}.",
@@ -101,6 +104,7 @@ const nl = {
 };
 
 const ar = {
+  "result.abandoned": "متروكة: لم يلعب أحد مدة طويلة، ولا يدفع أحد.",
   "name.open": "مقعد شاغر {n}",
   "log.joined": "جلس {seat} في المقعد {n}.", "log.joined.you": "جلستَ في المقعد {n}.",
   "log.filled": "حاسوب ({level}) يأخذ المقعد {n}.",
@@ -133,6 +137,7 @@ const ar = {
 };
 
 const fi = {
+  "result.abandoned": "Keskeytetty: kukaan ei pelannut liian pitkään aikaan, eikä kukaan maksa.",
   "name.open": "Vapaa paikka {n}",
   "log.joined": "{seat} istuutui paikalle {n}.", "log.joined.you": "Istuuduit paikalle {n}.",
   "log.filled": "Tietokone ({level}) ottaa paikan {n}.",

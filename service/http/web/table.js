@@ -35,7 +35,7 @@ export function modelFromSeatView(game, v, kinds) {
     melds: started ? v.seats.map((s) => s.melds) : [[], [], [], []],
     discards: started ? v.seats.map((s) => s.discards) : [[], [], [], []],
     wall: v.wall_count, turn: v.turn, window: v.window, drawn: v.drawn, phase: v.phase,
-    result: v.result ? { exhausted: v.result.exhausted, win: v.result.win, hands: v.result.hands } : null,
+    result: v.result ? { exhausted: v.result.exhausted, win: v.result.win, hands: v.result.hands, abandoned: !!v.result.abandoned } : null,
     legal: v.legal_actions || [], prompt: v.prompt, version: v.version, prevailing: v.prevailing_wind,
   };
 }
@@ -340,7 +340,8 @@ export function resultHtml(m, ctx) {
       ${r.groups.map((g) => `<tr><td>${t("meld." + g.group)}${g.exposed ? "" : " · " + t("concealed.short")}</td><td dir="ltr">${piecesHtml(game, [...g.cards].sort((a, b) => a - b), "xs")}</td><td class="num">${g.huxi}</td></tr>`).join("")}
       </tbody><tfoot><tr><th colspan="2">${t("result.huxi")}</th><td class="num" id="res-huxi">${r.huxi}</td></tr><tr><th colspan="2">${t("result.tun")} <span class="rule-id">PH-8.3</span></th><td class="num" id="res-tun">${r.tun}</td></tr></tfoot></table>`;
     } else {
-      body = `<p class="verdict" id="verdict">${t("result.drawn")} <span class="rule-id">${esc(r.rule_id)}</span></p>`;
+      const how = r.outcome === "abandoned" ? "result.abandoned" : "result.drawn"; // TB-2.7 or PH-8
+      body = `<p class="verdict" id="verdict">${t(how)} <span class="rule-id">${esc(r.rule_id)}</span></p>`;
     }
     if (r.hands && r.hands.length) body += allHandsHtml(m, r.hands, r.kans, "PH-7.3");
   } else {
@@ -355,6 +356,9 @@ export function resultHtml(m, ctx) {
       <table class="fans"><caption>${t("result.fans")}</caption><thead><tr><th>${t("result.fan")}</th><th>${t("result.points")}</th></tr></thead><tbody>
       ${w.fans.map((f) => `<tr data-fan="${esc(f.name_en)}"><td>${hasCjk() ? `<span lang="zh">${esc(f.name_zh)}</span> · ` : ""}${fanLabel(f)}${f.count > 1 ? ` ×${f.count}` : ""}</td><td class="num">${f.points * f.count}</td></tr>`).join("")}
       </tbody><tfoot><tr><th>${t("result.fanpoints")} <span class="rule-id">MC-4.3</span></th><td class="num">${w.fan_points}</td></tr><tr><th>${t("result.flowerpoints")} <span class="rule-id">MC-2.5</span></th><td class="num">${w.flower_points}</td></tr><tr><th>${t("result.total")}</th><td class="num" id="res-total">${w.total}</td></tr></tfoot></table>`;
+    } else if (r.abandoned) {
+      body = `<p class="verdict" id="verdict">${t("result.abandoned")} <span class="rule-id">TB-2.7</span></p>`;
+      payments = [0, 0, 0, 0];
     } else {
       body = `<p class="verdict" id="verdict">${t("result.exhausted")} <span class="rule-id">MC-3.6</span></p>`;
       payments = [0, 0, 0, 0];
