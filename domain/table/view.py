@@ -29,3 +29,4 @@ class TableView(msgspec.Struct, frozen=True):
     # every turn's wait for anyone; a claim window's wait for the asked seat only
     deadlines: list[SeatDeadline] = []
     waits_on_claims: bool = False  # the deal waits on a person's answer in a claim window
+    connected: list[int] = []  # person seats with a live stream open now (not in the log)

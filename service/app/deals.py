@@ -38,6 +38,7 @@ from service.app.bots import PACE_FACTORS, BotPool, BotRunner
 from service.app.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
+from service.app.presence import Presence
 from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")
@@ -162,6 +163,7 @@ class DealService:
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
         self.bots = BotRunner(self, bot_delay, bot_pool)
+        self.presence = Presence(store)  # who has a live stream (any process), for the views
         self.kick_bots = self.bots.kick
         self._token_digests: LRUCache[str, dict[int, str]] = LRUCache(cache_size)
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
@@ -524,7 +526,7 @@ class DealService:
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
             events=queries.command_events(folded, outcome.events, viewer),
-            view=queries.view(folded, viewer) if return_view else None,
+            view=queries.view(folded, viewer, await self.presence.seats(deal_id)) if return_view else None,
         )
 
     async def _execute_locked(
@@ -640,4 +642,5 @@ class DealService:
 
     async def close(self) -> None:
         await self.bots.close()
+        await self.presence.close()
         self.store.close()

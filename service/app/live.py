@@ -50,10 +50,14 @@ class Live:
         self.sub = sub
         self._head = head
         self._ended = ended
+        self.presence: Any = None  # a seat's presence hold while the stream is open
 
     def close(self) -> None:
         if self.sub is not None:
             self._streams.hub.leave(self.sub)
+        if self.presence is not None:
+            self.presence.release()
+            self.presence = None
 
     async def parts(self) -> AsyncIterator[tuple[Part, int]]:
         """Each part with the subscriber's position before it (what of it to send)."""
@@ -132,7 +136,10 @@ class LiveStreams:
                 self, folded.kit, None, folded.version, "reset"
             )  # the store holds less than the client saw
         sub = self.hub.open(folded, deal_id, viewer, after, alive, abort)
-        return Live(self, folded.kit, sub, folded.version, None)
+        live = Live(self, folded.kit, sub, folded.version, None)
+        if viewer.seat is not None:  # the seat is connected while its stream is open
+            live.presence = self.deals.presence.hold(deal_id, viewer.seat)
+        return live
 
     async def part_for(self, batch: Batch, viewer: Viewer) -> Part:
         """The viewer's messages for a batch, through the gate: its events, then its view at the
@@ -154,9 +161,12 @@ class LiveStreams:
             else:  # the fold has moved on (a backlog, or commands since): the state back then
                 state = folded.kit.game.fold(folded.events[: batch.last])
             batch.memo["state"] = state
-        closing: list[tuple[int | None, str, str]] = [
-            (batch.last, "view", msgspec.json.encode(queries.view_of_state(folded, state, viewer)).decode())
-        ]
+        connected = batch.memo.get("connected")
+        if connected is None:
+            connected = batch.memo["connected"] = await self.deals.presence.seats(batch.deal_id)
+        shown = queries.view_of_state(folded, state, viewer, connected)
+        view = msgspec.json.encode(shown).decode()
+        closing: list[tuple[int | None, str, str]] = [(batch.last, "view", view)]
         if over:
             closing.append((None, "deal-over", json.dumps({"version": batch.last})))
         return Part(events, closing, batch.last, over)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.errors import RuleViolation
+from domain.table.seating import PERSON
 from domain.table.view import SeatDeadline, TableView
 from service.app.audit import AuditReport, audit_log
 from service.app.folds import DealNotFound, Folded
@@ -118,7 +120,7 @@ class LobbyList(msgspec.Struct):
 
 
 # --- the gate (pure) -------------------------------------------------------------------------
-def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
+def summary(deal_id: str, folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> DealSummary:
     projections = folded.kit.projections
     seating = folded.state.seating
     acting = list(projections.public_turn(folded.state))
@@ -141,7 +143,7 @@ def summary(deal_id: str, folded: Folded, viewer: Viewer) -> DealSummary:
         open_seats=seating.open_seats,
         lobby=folded.lobby,
         waiting_to_start=waiting_to_start(folded),
-        table=table_view(folded, viewer),
+        table=table_view(folded, viewer, connected),
     )
 
 
@@ -166,13 +168,13 @@ def lobby_table(deal_id: str, folded: Folded) -> LobbyTable | None:
     )
 
 
-def view(folded: Folded, viewer: Viewer) -> Any:
+def view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
     """The seat's own view (hand, legal actions); for anyone else the public table."""
     shown = folded.kit.projections.view_from_state(folded.state, viewer.seat)
-    return msgspec.structs.replace(shown, seating=table_view(folded, viewer))
+    return msgspec.structs.replace(shown, seating=table_view(folded, viewer, connected))
 
 
-def table_view(folded: Folded, viewer: Viewer) -> TableView:
+def table_view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> TableView:
     """Names, kinds, away seats and the clocks running, as ``viewer`` may see them (TB-2.2): a
     turn's deadline is public, a claim window's only to the asked seat (the others learn only
     that the table waits), and a seat's bank only to itself."""
@@ -207,6 +209,8 @@ def table_view(folded: Folded, viewer: Viewer) -> TableView:
         clock=clock.settings if clock is not None else None,
         deadlines=deadlines,
         waits_on_claims=claims,
+        # who has a live stream is public (a seat's kind is); only person seats count
+        connected=[s for s in connected if 0 <= s < len(seating.kinds) and seating.kinds[s] == PERSON],
     )
 
 
@@ -220,11 +224,11 @@ def coach_view(folded: Folded, viewer: Viewer) -> Any:
     return view(folded, viewer)
 
 
-def view_of_state(folded: Folded, state: Any, viewer: Viewer) -> Any:
+def view_of_state(folded: Folded, state: Any, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
     """``view`` at an earlier state of the same deal (what a live stream shows after a batch),
     with the table as it stands now."""
     shown = folded.kit.projections.view_from_state(state, viewer.seat)
-    return msgspec.structs.replace(shown, seating=table_view(folded, viewer))
+    return msgspec.structs.replace(shown, seating=table_view(folded, viewer, connected))
 
 
 def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: str | None) -> ReplayFrame:
@@ -446,7 +450,7 @@ class ReadSide:
     async def summary(self, deal_id: str, viewer: Viewer) -> DealSummary:
         folded = await self.deals.load(deal_id)
         self.deals.kick_bots(deal_id)
-        answer = summary(deal_id, folded, viewer)
+        answer = summary(deal_id, folded, viewer, await self.deals.presence.seats(deal_id))
         if folded.over:  # only a finished deal is played again
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
         return answer
@@ -456,7 +460,7 @@ class ReadSide:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
         folded = await self.deals.load(deal_id)
         self.deals.kick_bots(deal_id)
-        return view(folded, viewer)
+        return view(folded, viewer, await self.deals.presence.seats(deal_id))
 
     async def replay(
         self, deal_id: str, viewer: Viewer, step: int | None, perspective: str | None

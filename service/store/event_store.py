@@ -688,6 +688,27 @@ class EventStore:
         rows = await self.redis.zrangebyscore(self.clocks_key, "-inf", now_ms, start=0, num=count)
         return [d.decode() if isinstance(d, bytes) else d for d in rows]
 
+    def presence_key(self, deal_id: str) -> str:
+        """Which seats have a live stream now: ``<seat>:<stream>`` → until when (epoch ms),
+        refreshed by the process serving that stream; the key expires with its last stream."""
+        return f"{self.prefix}:{{{deal_id}}}:presence"
+
+    async def touch_presence(self, deal_id: str, member: str, until_ms: int, ttl_ms: int) -> None:
+        key = self.presence_key(deal_id)
+        await self._appends.call("HSET", key, member, until_ms)
+        await self._appends.call("PEXPIRE", key, ttl_ms)
+
+    async def drop_presence(self, deal_id: str, member: str) -> None:
+        await self._appends.call("HDEL", self.presence_key(deal_id), member)
+
+    async def read_presence(self, deal_id: str) -> dict[str, int]:
+        rows = await self._reads.call("HGETALL", self.presence_key(deal_id))
+        if isinstance(rows, dict):
+            items = rows.items()
+        else:  # a flat [field, value, …] reply
+            items = zip(rows[::2], rows[1::2], strict=True)
+        return {(k.decode() if isinstance(k, bytes) else k): int(v) for k, v in items}
+
     def archive_lease_key(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:archiving"
 

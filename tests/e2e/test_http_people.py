@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import auth, play_as_human
+from tests.e2e.conftest import auth, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -289,3 +289,40 @@ async def test_one_seat_cannot_flood_a_table_with_commands(http):
     assert (await _summary(http, deal_id))["version"] == version
     resp = await _start(http, deal_id, bo, "bo")  # another seat's command still goes through
     assert resp.status == 200, await resp.text()
+
+
+async def test_views_say_which_people_are_connected_in_any_process(http, second_server):
+    """A seat is connected while a stream of its own is open, in whichever process serves it;
+    a spectator's stream and a bot seat never count, and a closed stream stops counting."""
+    created = await _create(
+        http,
+        {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "spectators": True},
+    )
+    deal_id, bo = created["deal_id"], created["tokens"]["0"]
+    joined = await http.post(
+        f"/deals/{deal_id}/join", json={"invite": created["invites"]["1"], "name": "Ana"}
+    )
+    ana = (await joined.json())["token"]
+
+    async def connected(client=http) -> list[int]:
+        return (await _summary(client, deal_id))["table"]["connected"]
+
+    assert await connected() == []
+    watcher = await http.get(f"/deals/{deal_id}/events/stream")  # a spectator
+    bo_stream = await http.get(f"/deals/{deal_id}/events/stream", headers=auth(bo))
+    ana_stream = await second_server.get(f"/deals/{deal_id}/events/stream", headers=auth(ana))
+    assert {watcher.status, bo_stream.status, ana_stream.status} == {200}
+    # both processes see both people, in the summary and in each seat's own view
+    await wait_for(lambda: _connected_is(connected, [0, 1]), timeout=30)
+    await wait_for(lambda: _connected_is(lambda: connected(second_server), [0, 1]), timeout=30)
+    view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(ana))).json()
+    assert view["seating"]["connected"] == [0, 1]
+    ana_stream.close()
+    await wait_for(lambda: _connected_is(connected, [0]), timeout=30)
+    bo_stream.close()
+    watcher.close()
+    await wait_for(lambda: _connected_is(connected, []), timeout=30)
+
+
+async def _connected_is(read, expected: list[int]) -> bool:
+    return await read() == expected

@@ -5,6 +5,7 @@
 // i18n.js and rules.js merge these into their tables.
 
 const en = {
+  "badge.offline": "not connected",
   "result.abandoned": "Abandoned: nobody moved for too long, and nobody pays.",
   "name.open": "Open seat {n}",
   "log.joined": "{seat} sat down at seat {n}.", "log.joined.you": "You sat down at seat {n}.",
@@ -38,6 +39,7 @@ const en = {
 };
 
 const pt = {
+  "badge.offline": "sem ligação",
   "result.abandoned": "Abandonada: ninguém jogou durante demasiado tempo, e ninguém paga.",
   "name.open": "Lugar livre {n}",
   "log.joined": "{seat} sentou-se no lugar {n}.", "log.joined.you": "Sentou-se no lugar {n}.",
@@ -71,6 +73,7 @@ const pt = {
 };
 
 const nl = {
+  "badge.offline": "niet verbonden",
   "result.abandoned": "Opgegeven: te lang speelde niemand, en niemand betaalt.",
   "name.open": "Vrije plaats {n}",
   "log.joined": "{seat} neemt plaats {n}.", "log.joined.you": "Je neemt plaats {n}.",
@@ -104,6 +107,7 @@ const nl = {
 };
 
 const ar = {
+  "badge.offline": "غير متصل",
   "result.abandoned": "متروكة: لم يلعب أحد مدة طويلة، ولا يدفع أحد.",
   "name.open": "مقعد شاغر {n}",
   "log.joined": "جلس {seat} في المقعد {n}.", "log.joined.you": "جلستَ في المقعد {n}.",
@@ -137,6 +141,7 @@ const ar = {
 };
 
 const fi = {
+  "badge.offline": "ei yhteydessä",
   "result.abandoned": "Keskeytetty: kukaan ei pelannut liian pitkään aikaan, eikä kukaan maksa.",
   "name.open": "Vapaa paikka {n}",
   "log.joined": "{seat} istuutui paikalle {n}.", "log.joined.you": "Istuuduit paikalle {n}.",

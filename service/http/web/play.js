@@ -268,7 +268,7 @@ function renderTable(ctx) {
   if (ctx.seat === null) { m.me = null; m.bottom = 0; m.legal = []; m.prompt = null; }
   m.live = !ctx.over;
   const seating = ctx.view.seating || null;
-  m.people = ctx.names; m.away = seating ? seating.away : []; m.deadlines = seating && m.live ? seating.deadlines : [];
+  m.people = ctx.names; m.away = seating ? seating.away : []; m.connected = seating && seating.connected; m.deadlines = seating && m.live ? seating.deadlines : [];
   m.clockBadge = clockBadgeHtml;
   m.coach = adviceFor(ctx);
   ensureAdvice(ctx);

@@ -134,6 +134,8 @@ export function seatHtml(m, i) {
   if (waiting.has(i)) badges.push(`<span class="badge turn">${t("turn")}</span>`);
   if (m.kinds && m.kinds[i] === "open") badges.push(`<span class="badge open">${t("badge.open")}</span>`);
   if (m.away && m.away.includes(i)) badges.push(`<span class="badge away" data-away="${i}">${t("badge.away")}</span>`);
+  // a person whose page has no live stream now (closed, or lost its connection)
+  if (m.connected && m.kinds[i] === "human" && i !== m.me && !m.connected.includes(i)) badges.push(`<span class="badge offline" data-offline="${i}">${t("badge.offline")}</span>`);
   const clock = (m.deadlines || []).find((d) => d.seat === i);
   if (clock && m.clockBadge) badges.push(m.clockBadge(clock, i === m.me)); // TB-2.2: the seat that must act
   if (m.live && waiting.has(i) && level) badges.push(`<span class="thinking" role="status">${t("thinking")}<span class="dots" aria-hidden="true"><i></i><i></i><i></i></span></span>`);
