@@ -610,7 +610,7 @@ class DealService:
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
-            if folded.clock is not None:
+            if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")

@@ -138,7 +138,11 @@ class LiveStreams:
         sub = self.hub.open(folded, deal_id, viewer, after, alive, abort)
         live = Live(self, folded.kit, sub, folded.version, None)
         if viewer.seat is not None:  # the seat is connected while its stream is open
-            live.presence = self.deals.presence.hold(deal_id, viewer.seat)
+            try:
+                live.presence = await self.deals.presence.hold(deal_id, viewer.seat)
+            except BaseException:  # cancelled meanwhile: the stream never starts
+                live.close()
+                raise
         return live
 
     async def part_for(self, batch: Batch, viewer: Viewer) -> Part:

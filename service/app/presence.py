@@ -37,10 +37,12 @@ class Presence:
         self._tasks: set[asyncio.Task] = set()
         self._cache: LRUCache[str, tuple[float, list[int]]] = LRUCache(cache_size)
 
-    def hold(self, deal_id: str, seat: int) -> PresenceHold:
-        """Mark ``seat`` connected while the returned hold is not released."""
+    async def hold(self, deal_id: str, seat: int) -> PresenceHold:
+        """Mark ``seat`` connected while the returned hold is not released: written before this
+        returns, so every view the stream then sends counts the seat."""
         member = f"{seat}:{self._token}.{next(self._ids)}"
         hold = PresenceHold(self, deal_id, member)
+        await hold.touch()
         task = asyncio.create_task(hold.keep())
         hold.task = task
         self._tasks.add(task)
@@ -83,18 +85,18 @@ class PresenceHold:
         self.member = member
         self.task: asyncio.Task | None = None
 
+    async def touch(self) -> None:
+        try:
+            await self.presence.store.touch_presence(self.deal_id, self.member, now_ms() + VALID_MS, VALID_MS)
+        except STORE_OUTAGES as exc:  # waited out: the member runs out meanwhile
+            raise_if_cancelled()
+            log.debug("presence of %s waits for the store: %s", self.deal_id, exc)
+
     async def keep(self) -> None:
-        store = self.presence.store
         while True:
-            try:
-                await store.touch_presence(self.deal_id, self.member, now_ms() + VALID_MS, VALID_MS)
-                raise_if_cancelled()
-            except asyncio.CancelledError:
-                raise
-            except STORE_OUTAGES as exc:  # waited out: the member runs out meanwhile
-                raise_if_cancelled()
-                log.debug("presence of %s waits for the store: %s", self.deal_id, exc)
             await asyncio.sleep(REFRESH_S)
+            await self.touch()
+            raise_if_cancelled()
 
     def release(self) -> None:
         """The stream ended: stop refreshing and remove the member (in the background)."""
