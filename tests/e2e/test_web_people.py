@@ -199,6 +199,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     await bo.select_option("#fill-2", "greedy")
     await bo.click("[data-fill='2']")
     await wait_js(bo, "document.querySelector('[data-room-seat=\"2\"]')?.dataset.kind === 'bot:greedy'")
+    await bo.evaluate(CLOCK_WATCH_JS)  # every render is seen, however short a wait lasts
 
     # Ana opens the link in her own browser, with sound on: the 5 s tone is heard
     await ana.goto(web_server + "/")
@@ -206,6 +207,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     await ana.evaluate("localStorage.setItem('ds.set.sound', 'true')")
     await ana.goto(link)
     await ana.wait_for_selector("#join-name")
+    await ana.evaluate(CLOCK_WATCH_JS)
     await ana.fill("#join-name", "Ana")
     await ana.click("#join-submit")
     await wait_dealt(ana)
@@ -213,9 +215,10 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     # Bo plays by clicking from the start; Ana, for now, does not
     bo_playing = asyncio.create_task(play_by_clicking(bo, pick_mcr, name="people-mcr-bo", timeout=300))
     # Ana is the dealer and must discard: her own clock runs, seconds for her, the seat for all
-    await ana.wait_for_selector("#my-clock [data-clock='1']")
-    assert "s" in await ana.text_content("#my-clock")
-    await bo.wait_for_selector(".seat[data-seat='1'] [data-clock='1']")
+    await wait_js(ana, "window.__clocks.mine", 60)
+    assert "Your time:" in await ana.evaluate("window.__clocks.mine")
+    await wait_js(bo, "window.__clocks.seat", 60)
+    assert (await bo.evaluate("window.__clocks.seat")).endswith(" s")
     # she does nothing: two expiries in a row, then she is away (bound: two waits of 8 s each
     # plus the table's moves between them, with room for a loaded machine)
     await ana.wait_for_selector("#away-banner", timeout=90_000)
@@ -255,6 +258,16 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     assert any(t.startswith("Ana is terug") for t in texts_nl), texts_nl
     assert bo.js_errors == [] and ana.js_errors == []
 
+
+CLOCK_WATCH_JS = """() => {
+  window.__clocks = { mine: null, seat: null };
+  new MutationObserver(() => {
+    const mine = document.querySelector("#my-clock [data-clock='1']");
+    if (mine && !window.__clocks.mine) window.__clocks.mine = document.querySelector('#my-clock').textContent;
+    const seat = document.querySelector(".seat[data-seat='1'] [data-clock='1']");
+    if (seat && !window.__clocks.seat) window.__clocks.seat = seat.textContent;
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
 
 AWAY_MOVE_SEEN = """(() => {
   const items = [...document.querySelectorAll('#move-log li[data-v]')];
