@@ -1,4 +1,4 @@
-"""The verifiable shuffle (DESIGN.md section 6): commit to a server seed, mix in the client's, reveal.
+"""The verifiable shuffle (docs/design.md, the shuffle): commit to a server seed, mix in the client's, reveal.
 
 Anyone can re-derive the dealer and the deck from the revealed ``server_seed`` and the
 ``client_seed`` with nothing but SHA-256, so the server cannot have picked a deck it liked.

@@ -1,4 +1,4 @@
-"""Chinese Official Mahjong: rules in ../shared/rules/mcr.md, ids MC-x.y.
+"""Chinese Official Mahjong: rules in docs/rules/mcr.md, ids MC-x.y.
 
 Two rulesets: ``mcr/1`` and ``mcr/2`` (MC-3.7: the discard after the wall's last draw can only be
 won; MC-4.6: a kong whose replacement was a flower gives no Out with Replacement Tile). One engine

@@ -1,4 +1,4 @@
-"""Bots that see one seat view only (DESIGN.md section 7): ``random``, ``greedy`` and ``strong``
+"""Bots that see one seat view only (docs/design.md, Bots): ``random``, ``greedy`` and ``strong``
 (the expected-value search of ``domain.mcr.strong``).
 
 greedy: always takes a legal win; otherwise minimises shanten (over all MCR forms) and, among

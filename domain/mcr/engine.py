@@ -1,4 +1,4 @@
-"""decide / evolve / legal_actions for ``mcr/1`` (rules: ../shared/rules/mcr.md)."""
+"""decide / evolve / legal_actions for ``mcr/1`` (rules: docs/rules/mcr.md)."""
 
 from __future__ import annotations
 

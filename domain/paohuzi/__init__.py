@@ -1,4 +1,4 @@
-"""Paohuzi (``paohuzi/1``): the rules of shared/rules/paohuzi.md, event-sourced."""
+"""Paohuzi (``paohuzi/1``): the rules of docs/rules/paohuzi.md, event-sourced."""
 
 from __future__ import annotations
 

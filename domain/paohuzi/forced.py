@@ -50,7 +50,7 @@ class Ctx:
 
 
 def end(ctx: Ctx, e: Any) -> None:
-    """The deal's last events: its result, then the seed (DESIGN.md section 6)."""
+    """The deal's last events: its result, then the seed (docs/design.md, the shuffle)."""
     s = ctx.s
     ctx.emit(e)
     server_seed = s.created.server_seed

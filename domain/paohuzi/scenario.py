@@ -1,4 +1,4 @@
-"""Fixed decks for tests, tutorials and reproducing disputes (dev mode only, DESIGN.md 5).
+"""Fixed decks for tests, tutorials and reproducing disputes (dev mode only, docs/design.md, the shuffle).
 
 ``deck_for`` turns hands and stock written as kinds (``"s5"``, ``"b10"``) into a deck of card ids
 in the dealing order of PH-2.3. Unnamed places are filled with the remaining cards, spread so

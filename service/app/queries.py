@@ -1,7 +1,7 @@
 """The read side: every read the service answers passes this one visibility gate.
 
 Each read takes the viewer (a seat of the deal, a spectator, or nobody) and the deal's state and
-returns only what that viewer may know now (PH-7, MC-5; DESIGN.md section 4). While a deal is
+returns only what that viewer may know now (PH-7, MC-5; docs/design.md, the read side). While a deal is
 live nobody sees another seat's hidden cards, its claim options or an answer still secret, in
 any route; once the deal is over everything is public. HTTP handlers hold no visibility rule of
 their own: they decode the request, call one function here and encode what it returns.

@@ -1,5 +1,5 @@
 """Live streams: one reader per service process fans each deal's new events out to every local
-subscriber (DESIGN.md section 3, "live updates").
+subscriber (docs/design.md, the event store, "live updates").
 
 A subscriber holds no Redis connection. The hub holds two: a pub/sub connection on which the
 append script rings a doorbell (the stream key as channel, the new version as message) for

@@ -1,4 +1,4 @@
-"""The HTTP API (DESIGN.md section 5): deals, commands, seat views, SSE, replay, log, audit.
+"""The HTTP API (the README lists every route): deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request (``service.http.request``), call one function of the command side
 (``DealService``) or of the read side (``service.app.queries``, the one visibility gate) and

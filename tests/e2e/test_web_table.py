@@ -493,7 +493,7 @@ async def test_translations_complete_and_shuffle_test_vector(web_server, browser
         }"""
     )
     assert missing == []
-    # DESIGN.md section 6 test vector, computed with crypto.subtle and BigInt in the page
+    # docs/design.md, the shuffle test vector, computed with crypto.subtle and BigInt in the page
     vector = await page.evaluate(
         """async () => {
           const f = await import('/web/fair.js');

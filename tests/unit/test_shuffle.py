@@ -1,4 +1,4 @@
-"""The verifiable shuffle reproduces DESIGN.md section 6 exactly."""
+"""The verifiable shuffle reproduces docs/design.md, the shuffle exactly."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The fairness check (DESIGN.md section 6) done in the browser with crypto.subtle and BigInt.
+// The fairness check (docs/design.md, the shuffle) done in the browser with crypto.subtle and BigInt.
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) throw new Error("not hex");

@@ -1,4 +1,4 @@
-// Rules pages, written for this table from shared/rules (ids match the server's errors and audit).
+// Rules pages, written for this table from docs/rules (ids match the server's errors and audit).
 import { getLang } from "./i18n.js";
 import { PEOPLE_RULES } from "./i18n_people.js";
 
@@ -85,6 +85,7 @@ const MC_EN = {
       ["MC-3.4", "A tile added to a pung can be robbed: another player may win on it. A concealed kong cannot be robbed."],
       ["MC-3.5", "After a chow or pung you discard first; a kong must wait for a later turn."],
       ["MC-3.6", "When the player on turn cannot draw, the wall is exhausted and the deal is drawn."],
+      ["MC-3.7", "From ruleset mcr/2: the discard made after the last tile of the wall was drawn can only be claimed to win on it, never for a chow, pung or kong. Deals played under mcr/1 keep their own rule."],
     ] },
     { h: "Winning and scoring", items: [
       ["MC-4.1", "Winning shapes: four sets and a pair, seven pairs, seven shifted pairs, thirteen orphans, honours and knitted tiles, and the knitted straight."],
@@ -92,6 +93,7 @@ const MC_EN = {
       ["MC-4.3", "A win needs eight points before flowers; flowers are added after that."],
       ["MC-4.4", "Self-drawn: every opponent pays 8 plus the total. On a discard (or a robbed kong) the discarder pays 8 plus the total and the other two pay 8."],
       ["MC-4.5", "You may pass up a win. A claimed win that is not a real winning hand is refused and changes nothing."],
+      ["MC-4.6", "From ruleset mcr/2: Out with Replacement Tile counts only when the winning tile is the kong's own replacement; a win on a tile that replaced a flower scores as self-drawn without it. Under mcr/1 it counted."],
     ] },
     { h: "What you can see", items: [
       ["MC-5.1", "Everyone sees discards, exposed sets, flowers, how many concealed kongs each player has (not which), hand sizes, the wall count and whose turn it is."],
@@ -184,6 +186,7 @@ const MC_PT = {
       ["MC-3.4", "Uma peça juntada a um pung pode ser roubada: outro jogador pode ganhar com ela. Um kong oculto não pode ser roubado."],
       ["MC-3.5", "Depois de chow ou pung descarta primeiro; um kong fica para uma vez seguinte."],
       ["MC-3.6", "Quando quem está na vez não pode tirar peça, a muralha acabou e a mão empata."],
+      ["MC-3.7", "Desde o conjunto de regras mcr/2: a descarga feita depois de tirada a última peça da muralha só pode ser reclamada para ganhar, nunca para chow, pung ou kong. As mãos jogadas com mcr/1 mantêm a sua regra."],
     ] },
     { h: "Ganhar e pontuar", items: [
       ["MC-4.1", "Formas vencedoras: quatro conjuntos e um par, sete pares, sete pares deslocados, treze órfãos, honras e peças entrelaçadas, e a sequência entrelaçada."],
@@ -191,6 +194,7 @@ const MC_PT = {
       ["MC-4.3", "Uma vitória precisa de oito pontos antes das flores; as flores somam-se depois."],
       ["MC-4.4", "Com peça própria: cada adversário paga 8 mais o total. Com um descarte (ou kong roubado) quem descartou paga 8 mais o total e os outros dois pagam 8."],
       ["MC-4.5", "Pode recusar uma vitória. Uma vitória reclamada sem mão vencedora é recusada e não altera nada."],
+      ["MC-4.6", "Desde o conjunto de regras mcr/2: Out with Replacement Tile só conta quando a peça vencedora é a própria reposição do kong; ganhar com uma peça que repôs uma flor conta como tirada pela própria mão, sem esse fan. Com mcr/1 contava."],
     ] },
     { h: "O que se vê", items: [
       ["MC-5.1", "Todos veem descartes, conjuntos expostos, flores, quantos kongs ocultos cada um tem (não quais), o tamanho das mãos, a muralha e de quem é a vez."],
@@ -283,6 +287,7 @@ const MC_NL = {
       ["MC-3.4", "Een steen die bij een pung wordt gelegd kan geroofd worden: een ander mag erop winnen. Een verborgen kong kan niet geroofd worden."],
       ["MC-3.5", "Na chow of pung leg je eerst af; een kong moet wachten tot een latere beurt."],
       ["MC-3.6", "Kan de speler aan zet niet pakken, dan is de muur op en is het gelijkspel."],
+      ["MC-3.7", "Vanaf regelset mcr/2: de afgooi na het pakken van de laatste steen van de muur mag alleen geclaimd worden om erop te winnen, nooit voor een chow, pung of kong. Spellen onder mcr/1 houden hun eigen regel."],
     ] },
     { h: "Winnen en tellen", items: [
       ["MC-4.1", "Winnende vormen: vier sets en een paar, zeven paren, zeven verschoven paren, dertien wezen, eer- en verweven stenen, en de verweven straat."],
@@ -290,6 +295,7 @@ const MC_NL = {
       ["MC-4.3", "Voor een winst zijn acht punten zonder bloemen nodig; bloemen komen daarna."],
       ["MC-4.4", "Op eigen steen: elke tegenstander betaalt 8 plus het totaal. Op een afgelegde steen (of geroofde kong) betaalt de afgooier 8 plus het totaal en de andere twee 8."],
       ["MC-4.5", "Je mag een winst laten lopen. Een geclaimde winst zonder echte winnende hand wordt geweigerd en verandert niets."],
+      ["MC-4.6", "Vanaf regelset mcr/2: Out with Replacement Tile telt alleen als de winnende steen de eigen vervanger van de kong is; winnen op een steen die een bloem verving telt als zelf gepakt, zonder die fan. Onder mcr/1 telde hij wel."],
     ] },
     { h: "Wat je ziet", items: [
       ["MC-5.1", "Iedereen ziet afgelegde stenen, open sets, bloemen, hoeveel verborgen kongs iemand heeft (niet welke), handgroottes, de muur en wie aan zet is."],
@@ -382,6 +388,7 @@ const MC_AR = {
       ["MC-3.4", "يمكن سرقة قطعة أُضيفت إلى «بونغ»: يحق لغيرك الفوز بها. أما الـ«كونغ» المخفية فلا تُسرق."],
       ["MC-3.5", "بعد «تشاو» أو «بونغ» ترمي أولًا؛ وتنتظر الـ«كونغ» دورًا لاحقًا."],
       ["MC-3.6", "إن عجز صاحب الدور عن السحب فقد نفد الجدار والجولة تعادل."],
+      ["MC-3.7", "بدءًا من مجموعة القواعد mcr/2: القطعة المرمية بعد سحب آخر قطعة من الجدار لا يُطالب بها إلا للفوز، لا لتشاو ولا بونغ ولا كونغ. الجولات الملعوبة بقواعد mcr/1 تبقى على قاعدتها."],
     ] },
     { h: "الفوز والحساب", items: [
       ["MC-4.1", "أشكال الفوز: أربع مجموعات وزوج، سبعة أزواج، سبعة أزواج متتالية، الأيتام الثلاثة عشر، الشرفيات مع القطع المتشابكة، والتسلسل المتشابك."],
@@ -389,6 +396,7 @@ const MC_AR = {
       ["MC-4.3", "يحتاج الفوز ثماني نقاط قبل الزهور، ثم تُضاف الزهور."],
       ["MC-4.4", "بسحب ذاتي: يدفع كل خصم 8 زائد المجموع. على قطعة مرمية (أو كونغ مسروقة) يدفع الرامي 8 زائد المجموع ويدفع الآخران 8."],
       ["MC-4.5", "يمكنك ترك الفوز. أما طلب فوز بلا يد فائزة فيُرفض ولا يغيّر شيئًا."],
+      ["MC-4.6", "بدءًا من مجموعة القواعد mcr/2: لا يُحسب Out with Replacement Tile إلا إن كانت القطعة الفائزة بديلة الكونغ نفسه؛ والفوز بقطعة حلّت محل زهرة يُحسب سحبًا ذاتيًا بدونه. في mcr/1 كان يُحسب."],
     ] },
     { h: "ما تراه", items: [
       ["MC-5.1", "يرى الجميع القطع المرمية والمجموعات المكشوفة والزهور وعدد الكونغ المخفية لكل لاعب (لا نوعها) وحجم الأيدي والجدار ومن عليه الدور."],
@@ -481,6 +489,7 @@ const MC_FI = {
       ["MC-3.4", "Kolmosiin lisätyn laatan voi ryöstää: toinen pelaaja voi voittaa sillä. Piilotettuja nelosia ei voi ryöstää."],
       ["MC-3.5", "Chow'n tai pungin jälkeen poistat ensin; kong odottaa myöhempää vuoroa."],
       ["MC-3.6", "Kun vuorossa oleva ei voi nostaa, muuri on loppu ja jako päättyy tasapeliin."],
+      ["MC-3.7", "Sääntöversiosta mcr/2 alkaen: muurin viimeisen laatan noston jälkeen heitettyä laattaa saa vaatia vain voittoon, ei chow-, pung- eikä kong-yhdistelmään. Versiolla mcr/1 pelatut jaot noudattavat omaa sääntöään."],
     ] },
     { h: "Voitto ja pisteet", items: [
       ["MC-4.1", "Voittomuodot: neljä sarjaa ja pari, seitsemän paria, seitsemän siirtynyttä paria, kolmetoista orpoa, kunnialaatat ja limittäiset laatat sekä limittäinen suora."],
@@ -488,6 +497,7 @@ const MC_FI = {
       ["MC-4.3", "Voittoon tarvitaan kahdeksan pistettä ilman kukkia; kukat lisätään vasta sen jälkeen."],
       ["MC-4.4", "Omalla nostolla: jokainen vastustaja maksaa 8 plus summan. Poistosta (tai ryöstetystä kongista) poistaja maksaa 8 plus summan ja muut kaksi 8."],
       ["MC-4.5", "Voitosta saa kieltäytyä. Väärä voittoilmoitus hylätään eikä muuta mitään."],
+      ["MC-4.6", "Sääntöversiosta mcr/2 alkaen: Out with Replacement Tile lasketaan vain, kun voittava laatta on kongin oma korvaava laatta; voitto kukan korvanneella laatalla lasketaan itse nostetuksi ilman sitä. Versiossa mcr/1 se laskettiin."],
     ] },
     { h: "Mitä näet", items: [
       ["MC-5.1", "Kaikki näkevät poistot, esillä olevat sarjat, kukat, kunkin piilotettujen nelosten määrän (ei lajia), käsien koot, muurin ja kenen vuoro on."],

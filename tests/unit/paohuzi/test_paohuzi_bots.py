@@ -1,4 +1,4 @@
-"""Bots see only a seat view and return one of its legal actions (DESIGN.md 7)."""
+"""Bots see only a seat view and return one of its legal actions (docs/design.md, Bots)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One or more tests per rule id of shared/rules/paohuzi.md, named after the rule."""
+"""One or more tests per rule id of docs/rules/paohuzi.md, named after the rule."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_PH_2_1_three_seats_and_turn_order(table):
 
 
 def test_PH_2_2_dealer_and_deck_from_the_seed():
-    dealer, deck = dealer_and_deck(bytes(range(32)), 80, 3)  # DESIGN.md test vector
+    dealer, deck = dealer_and_deck(bytes(range(32)), 80, 3)  # docs/design.md test vector
     assert dealer == 1
     assert deck[:12] == [55, 48, 53, 42, 65, 73, 78, 19, 71, 6, 57, 77]
     assert deck[-3:] == [10, 79, 63]

@@ -1,4 +1,4 @@
-"""The decisions written in ../shared/rules/paohuzi.md under PH-4.3, PH-6.6 and PH-6.7, each
+"""The decisions written in docs/rules/paohuzi.md under PH-4.3, PH-6.6 and PH-6.7, each
 checked against the engine, and decide's one legality (it accepts exactly ``legal_actions``)."""
 
 from __future__ import annotations

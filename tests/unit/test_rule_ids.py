@@ -1,0 +1,64 @@
+"""Every rule id the product cites is written down in the repo: the ids in the code, the web page
+and the errors (`PH-6.4`, `MC-3.2`, `TB-2.5`) are rules of `docs/rules/`, and every game rule
+there is on the web rules page (in each of its languages, which test_web_table checks)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULE_ID = re.compile(r"\b(?:PH|MC|TB)-\d+(?:\.\d+)?\b")
+CITED_IN = ("domain", "projections", "service", "bench")
+
+
+def _documented() -> set[str]:
+    ids: set[str] = set()
+    for doc in (ROOT / "docs" / "rules").glob("*.md"):
+        for line in doc.read_text().splitlines():
+            # a rule is a table row "| PH-6.4 | …" or a section heading "## PH-6 Claims"
+            row = re.match(r"\|\s*((?:PH|MC|TB)-\d+(?:\.\d+)?)\s*\|", line)
+            head = re.match(r"#+\s*((?:PH|MC|TB)-\d+)\b", line)
+            for m in (row, head):
+                if m:
+                    ids.add(m.group(1))
+    return ids
+
+
+def _cited() -> dict[str, str]:
+    cited: dict[str, str] = {}
+    for top in CITED_IN:
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix not in (".py", ".js", ".lua") or "__pycache__" in path.parts:
+                continue
+            for rule in RULE_ID.findall(path.read_text(encoding="utf-8")):
+                cited.setdefault(rule, str(path.relative_to(ROOT)))
+    return cited
+
+
+def test_every_cited_rule_id_is_a_documented_rule():
+    documented = _documented()
+    assert len(documented) > 80  # the three rule files are there
+    missing = {rule: where for rule, where in _cited().items() if rule not in documented}
+    assert missing == {}, missing
+
+
+def test_every_game_rule_in_the_docs_is_on_the_web_rules_page():
+    page = (ROOT / "service" / "http" / "web" / "rules.js").read_text(encoding="utf-8")
+    on_page = set(re.findall(r'\["((?:PH|MC)-\d+(?:\.\d+)?)",', page))
+    game_rules = {rule for rule in _documented() if rule[:2] in ("PH", "MC") and "." in rule}
+    assert game_rules - on_page == set()
+    assert on_page - _documented() == set()
+
+
+def test_the_code_cites_the_repo_not_the_team_workspace():
+    """Design and rules live in `docs/`; nothing points at files outside the repository."""
+    stale = []
+    for top in (*CITED_IN, "tests"):
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix not in (".py", ".js", ".md") or "__pycache__" in path.parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            if "../shared" in text or "shared/rules" in text or "DESIGN.md" in text:
+                stale.append(str(path.relative_to(ROOT)))
+    assert stale == [str(Path("tests/unit/test_rule_ids.py"))], stale
