@@ -55,7 +55,7 @@ export function modelFromFullView(game, f, kinds) {
     hands: started ? f.hands : [0, 0, 0, 0], flowers: started ? f.flowers : [[], [], [], []],
     melds: started ? f.melds : [[], [], [], []], discards: started ? f.discards : [[], [], [], []],
     wall: f.wall_count, turn: f.turn, window: f.window, drawn: null, phase: f.phase, prevailing: f.prevailing_wind,
-    result: f.phase === "over" ? { exhausted: f.exhausted, win: f.result, hands: f.hands } : null, legal: [],
+    result: f.phase === "over" ? { exhausted: f.exhausted, win: f.result, hands: f.hands, abandoned: !!f.abandoned } : null, legal: [],
   };
 }
 
