@@ -20,6 +20,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     get_json,
     new_page,
     post_json,
+    put_tokens,
     seat_visible_versions,
     shot,
     wait_js,
@@ -335,3 +336,26 @@ async def test_the_join_page_refuses_clearly(web_server, browser):  # noqa: F811
     state = await page.evaluate(STATE_JS)
     assert state["version"] == -1  # no table was opened
     assert page.js_errors == []
+
+
+async def test_a_deal_nobody_moves_in_ends_as_abandoned_on_the_result_sheet(web_server, browser):  # noqa: F811
+    """TB-2.7 in the browser: an untimed deal (a --dev idle limit of 2 s instead of the hour)
+    whose person never moves, not even to deal, ends as abandoned, and the sheet says so."""
+    for game, seats in (
+        ("paohuzi", ["human", "bot:greedy", "bot:greedy"]),
+        ("mcr", ["human"] + ["bot:greedy"] * 3),
+    ):
+        status, created = post_json(
+            web_server, "/deals", {"game": game, "seats": seats, "idle_s": 2, "dealer": 0}
+        )
+        assert status == 201, created
+        page = await new_page(browser, web_server)
+        await put_tokens(page, web_server, created["deal_id"], created["tokens"])
+        await page.goto(f"{web_server}/#/play/{created['deal_id']}/0")
+        # the person never even deals: after the limit the table ends the deal (TB-2.7)
+        await page.wait_for_selector("#result #verdict", timeout=60_000)
+        verdict = await page.text_content("#verdict")
+        assert verdict.startswith("Abandoned") and "TB-2.7" in verdict, verdict
+        texts = await log_texts(page)
+        assert any(t.startswith("Nobody moved for too long") and "TB-2.7" in t for t in texts), texts
+        assert page.js_errors == []
