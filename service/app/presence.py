@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 import time
 
 from service.app.cancellation import raise_if_cancelled
@@ -33,7 +34,7 @@ class Presence:
     def __init__(self, store, cache_size: int = 4096) -> None:
         self.store = store
         self._ids = itertools.count(1)
-        self._token = f"{id(self):x}"  # tells this process's streams from another's
+        self._token = secrets.token_hex(6)  # tells this process's streams from another's
         self._tasks: set[asyncio.Task] = set()
         self._cache: LRUCache[str, tuple[float, list[int]]] = LRUCache(cache_size)
 
