@@ -84,9 +84,11 @@ export async function renderLobby() {
         <span><strong>${t("game." + g)}</strong><small>${t("game." + g + ".short")}</small></span></label>`).join("")}
     </fieldset>
     <fieldset class="seats"><legend>${t("lobby.seats")}</legend>${seatRows}
-      <p class="help">${t("lobby.openhelp")} <span class="rule-id">TB-1.1</span></p>
-      <label for="my-name">${t("lobby.name")}</label> <input id="my-name" maxlength="${NAME_MAX}" autocomplete="nickname" spellcheck="false" value="${esc(store.get("my.name", ""))}">
-      <label class="check"><input type="checkbox" id="list-lobby"${store.get("lobby.list", false) ? " checked" : ""}> ${t("lobby.list")}</label>
+      <div class="seat-extra">
+        <p class="help">${t("lobby.openhelp")} <span class="rule-id">TB-1.1</span></p>
+        <span class="name-field"><label for="my-name">${t("lobby.name")}</label> <input id="my-name" maxlength="${NAME_MAX}" autocomplete="nickname" spellcheck="false" value="${esc(store.get("my.name", ""))}"></span>
+        <label class="check"><input type="checkbox" id="list-lobby"${store.get("lobby.list", false) ? " checked" : ""}> ${t("lobby.list")}</label>
+      </div>
       <details class="strengths"><summary>${t("lobby.levels")}</summary><ul id="strengths">${info.levels.map((l) => `<li data-level="${esc(l.level)}">${esc(strengthText(l))}</li>`).join("")}</ul></details>
     </fieldset>
     <fieldset class="pace"><legend>${t("lobby.pace")}</legend>
