@@ -324,7 +324,11 @@ function autoStart(ctx, m) {
   const a = m.legal.find((x) => x.type === "StartDeal");
   if (!a) return;
   ctx.startSent = true;
-  setTimeout(() => send(ctx, { ...a, client_seed: seed }), 0);
+  setTimeout(async () => {
+    await send(ctx, { ...a, client_seed: seed });
+    // refused or lost (a network error): the next view that still asks for it sends it again
+    if (ctx.view && ctx.view.prompt === "start") ctx.startSent = false;
+  }, 0);
 }
 
 // ------------------------------------------------------------------ the coach
