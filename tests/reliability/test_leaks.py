@@ -51,7 +51,8 @@ NOT_CARDS = {
     "prevailing_wind", "points", "fan_points", "flower_points", "payments", "huxi", "tun",
     "upgrades", "actual_version", "expected_version", "status", "seats_to_act", "created_ms", "streams",
     "versions", "opened_at_version", "seats", "kind", "unanswered", "walls", "deals",
-    "open_seats", "waiting_to_start", "away",  # seat numbers of the table (TB-1, TB-2.6)
+    "open_seats", "waiting_to_start", "away", "connected",  # seat numbers of the table (TB-1, TB-2.6)
+    "idle_since_ms", "idle_ms",  # an abandoned deal's times (TB-2.7)
     "move_s", "claim_s", "bank_s", "own_deadline_ms", "deadline_ms", "bank_ms",  # clocks (TB-2)
     # the coach's numbers (its cards are names, never ids)
     "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
