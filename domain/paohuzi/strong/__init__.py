@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..basic_bots import GreedyBot
 from ..messages import Pao, Win
 from ..view import SeatView, pao_kills_hand
 from .evaluate import MAX_SAMPLES, OptionValue, action_key, option_values, ranked_values
@@ -39,8 +40,6 @@ class StrongBot:
             view = _with_actions(view, acts)
         if len({action_key(a) for a in acts}) == 1:
             return acts[0]
-        from ..bots import GreedyBot  # here, not at import: bots.py registers this class
-
         greedy = action_key(GreedyBot(0).choose(view))
         order = {action_key(a): i for i, a in enumerate(acts)}
 
