@@ -21,6 +21,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(170)]
 
 LOG_VERSIONS = "els => els.map(e => e.dataset.v)"
+TEXTS = "els => els.map(e => e.textContent.trim())"
 STATE_JS = """() => {
   const page = document.querySelector('.play-page');
   return {
@@ -469,6 +470,45 @@ async def test_languages_rtl_rules_pages_and_sliders(web_server, browser):  # no
     assert page.foreign_requests == []
 
 
+async def test_the_table_rules_page_in_every_language(web_server, browser):  # noqa: F811
+    """The table rules (TB) have a rules page of their own beside the two games' pages, each rule
+    under its id in every language, one link away from each game's rules and back."""
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/#/rules/paohuzi")
+    await page.wait_for_selector("#rules-title")
+    await page.click("#rules-see-also a[data-rules='table']")
+    await page.wait_for_selector("dt#TB-2\\.5")
+    expected = await page.evaluate(
+        "import('/web/rules.js').then(r => r.RULES.table.en.sections.flatMap(s => s.items.map(i => i[0])))"
+    )
+    assert len(expected) == 15 and expected[0] == "TB-1.1" and expected[-1] == "TB-4.2"
+    titles = {}
+    for lang in ("pt", "nl", "ar", "fi", "en"):
+        await page.select_option("#lang", lang)
+        await wait_js(page, f"document.documentElement.lang === '{lang}'")
+        titles[lang] = await page.text_content("#rules-title")
+        shown = await page.eval_on_selector_all("article.rules dt", "els => els.map(e => e.id)")
+        assert shown == expected, lang
+        texts = await page.eval_on_selector_all("article.rules dd", TEXTS)
+        assert len(texts) == len(expected) and all(texts), lang
+        assert await page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+        if lang == "ar":
+            await page.screenshot(path=shot("rules-table-ar"), full_page=True)
+    assert len(set(titles.values())) == 5
+    # no game's pieces or tables on this page; links to both games' rules
+    assert await page.locator("article.rules .sample, #fan-table, #huxi-table").count() == 0
+    links = await page.eval_on_selector_all("#rules-see-also a", "els => els.map(e => e.dataset.rules)")
+    assert links == ["paohuzi", "mcr"]
+    await page.screenshot(path=shot("rules-table-en"), full_page=True)
+    await page.click("#rules-see-also a[data-rules='mcr']")
+    await page.wait_for_selector("dt#MC-3\\.2")
+    assert await page.locator("#rules-see-also a[data-rules='table']").count() == 1
+    await page.goto(web_server + "/#/rules/table/2")
+    await page.wait_for_selector("#sec-2 dt#TB-3\\.1")
+    assert page.js_errors == []
+    assert page.foreign_requests == []
+
+
 async def test_translations_complete_and_shuffle_test_vector(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server)
     await page.goto(web_server + "/")
@@ -482,7 +522,7 @@ async def test_translations_complete_and_shuffle_test_vector(web_server, browser
             for (const k of Object.keys(m.STRINGS.en)) if (!(k in m.STRINGS[l])) out.push(l + ':' + k);
             for (const k of Object.keys(m.STRINGS[l])) if (!(k in m.STRINGS.en)) out.push(l + ':extra:' + k);
           }
-          for (const g of ['paohuzi', 'mcr']) {
+          for (const g of ['paohuzi', 'mcr', 'table']) {
             const ids = r.RULES[g].en.sections.flatMap(s => s.items.map(i => i[0])).join();
             for (const [l] of m.LANGS) {
               const got = r.RULES[g][l].sections.flatMap(s => s.items.map(i => i[0])).join();

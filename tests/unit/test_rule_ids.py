@@ -1,6 +1,7 @@
 """Every rule id the product cites is written down in the repo: the ids in the code, the web page
 and the errors (`PH-6.4`, `MC-3.2`, `TB-2.5`) are rules of `docs/rules/`, and every game rule
-there is on the web rules page (in each of its languages, which test_web_table checks)."""
+there is on the web rules page, in each of its languages (test_web_table checks the same in the
+browser)."""
 
 from __future__ import annotations
 
@@ -43,12 +44,31 @@ def test_every_cited_rule_id_is_a_documented_rule():
     assert missing == {}, missing
 
 
-def test_every_game_rule_in_the_docs_is_on_the_web_rules_page():
+def _rules_page_languages() -> dict[str, list[str]]:
+    """The rule ids each of the rules page's texts lists (`const TB_FI = {…}`: the table rules in
+    Finnish), in page order: every rule id that opens an item `["TB-2.5", "…"]`."""
     page = (ROOT / "service" / "http" / "web" / "rules.js").read_text(encoding="utf-8")
-    on_page = set(re.findall(r'\["((?:PH|MC)-\d+(?:\.\d+)?)",', page))
-    game_rules = {rule for rule in _documented() if rule[:2] in ("PH", "MC") and "." in rule}
-    assert game_rules - on_page == set()
-    assert on_page - _documented() == set()
+    blocks = re.findall(r"^const ((?:PH|MC|TB)_[A-Z]{2}) = \{$(.*?)^\};$", page, re.MULTILINE | re.DOTALL)
+    return {name: re.findall(r'\["((?:PH|MC|TB)-\d+(?:\.\d+)?)",', body) for name, body in blocks}
+
+
+def test_every_game_rule_in_the_docs_is_on_the_web_rules_page():
+    """Every sub-rule of docs/rules (the PH and MC game rules and the TB table rules) is an item of
+    the web rules page, in each of its languages, and the page lists no rule the docs lack."""
+    documented = _documented()
+    languages = _rules_page_languages()
+    codes = {name.split("_")[1] for name in languages}
+    assert {"EN", "PT", "NL", "AR", "FI"} <= codes, codes
+    for prefix in ("PH", "MC", "TB"):
+        sub_rules = {rule for rule in documented if rule.startswith(prefix + "-") and "." in rule}
+        assert sub_rules, prefix
+        for code in codes:
+            listed = languages.get(f"{prefix}_{code}")
+            assert listed is not None, f"{prefix} rules missing in {code}"
+            assert sub_rules - set(listed) == set(), (prefix, code)
+            assert set(listed) - documented == set(), (prefix, code)
+            assert len(listed) == len(set(listed)), (prefix, code)
+            assert all(rule.startswith(prefix + "-") for rule in listed), (prefix, code)
 
 
 def test_the_code_cites_the_repo_not_the_team_workspace():

@@ -67,7 +67,7 @@ const en = {
   "replay.answers": "Answers", "replay.res.none": "Nobody claimed it",
   "replay.consistent": "The recorded resolution is the one the rules give.", "replay.inconsistentmsg": "The recorded resolution differs from the rules!",
   "replay.nowindows": "No claim window opened in this deal.", "replay.noaudit": "The audit is not available.", "replay.auditlater": "Claim windows are explained when the deal is over.",
-  "rules.toc": "Contents", "rules.cards": "Card names", "rules.tiles": "Tile names",
+  "rules.toc": "Contents", "rules.table": "Table rules", "rules.seealso": "See also:", "rules.cards": "Card names", "rules.tiles": "Tile names",
   "ev.begin": "Before the first event.",
 };
 
@@ -134,7 +134,7 @@ const pt = {
   "replay.answers": "Respostas", "replay.res.none": "Ninguém a reclamou",
   "replay.consistent": "A resolução registada é a que as regras dão.", "replay.inconsistentmsg": "A resolução registada difere das regras!",
   "replay.nowindows": "Nenhuma janela de reclamação abriu nesta mão.", "replay.noaudit": "A auditoria não está disponível.", "replay.auditlater": "As janelas são explicadas quando a mão terminar.",
-  "rules.toc": "Índice", "rules.cards": "Nomes das cartas", "rules.tiles": "Nomes das peças",
+  "rules.toc": "Índice", "rules.table": "Regras da mesa", "rules.seealso": "Ver também:", "rules.cards": "Nomes das cartas", "rules.tiles": "Nomes das peças",
   "ev.begin": "Antes do primeiro evento.",
 };
 
@@ -201,7 +201,7 @@ const nl = {
   "replay.answers": "Antwoorden", "replay.res.none": "Niemand claimde hem",
   "replay.consistent": "De vastgelegde beslissing is die van de regels.", "replay.inconsistentmsg": "De vastgelegde beslissing wijkt af van de regels!",
   "replay.nowindows": "In dit spel ging geen claimvenster open.", "replay.noaudit": "De audit is niet beschikbaar.", "replay.auditlater": "Claimvensters worden uitgelegd als het spel voorbij is.",
-  "rules.toc": "Inhoud", "rules.cards": "Namen van de kaarten", "rules.tiles": "Namen van de stenen",
+  "rules.toc": "Inhoud", "rules.table": "Tafelregels", "rules.seealso": "Zie ook:", "rules.cards": "Namen van de kaarten", "rules.tiles": "Namen van de stenen",
   "ev.begin": "Vóór de eerste gebeurtenis.",
 };
 
@@ -268,7 +268,7 @@ const ar = {
   "replay.answers": "الأجوبة", "replay.res.none": "لم يطلبها أحد",
   "replay.consistent": "القرار المسجَّل هو ما تعطيه القواعد.", "replay.inconsistentmsg": "القرار المسجَّل يخالف القواعد!",
   "replay.nowindows": "لم تُفتح أي نافذة طلب في هذه الجولة.", "replay.noaudit": "التدقيق غير متاح.", "replay.auditlater": "تُشرح نوافذ الطلب بعد انتهاء الجولة.",
-  "rules.toc": "المحتويات", "rules.cards": "أسماء الأوراق", "rules.tiles": "أسماء القطع",
+  "rules.toc": "المحتويات", "rules.table": "قواعد الطاولة", "rules.seealso": "انظر أيضًا:", "rules.cards": "أسماء الأوراق", "rules.tiles": "أسماء القطع",
   "ev.begin": "قبل الحدث الأول.",
 };
 
@@ -335,7 +335,7 @@ const fi = {
   "replay.answers": "Vastaukset", "replay.res.none": "Kukaan ei ottanut sitä",
   "replay.consistent": "Tallennettu ratkaisu on sääntöjen mukainen.", "replay.inconsistentmsg": "Tallennettu ratkaisu poikkeaa säännöistä!",
   "replay.nowindows": "Tässä jaossa ei avautunut ottoikkunoita.", "replay.noaudit": "Tarkastus ei ole saatavilla.", "replay.auditlater": "Ottoikkunat selitetään jaon päätyttyä.",
-  "rules.toc": "Sisältö", "rules.cards": "Korttien nimet", "rules.tiles": "Laattojen nimet",
+  "rules.toc": "Sisältö", "rules.table": "Pöydän säännöt", "rules.seealso": "Katso myös:", "rules.cards": "Korttien nimet", "rules.tiles": "Laattojen nimet",
   "ev.begin": "Ennen ensimmäistä tapahtumaa.",
 };
 
