@@ -3,18 +3,23 @@
 Two rulesets: ``mcr/1`` and ``mcr/2`` (MC-3.7: the discard after the wall's last draw can only be
 won; MC-4.6: a kong whose replacement was a flower gives no Out with Replacement Tile). One engine
 plays both: the state learns its ruleset from the deal's ``DealCreated``, so a log is always
-decided by the rules it was played under. New deals are ``mcr/2`` (``GAME``).
+decided by the rules it was played under. New deals are ``mcr/2`` (``GAME``). What each ruleset
+changes is a named flag of its class in ``rulesets`` (``MCR1``, ``MCR2``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from domain.game import DealCreation
-from domain.mcr import engine
-from domain.mcr.messages import Command, Event
-from domain.mcr.state import State
-from domain.mcr.tiles import DECK_SIZE
+
+from . import engine
+from .messages import Command, Event
+from .rulesets import MCR1, ruleset_of
+from .rulesets import RULESETS as RULESET_OBJECTS
+from .state import State
+from .tiles import DECK_SIZE
 
 
 class MCRGame(DealCreation):
@@ -27,23 +32,24 @@ class MCRGame(DealCreation):
 
     def __init__(self, ruleset: str) -> None:
         self.ruleset = ruleset  # what ``create`` writes into a new deal's DealCreated
+        self.rules: MCR1 = ruleset_of(ruleset)  # the rules of the deals it creates
 
     def initial_state(self) -> State:
         return State()
 
-    def decide(self, state: State, command) -> list:
+    def decide(self, state: State, command: Any) -> list[Any]:
         return engine.decide(state, command)
 
-    def execute(self, state: State, command) -> tuple[list, State]:
+    def execute(self, state: State, command: Any) -> tuple[list[Any], State]:
         return engine.execute(state, command)
 
-    def evolve(self, state: State, event) -> State:
+    def evolve(self, state: State, event: Any) -> State:
         return engine.evolve(state, event)
 
-    def fold(self, events: Iterable) -> State:
+    def fold(self, events: Iterable[Any]) -> State:
         return engine.fold(events)
 
-    def legal_actions(self, state: State, seat: int) -> list:
+    def legal_actions(self, state: State, seat: int) -> list[Any]:
         return engine.legal_actions(state, seat)
 
     def seats_to_act(self, state: State) -> list[int]:
@@ -56,7 +62,7 @@ class MCRGame(DealCreation):
         return state.clone()
 
 
-RULESETS = {ruleset: MCRGame(ruleset) for ruleset in ("mcr/1", "mcr/2")}
+RULESETS = {ruleset: MCRGame(ruleset) for ruleset in RULESET_OBJECTS}  # "mcr/1", "mcr/2"
 GAME = RULESETS["mcr/2"]
 
 __all__ = ["GAME", "RULESETS", "MCRGame"]

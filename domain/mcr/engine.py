@@ -1,4 +1,4 @@
-"""decide / evolve / legal_actions for ``mcr/1`` (rules: docs/rules/mcr.md)."""
+"""decide / evolve / legal_actions for MCR (rules: docs/rules/mcr.md; rulesets: ``rulesets``)."""
 
 from __future__ import annotations
 
@@ -88,9 +88,8 @@ def evolve(s: State, e) -> State:  # noqa: C901 - one dispatch over the event un
             s.hands[e.seat].append(e.replacement)
             if e.seat == s.turn and s.last_tile == e.flower:
                 s.last_tile = e.replacement
-                if s.ruleset != "mcr/1":
-                    # MC-4.6 (mcr/2): the tile now in hand replaced a flower, not the kong
-                    s.after_kong = False
+                if s.rules.flower_replacement_is_no_kong_replacement:
+                    s.after_kong = False  # MC-4.6: the tile now in hand replaced a flower, not the kong
         elif s.last_tile == e.flower:
             s.last_tile = None
     elif t is SetClaimed:
@@ -284,9 +283,11 @@ def payments(winner: int, from_seat: int | None, total: int) -> list[int]:
 
 
 def win_only(s: State, source: str) -> bool:
-    """A tile that may be claimed only for a win: a robbed kong (MC-3.4), or under ``mcr/2``
-    the discard made after the wall's last draw (MC-3.7)."""
-    return source == "added_kong" or (s.ruleset != "mcr/1" and source == "discard" and s.front == s.back)
+    """A tile that may be claimed only for a win: a robbed kong (MC-3.4), or, from the ruleset
+    of MC-3.7 on, the discard made after the wall's last draw."""
+    return source == "added_kong" or (
+        s.rules.last_discard_only_for_a_win and source == "discard" and s.front == s.back
+    )
 
 
 def claim_options(s: State, seat: int, card: int, source: str, source_seat: int) -> list[Claim]:

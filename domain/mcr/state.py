@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.mcr.messages import HandWon
 from domain.table.seating import Seating
+
+from .messages import HandWon
+from .rulesets import MCR1, ruleset_of
 
 
 class Meld(msgspec.Struct):
@@ -27,8 +29,9 @@ class Window(msgspec.Struct):
     answers: dict[int, tuple[str, list[int]]] = {}
 
     def copy(self) -> Window:
-        return Window(self.window, self.card, self.source_seat, self.source, list(self.eligible),
-                      dict(self.answers))
+        return Window(
+            self.window, self.card, self.source_seat, self.source, list(self.eligible), dict(self.answers)
+        )
 
 
 class State(msgspec.Struct):
@@ -68,6 +71,11 @@ class State(msgspec.Struct):
     abandoned: bool = False  # TB-2.7: ended by DealAbandoned, nobody pays
 
     @property
+    def rules(self) -> MCR1:
+        """The ruleset object ``ruleset`` names: what the engine asks instead of comparing the text."""
+        return ruleset_of(self.ruleset)
+
+    @property
     def wall_count(self) -> int:
         return self.back - self.front
 
@@ -75,13 +83,38 @@ class State(msgspec.Struct):
         """Copies what evolve changes in place (lists); Meld objects are shared, since evolve
         replaces a meld instead of changing it."""
         c = State(
-            self.deal_id, self.seat_kinds, self.commitment, self.server_seed, self.fixed_deck,
-            self.fixed_dealer, self.created, self.version, self.phase, self.client_seed,
-            self.seed, self.dealer, self.prevailing_wind, self.seat_winds, self.wall, self.front,
-            self.back, [list(h) for h in self.hands], [list(f) for f in self.flowers],
-            [list(ms) for ms in self.melds], [list(d) for d in self.discards],
-            self.turn, self.last_tile, self.must_discard, self.after_kong,
-            self.window.copy() if self.window is not None else None, self.windows, self.result,
-            self.exhausted, self.ruleset, self.client_seeds, self.seating, self.abandoned,
+            self.deal_id,
+            self.seat_kinds,
+            self.commitment,
+            self.server_seed,
+            self.fixed_deck,
+            self.fixed_dealer,
+            self.created,
+            self.version,
+            self.phase,
+            self.client_seed,
+            self.seed,
+            self.dealer,
+            self.prevailing_wind,
+            self.seat_winds,
+            self.wall,
+            self.front,
+            self.back,
+            [list(h) for h in self.hands],
+            [list(f) for f in self.flowers],
+            [list(ms) for ms in self.melds],
+            [list(d) for d in self.discards],
+            self.turn,
+            self.last_tile,
+            self.must_discard,
+            self.after_kong,
+            self.window.copy() if self.window is not None else None,
+            self.windows,
+            self.result,
+            self.exhausted,
+            self.ruleset,
+            self.client_seeds,
+            self.seating,
+            self.abandoned,
         )
         return c
