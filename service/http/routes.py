@@ -1,8 +1,10 @@
-"""The HTTP API (the README lists every route): deals, commands, seat views, SSE, replay, log, audit.
+"""The HTTP API's handlers: deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request (``service.http.request``), call one function of the command side
 (``DealService``) or of the read side (``service.app.queries``, the one visibility gate) and
-encode the answer; ``build_app`` mounts them with the middleware and the web client's files.
+encode the answer; ``build_app`` mounts them as ``route_table.ROUTES`` lists them (the table
+``/openapi.json`` is built from; docs/api.md shows each route), with the middleware and the
+web client's files.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from domain.errors import RuleViolation
 from service.app import queries
 from service.app.bots import BotPool
 from service.app.clocks import SWEEP_S, ClockKeeper
-from service.app.deals import DealService
+from service.app.deals import CommandAnswer, DealService
 from service.app.live import LiveStreams
 from service.app.queries import SPECTATOR, ReadSide, Viewer
 from service.app.reviews import Reviews
@@ -36,9 +38,9 @@ from service.http.request import (
     version_param,
     whole,
 )
+from service.http.route_table import ROUTES
 from service.http.schemas import (
     CommandRequest,
-    CommandResult,
     CreateDeal,
     FilledSeat,
     FillRequest,
@@ -166,7 +168,7 @@ class Api:
             answer.headers["Retry-After"] = str(wait)
             return answer
         body = parse(await read_body(request), CommandRequest)
-        answer = await self.deals.command(
+        answer: CommandAnswer = await self.deals.command(
             deal_id,
             seat,
             body.command_id,
@@ -174,15 +176,7 @@ class Api:
             expected_version=body.expected_version,
             return_view=body.return_view,
         )
-        return json_response(
-            CommandResult(
-                version=answer.version,
-                first_version=answer.first_version,
-                duplicate=answer.duplicate,
-                events=answer.events,
-                view=answer.view,
-            )
-        )
+        return json_response(answer)  # a CommandAnswer, encoded as it is
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events for the token's seat, or a spectator without one
@@ -290,28 +284,12 @@ def build_app(
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
     app.on_response_prepare.append(_page_headers)
     r = app.router
-    # aiohttp tries the routes under one prefix in the order they were added: the ones a
-    # table calls all the time go first, ahead of the `/deals` index and the deal summary
-    r.add_post("/deals/{deal_id}/commands", api.command)
-    r.add_get("/deals/{deal_id}/view", api.view)
-    r.add_get("/deals/{deal_id}/coach", api.coach)
-    r.add_get("/", api.index)
-    r.add_get("/health", api.health)
-    r.add_get("/openapi.json", api.openapi)
-    r.add_post("/deals", api.create_deal)
-    r.add_get("/deals", api.list_deals)
-    r.add_get("/games", api.games)
-    r.add_get("/deals/{deal_id}", api.summary)
-    r.add_get("/deals/{deal_id}/events/stream", api.stream)
-    r.add_get("/deals/{deal_id}/replay", api.replay)
-    r.add_get("/deals/{deal_id}/log", api.log)
-    r.add_get("/deals/{deal_id}/audit", api.audit)
-    r.add_post("/deals/{deal_id}/rematch", api.rematch)
-    r.add_post("/deals/{deal_id}/join", api.join)
-    r.add_post("/deals/{deal_id}/seats/{seat}/bot", api.fill_seat)
-    r.add_get("/lobby", api.lobby)
-    r.add_post("/deals/{deal_id}/reviews", api.start_review)
-    r.add_get("/deals/{deal_id}/reviews/{seat}", api.review)
+    for route in ROUTES:  # in the table's order: aiohttp tries a prefix's routes in that order
+        handler = getattr(api, route.handler)
+        if route.method == "GET":
+            r.add_get(route.path, handler)  # with its HEAD, as aiohttp mounts a GET
+        else:
+            r.add_route(route.method, route.path, handler)
     if WEB_ROOT.is_dir():
         r.add_static("/web/", WEB_ROOT)
     background: list[asyncio.Task] = []

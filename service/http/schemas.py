@@ -1,5 +1,7 @@
-"""Request and answer bodies of the HTTP API: the msgspec types the handlers decode and encode,
-and from which the OpenAPI document is built (so the two cannot drift apart)."""
+"""Request and answer bodies of the HTTP API that are the HTTP layer's own: the msgspec types the
+handlers decode and encode, and from which the OpenAPI document is built (so the two cannot
+drift apart). Answers the read and command sides already type (``CommandAnswer``,
+``DealSummary``, …) are encoded as they are, not copied here."""
 
 from __future__ import annotations
 
@@ -93,17 +95,6 @@ class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
     command: dict[str, Any]
     expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
     return_view: bool = False
-
-
-class CommandResult(msgspec.Struct):
-    """The versions written, the events as this seat may see them, and (when the request asked
-    for it with ``return_view``) the seat's view afterwards, else null."""
-
-    version: int
-    first_version: int
-    duplicate: bool
-    events: list[dict[str, Any]]
-    view: dict[str, Any] | None = None
 
 
 class Health(msgspec.Struct):

@@ -1,0 +1,288 @@
+"""Every route of the HTTP API, once: ``build_app`` mounts this table on aiohttp's router and
+``openapi_document`` describes the same table, so a route cannot be served undocumented or
+documented but not served (``tests/unit/test_route_table.py`` checks the mounted app).
+
+A route names the ``Api`` method that serves it, the msgspec types it decodes and encodes, and
+the rule ids it can answer as problem+json (their HTTP status comes from ``problems.status_for``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from domain.mcr.coach import McrAdvice
+from domain.paohuzi.coach import PaohuziAdvice
+from projections.review import Review
+from service.app import queries
+from service.app.audit import AuditReport
+from service.app.deals import CommandAnswer
+from service.app.reviews import ReviewProgress
+from service.http import schemas
+
+# every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what
+# aiohttp refuses before a handler runs (an unknown path, a method the path lacks, a header it
+# cannot parse) is a problem too, documented as every operation's `default` answer
+
+# the game rules (docs/rules/paohuzi.md, docs/rules/mcr.md) a refused move cites: always 422
+GAME_RULES = "PH-*/MC-*"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One success status of a route: its body's type (several: one of them; None: any object)."""
+
+    status: int
+    body: Any = None
+    media: str = "application/json"
+    description: str = "success"
+
+
+@dataclass(frozen=True)
+class Route:
+    """``seat``: whether the route needs a seat token (``required``), takes one to show the
+    seat more (``optional``), or is not about seats (None). ``documented=False`` only for the
+    two routes that are not API operations: the web client's page and the document itself.
+    ``errors``: the rules the route can answer; a token that is given but is no seat of the deal
+    (or not printable ASCII) is refused with DS-8, never read as a spectator's."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    handler: str
+    summary: str | None
+    answers: tuple[Answer, ...]
+    request: Any = None
+    parameters: tuple[dict[str, Any], ...] = ()
+    seat: Literal["required", "optional"] | None = None
+    errors: tuple[str, ...] = ()
+    documented: bool = True
+
+
+def path_param(name: str, kind: str = "string") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": kind}
+    if kind == "integer":
+        schema["minimum"] = 0
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+def query_param(name: str, kind: str = "integer", **bounds: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": kind}
+    if kind == "integer":
+        schema["minimum"] = bounds.get("minimum", 0)
+        if "maximum" in bounds:
+            schema["maximum"] = bounds["maximum"]
+    return {"name": name, "in": "query", "schema": schema}
+
+
+DEAL_ID = path_param("deal_id")
+SEAT = path_param("seat", "integer")
+
+# aiohttp tries the routes under one prefix in the order they were added: the ones a table
+# calls all the time go first, ahead of the `/deals` index and the deal summary
+ROUTES: tuple[Route, ...] = (
+    Route(
+        "POST",
+        "/deals/{deal_id}/commands",
+        "command",
+        "one command for the token's seat; the command is one of the game's commands",
+        (Answer(200, CommandAnswer),),
+        request=schemas.CommandRequest,
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=(
+            "DS-8",
+            "DS-7",
+            "DS-22",
+            "DS-5",
+            "DS-10",
+            "DS-3",
+            "DS-2",
+            "DS-4",
+            "DS-6",
+            "DS-13",
+            "DS-17",
+            "TB-1.4",
+            "TB-2.6",
+            GAME_RULES,
+            "DS-12",
+        ),  # fmt: skip
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/view",
+        "view",
+        "the seat view of the token's seat",
+        (Answer(200),),
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/coach",
+        "coach",
+        "the coach's advice for the token's seat, from its own view only (deals created with the "
+        "coach; DS-16 otherwise)",
+        (Answer(200, (McrAdvice, PaohuziAdvice)),),
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-16", "DS-12"),
+    ),
+    Route("GET", "/", "index", "the web client's page", (Answer(200, media="text/html"),), documented=False),
+    Route(
+        "GET",
+        "/health",
+        "health",
+        "200 while the event store answers, 503 (DS-12) while it does not",
+        (Answer(200, schemas.Health),),
+        errors=("DS-12",),
+    ),
+    Route("GET", "/openapi.json", "openapi", "this document", (Answer(200),), documented=False),
+    Route(
+        "POST",
+        "/deals",
+        "create_deal",
+        "create a deal (an all-bot deal starts at once)",
+        (Answer(201, schemas.CreatedDeal),),
+        request=schemas.CreateDeal,
+        errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals",
+        "list_deals",
+        "deals anyone may find, newest first: finished ones and live ones open to spectators",
+        (Answer(200, queries.DealList),),
+        parameters=(query_param("offset"), query_param("count", minimum=1, maximum=200)),
+        errors=("DS-5", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/games",
+        "games",
+        "the games, their seat counts and bot levels",
+        (Answer(200),),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}",
+        "summary",
+        "public summary (a seat token adds whether that seat is asked)",
+        (Answer(200, queries.DealSummary),),
+        parameters=(DEAL_ID,),
+        seat="optional",
+        errors=("DS-8", "DS-7", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/events/stream",
+        "stream",
+        "server-sent events, filtered for the token's seat (or a spectator)",
+        (Answer(200, media="text/event-stream"),),
+        parameters=(
+            DEAL_ID,
+            query_param("after"),
+            query_param("token", "string"),
+            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}},
+        ),
+        seat="optional",
+        errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/replay",
+        "replay",
+        "one frame: the state after `step` events as `perspective` sees it (during the deal only "
+        "the token's own seat; after it any seat or `all`)",
+        (Answer(200, queries.ReplayFrame),),
+        parameters=(DEAL_ID, query_param("step"), query_param("perspective", "string")),
+        seat="optional",
+        errors=("DS-8", "DS-7", "DS-5", "DS-2", "DS-3", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/log",
+        "log",
+        "the stored records as JSON lines, once the deal is over",
+        (Answer(200, media="application/x-ndjson"),),
+        parameters=(DEAL_ID,),
+        errors=("DS-8", "DS-7", "DS-2", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/audit",
+        "audit",
+        "the audit; during the deal only its public part and the token's own options and answers "
+        "in windows already resolved",
+        (Answer(200, AuditReport),),
+        parameters=(DEAL_ID,),
+        seat="optional",
+        errors=("DS-8", "DS-7", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/rematch",
+        "rematch",
+        "play a finished deal again: same seats, levels and pace, the dealer moved on by one (once "
+        "per deal; DS-15 after that)",
+        (Answer(201, schemas.CreatedDeal),),
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-11", "DS-2", "DS-15", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/join",
+        "join",
+        "take an open seat with its invite code, or at a lobby table by number (TB-1.2); answers "
+        "the seat's token once. A seat is given once: 409 DS-18 after that",
+        (Answer(201, schemas.JoinedSeat),),
+        request=schemas.JoinRequest,
+        parameters=(DEAL_ID,),
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "TB-1.3", "DS-21", "DS-19", "DS-18", "DS-2", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/seats/{seat}/bot",
+        "fill_seat",
+        "the creator puts a bot in a seat still open, before the start (TB-1.4)",
+        (Answer(200, schemas.FilledSeat),),
+        request=schemas.FillRequest,
+        parameters=(DEAL_ID, SEAT),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/lobby",
+        "lobby",
+        "live tables listed in the lobby with a seat still open, newest first",
+        (Answer(200, queries.LobbyList),),
+        parameters=(query_param("count", minimum=1, maximum=200),),
+        errors=("DS-5", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/reviews",
+        "start_review",
+        "start the review of one seat of a finished deal (runs in the bot workers): 202 and its "
+        "progress, or 200 and the review if done",
+        (Answer(202, ReviewProgress, description="started"), Answer(200, Review)),
+        request=schemas.ReviewRequest,
+        parameters=(DEAL_ID,),
+        errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/reviews/{seat}",
+        "review",
+        "a review's progress, or the review once done (every decision of the seat, the value of "
+        "each option, the verdict)",
+        # status "done": the review; "running" or "failed": its progress
+        (Answer(200, (Review, ReviewProgress)),),
+        parameters=(DEAL_ID, SEAT, query_param("seed")),
+        errors=("DS-7", "DS-5", "DS-12"),
+    ),
+)
+# the rules whose problem answer carries a Retry-After header (seconds)
+RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22"})
