@@ -1,0 +1,34 @@
+"""The events of one ``decide`` call, each applied to a private clone as it is emitted, so every
+step after a command is worked out from exactly the state the log will produce."""
+
+from __future__ import annotations
+
+from domain.game import SeedRevealed
+from domain.table.seeds import deal_seed
+
+from .changes import evolve
+from .messages import Event
+from .state import State
+
+
+class Run:
+    __slots__ = ("s", "events")
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.events: list[Event] = []
+
+    def emit(self, e: Event) -> None:
+        self.events.append(e)
+        evolve(self.s, e)
+
+
+def reveal_seed(run: Run) -> None:
+    """The last event of every deal (MC-2.1): the seeds, so anyone can check the shuffle."""
+    s = run.s
+    seed = deal_seed(s.server_seed, s.client_seed, s.client_seeds).hex()
+    run.emit(
+        SeedRevealed(
+            server_seed=s.server_seed, client_seed=s.client_seed, seed=seed, client_seeds=s.client_seeds
+        )
+    )
