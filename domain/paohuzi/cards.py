@@ -46,6 +46,13 @@ HUXI = {
     "pair": (0, 0),
 }
 FOUR_CARD = frozenset(("ti", "pao"))
+# the same figures per kind, for code that works on kind counts: HUXI_BY_KIND["peng"][k]
+HUXI_BY_KIND = {g: tuple(hx[1 if k >= 10 else 0] for k in range(N_KINDS)) for g, hx in HUXI.items()}
+
+
+def target_for(fours: int) -> int:
+    """PH-5.2: a seat with ``fours`` four-card groups holds 20 + max(0, fours - 1) cards between turns."""
+    return 20 + max(0, fours - 1)
 
 
 def group_huxi(gtype: str, kinds: tuple[int, ...] | list[int]) -> int:

@@ -44,7 +44,7 @@ from .messages import (
     Win,
     WinGroup,
 )
-from .options import window_options
+from .options import chou_on_pass, window_options
 from .queries import chi_choice, default_move, is_legal
 from .refusals import refusal
 from .state import State
@@ -165,7 +165,7 @@ def _answer(s: State, cmd: Any) -> Ctx:
         groups = _chi_ids(s, seat, s.table, chi_choice(cmd))
     ctx = Ctx(s.copy())
     ctx.emit(ClaimAnswered(window=s.window, seat=seat, answer=answer, groups=groups))
-    if answer == "pass" and (o.peng or o.chi):
+    if answer == "pass" and chou_on_pass(o.peng, bool(o.chi)):
         ctx.emit(ChouMarked(seat=seat, kind=kind_name(s.table >> 2)))
     try_resolve(ctx)
     return ctx

@@ -29,10 +29,19 @@ from .messages import (
     HandDead,
     MeldMade,
 )
-from .options import LEVEL, Options, claim_order, compute_options, window_options
+from .options import (
+    ASKED,
+    LEVEL,
+    Options,
+    claim_order,
+    compute_options,
+    mandatory_meld,
+    step_after_meld,
+    window_options,
+)
 from .state import State
 from .win_eval import evaluate_win
-from .wins import tun_for
+from .wins import payment, tun_for
 
 
 class Ctx:
@@ -63,7 +72,7 @@ def end(ctx: Ctx, e: Any) -> None:
 
 
 def payments(seat: int, tun: int) -> list[int]:
-    return [2 * tun if i == seat else -tun for i in range(SEATS)]
+    return [payment(i, seat, tun) for i in range(SEATS)]
 
 
 def next_reveal(ctx: Ctx, seat: int) -> None:
@@ -75,35 +84,16 @@ def next_reveal(ctx: Ctx, seat: int) -> None:
     card = s.stock[s.stock_pos]
     ctx.emit(CardRevealed(seat=seat, card=card, stock_left=s.stock_left() - 1))
     k = card >> 2
-    for kan in s.kans[seat]:
-        if kan[0] >> 2 == k:  # PH-6.1: own card onto a kan in hand -> ti
-            ctx.emit(
-                MeldMade(
-                    seat=seat,
-                    meld="ti",
-                    cards=list(kan) + [card],
-                    rule_id="PH-6.1",
-                    claimed=card,
-                    from_seat=seat,
-                )
-            )
-            _after_mandatory(ctx, seat)
-            return
-    if not s.dead[seat] and s.counts[seat][k] == 2:  # PH-6.1: onto a pair -> wei
-        pair = [c for c in s.hands[seat] if c >> 2 == k]
-        ctx.emit(
-            MeldMade(
-                seat=seat,
-                meld="wei",
-                cards=sorted(pair) + [card],
-                rule_id="PH-6.1",
-                claimed=card,
-                from_seat=seat,
-            )
-        )
-        _after_mandatory(ctx, seat)
+    kan = next((kan for kan in s.kans[seat] if kan[0] >> 2 == k), None)
+    meld = mandatory_meld(kan is not None, s.dead[seat], s.counts[seat][k])
+    if meld is None:
+        open_window(ctx)
         return
-    open_window(ctx)
+    # PH-6.1: the own card goes onto the kan in hand (ti) or the pair in hand (wei) at once
+    held = list(kan) if meld == "ti" else sorted(c for c in s.hands[seat] if c >> 2 == k)
+    cards = held + [card]
+    ctx.emit(MeldMade(seat=seat, meld=meld, cards=cards, rule_id="PH-6.1", claimed=card, from_seat=seat))
+    _after_mandatory(ctx, seat)
 
 
 def _after_mandatory(ctx: Ctx, seat: int) -> None:
@@ -125,10 +115,11 @@ def _after_mandatory(ctx: Ctx, seat: int) -> None:
 def after_meld(ctx: Ctx, seat: int, mandatory: bool = False) -> None:
     """PH-5.2 / PH-5.4 / PH-6.6: discard if over target, else the next seat reveals."""
     s = ctx.s
-    if not s.dead[seat] and s.holding(seat) > s.target(seat):
-        if s.hands[seat]:
-            ctx.emit(DiscardRequired(seat=seat))
-            return
+    step = step_after_meld(s.dead[seat], s.holding(seat), s.fours(seat), len(s.hands[seat]))
+    if step == "discard":
+        ctx.emit(DiscardRequired(seat=seat))
+        return
+    if step == "dead":
         ctx.emit(HandDead(seat=seat))
     next_reveal(ctx, (seat + 1) % SEATS)
 
@@ -138,10 +129,7 @@ def open_window(ctx: Ctx) -> None:
     s = ctx.s
     src = s.table_source
     who = s.table_seat
-    start = who if src == "reveal" else (who + 1) % SEATS
-    order = [(start + i) % SEATS for i in range(SEATS)]
-    # a discarder has no claim on its own discard (PH-6.3): only the other seats are asked
-    seats = order if src == "reveal" else [seat for seat in order if seat != who]
+    seats = ASKED[src == "reveal"][who]
     options = {seat: compute_options(s, seat) for seat in seats}
     eligible = [seat for seat in seats if options[seat].any()]
     if not eligible:

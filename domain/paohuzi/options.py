@@ -7,11 +7,83 @@ module is where the claim rules are.
 
 from __future__ import annotations
 
-from .cards import CHI_WITH, SEATS
+from .cards import CHI_WITH, SEATS, target_for
 from .state import State
 from .win_eval import WinEval, evaluate_win
 
+# The claim rules below are the only statement of them: the aggregate and the strong bot's rollout
+# simulator (``strong.sim``, which plays them on kind counts) both call them.
+
 LEVEL = {"win": 3, "pao": 2, "peng": 2, "chi": 1, "pass": 0}  # PH-6.4: higher beats lower
+_WIN, _PAO, _PENG, _CHI, _PASS = (LEVEL[a] for a in ("win", "pao", "peng", "chi", "pass"))
+
+
+def claim_level(win: bool, pao: bool, peng: bool, chi: bool) -> int:
+    """PH-6.4: the level of the best claim a seat holds (0: none, it is not asked)."""
+    return _WIN if win else _PAO if pao else _PENG if peng else _CHI if chi else _PASS
+
+
+def asked_in_order(who: int, reveal: bool) -> tuple[int, ...]:
+    """PH-6.4: the seats a window asks, in claim order: turn order from the revealer, or from
+    the seat after the discarder, who has no claim on its own discard (PH-6.3)."""
+    start = who if reveal else (who + 1) % SEATS
+    order = tuple((start + i) % SEATS for i in range(SEATS))
+    return order if reveal else tuple(seat for seat in order if seat != who)
+
+
+def claim_rights(seat: int, who: int, reveal: bool) -> tuple[bool, bool, bool, bool, bool]:
+    """Which claims the seat's place allows on a card ``who`` revealed or discarded (PH-6.2,
+    PH-6.3, PH-6.5): pao onto a kan in hand, onto an exposed wei, onto an exposed peng, peng,
+    and chi. The cards in hand decide the rest."""
+    own = seat == who
+    return (
+        not own,  # a kan takes another seat's card only: an own reveal onto it is a ti (PH-6.1)
+        not own or reveal,
+        reveal,
+        not own,
+        seat == (who + 1) % SEATS or (reveal and own),
+    )
+
+
+# the two tables above for every window, looked up by the simulator's hot loop
+ASKED = {reveal: tuple(asked_in_order(who, reveal) for who in range(SEATS)) for reveal in (True, False)}
+RIGHTS = {
+    reveal: tuple(tuple(claim_rights(seat, who, reveal) for seat in range(SEATS)) for who in range(SEATS))
+    for reveal in (True, False)
+}
+
+
+def mandatory_meld(has_kan: bool, dead: bool, count: int) -> str | None:
+    """PH-6.1: the meld an own revealed card makes at once: a ti onto a kan in hand, a wei onto
+    a pair (not for a dead hand); None when the card goes to a window."""
+    if has_kan:
+        return "ti"
+    if not dead and count == 2:
+        return "wei"
+    return None
+
+
+def needs_discard(holding: int, fours: int) -> bool:
+    """PH-5.2: a seat holding more than its target must discard."""
+    return holding > target_for(fours)
+
+
+def leaves_no_discard(must_discard: bool, free_cards: int, used: int) -> bool:
+    """PH-6.6: a chi or peng that uses every free card cannot be followed by the discard it calls for."""
+    return must_discard and free_cards == used
+
+
+def step_after_meld(dead: bool, holding: int, fours: int, free_cards: int) -> str:
+    """PH-5.2, PH-5.4, PH-6.6: after a meld the seat discards if over its target; with no free
+    card left to discard its hand is dead; else the next seat reveals."""
+    if not dead and needs_discard(holding, fours):
+        return "discard" if free_cards else "dead"
+    return "reveal"
+
+
+def chou_on_pass(peng: bool, chi: bool) -> bool:
+    """PH-6.7: passing a peng or chi the seat could make marks the kind chou for it."""
+    return peng or chi
 
 
 class Options:
@@ -100,11 +172,6 @@ def _chi_search(counts: list[int], k: int) -> tuple[ChiChoice, ...]:
     return tuple(sorted(found))
 
 
-def _needs_discard_after(s: State, seat: int, gained: int, new_fours: int) -> bool:
-    q = s.fours(seat) + new_fours
-    return s.holding(seat) + gained > 20 + max(0, q - 1)
-
-
 def compute_options(s: State, seat: int) -> Options:
     """The seat's options on the table card now (PH-6.1 to PH-6.7); no chi or peng for a dead
     hand, on a chou kind, or when it would leave no legal discard."""
@@ -116,41 +183,34 @@ def compute_options(s: State, seat: int) -> Options:
         # the window after a mandatory ti/wei: only the revealer's win (PH-6.1, PH-4.4)
         if seat == s.turn:
             o.win = evaluate_win(s, seat, None)
-            if o.win is not None:
-                o.level = 3
+            o.level = claim_level(o.win is not None, False, False, False)
         return o
     k = card >> 2
     dead = s.dead[seat]
     counts = s.counts[seat]
-    if src == "reveal" and not dead:
+    reveal = src == "reveal"
+    if reveal and not dead:
         o.win = evaluate_win(s, seat, card)
-    if seat != who:
+    onto_kan, onto_wei, onto_peng, may_peng, may_chi = RIGHTS[reveal][who][seat]
+    if onto_kan:
         for i, kan in enumerate(s.kans[seat]):
             if kan[0] >> 2 == k:
                 o.pao = ("kan", i)
-    if o.pao is None and (seat != who or src == "reveal"):
+    if o.pao is None:
         for i, m in enumerate(s.melds[seat]):
-            if m[1][0] >> 2 == k and (m[0] == "wei" or (m[0] == "peng" and src == "reveal")):
+            if m[1][0] >> 2 == k and ((m[0] == "wei" and onto_wei) or (m[0] == "peng" and onto_peng)):
                 o.pao = ("meld", i)
-    may_peng = seat != who and counts[k] == 2
-    may_chi = seat == (who + 1) % SEATS or (src == "reveal" and seat == who)
+    may_peng = may_peng and counts[k] == 2
     if not dead and (may_peng or may_chi) and k not in s.chou[seat]:
         n_hand = len(s.hands[seat])
-        need = _needs_discard_after(s, seat, 1, 0)
+        need = needs_discard(s.holding(seat) + 1, s.fours(seat))
         if may_peng:
-            o.peng = not (need and n_hand - 2 == 0)
+            o.peng = not leaves_no_discard(need, n_hand, 2)
         if may_chi:
             for ch in chi_choices(counts, k):
-                used = 2 + 3 * len(ch[1])
-                if need and n_hand - used == 0:
-                    continue  # PH-6.6
-                o.chi.append(ch)
-    if o.win is not None:
-        o.level = 3
-    elif o.pao is not None or o.peng:
-        o.level = 2
-    elif o.chi:
-        o.level = 1
+                if not leaves_no_discard(need, n_hand, 2 + 3 * len(ch[1])):
+                    o.chi.append(ch)
+    o.level = claim_level(o.win is not None, o.pao is not None, o.peng, bool(o.chi))
     return o
 
 
@@ -167,8 +227,8 @@ def window_options(s: State) -> dict[int, Options]:
 
 
 def claim_order(s: State) -> list[int]:
-    """PH-6.4: turn order from the revealer, or from the seat after the discarder."""
-    start = s.table_seat if s.table_source == "reveal" else (s.table_seat + 1) % SEATS
+    """PH-6.4: the seats of the open window in claim order (``asked_in_order``); after a
+    mandatory ti/wei only the revealer."""
     if s.table is None:
-        start = s.turn
-    return [(start + i) % SEATS for i in range(SEATS)]
+        return [s.turn]
+    return list(ASKED[s.table_source == "reveal"][s.table_seat])

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.table.seating import Seating
 
-from .cards import FOUR_CARD, SEATS
+from .cards import FOUR_CARD, SEATS, target_for
 
 assert SEATS == 3, "State.__init__ writes its per-seat lists out for three seats"
 
@@ -120,7 +120,7 @@ class State:
 
     def target(self, seat: int) -> int:
         """PH-5.2: 20 + max(0, q - 1) with q four-card groups."""
-        return 20 + max(0, self.fours(seat) - 1)
+        return target_for(self.fours(seat))
 
     def stock_left(self) -> int:
         return len(self.stock) - self.stock_pos

@@ -72,6 +72,14 @@ def tun_for(huxi: int) -> int:
     return 1 + (huxi - 15) // 3
 
 
+def payment(seat: int, winner: int, tun: int) -> int:
+    """PH-8.4: what ``seat`` is paid when ``winner`` (-1: nobody, a draw) wins ``tun``: the
+    winner gets the tun from each of the two others."""
+    if winner < 0:
+        return 0
+    return 2 * tun if seat == winner else -tun
+
+
 # ---- chi partners (two-card chi starts), used by the greedy bot ------------------------
 
 

@@ -28,9 +28,9 @@ import msgspec
 from ..cards import kind_from_name
 from ..messages import Chi, Discard, Pao, Pass, Peng, Win
 from ..view import SeatView
-from ..wins import tun_for
+from ..wins import payment, tun_for
 from .sample import Sampler
-from .sim import CHI_A, DISCARD, PAO_A, PASS, PENG_A, REVEAL, WIN, Sim, payments
+from .sim import CHI_A, DISCARD, PAO_A, PASS, PENG_A, REVEAL, WIN, Sim
 
 
 class OptionValue(msgspec.Struct, frozen=True):
@@ -114,7 +114,7 @@ class Rollouts:
                 continue
             w, t = m.run(entry, forced)
             self.moves += m.moves
-            got.append(payments(w, t, me))
+            got.append(payment(me, w, t))
         return got
 
 
@@ -123,7 +123,7 @@ def _mandatory(m: Sim, me: int, action: Any) -> int:
     if isinstance(action, Win):
         return 2 * _tun(m.win_huxi(me, -1, True))
     w, t = m.run(m._after_meld(me))
-    return payments(w, t, me)
+    return payment(me, w, t)
 
 
 def _tun(huxi: int) -> int:

@@ -16,8 +16,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import CHI_WITH, HUXI, SEATS, chi_huxi
-from ..options import ChiChoice
+from ..cards import CHI_WITH, HUXI_BY_KIND, SEATS, chi_huxi, target_for
+from ..options import (
+    ASKED,
+    LEVEL,
+    RIGHTS,
+    ChiChoice,
+    chou_on_pass,
+    claim_level,
+    leaves_no_discard,
+    mandatory_meld,
+    needs_discard,
+    step_after_meld,
+)
 from ..options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
 from ..state import State
 from ..win_eval import meld_huxi
@@ -28,23 +39,15 @@ REVEAL = 0
 DISCARD = 1
 
 
-def _per_kind(group: str) -> list[int]:
-    """Huxi of one group type for each of the 20 kinds (PH-3)."""
-    return [HUXI[group][1 if k >= 10 else 0] for k in range(20)]
+TI, PAO, WEI, KAN, PENG = (HUXI_BY_KIND[g] for g in ("ti", "pao", "wei", "kan", "peng"))
 
-
-TI, PAO, WEI, KAN, PENG = (_per_kind(g) for g in ("ti", "pao", "wei", "kan", "peng"))
-
-# answers, with the aggregate's priority levels (PH-6.4)
+# the answers, named as the aggregate names them; their priority is ``options.LEVEL`` (PH-6.4)
 WIN, PAO_A, PENG_A, CHI_A, PASS = "win", "pao", "peng", "chi", "pass"
-LEVEL = {WIN: 3, PAO_A: 2, PENG_A: 2, CHI_A: 1, PASS: 0}
+assert set(LEVEL) == {WIN, PAO_A, PENG_A, CHI_A, PASS}
 
-# the seats a window asks, in claim order (PH-6.4): from the revealer, or from the seat after
-# the discarder (who has no claim on its own discard)
-_ASKED = (
-    tuple((w, (w + 1) % SEATS, (w + 2) % SEATS) for w in range(SEATS)),
-    tuple(((w + 1) % SEATS, (w + 2) % SEATS) for w in range(SEATS)),
-)
+# the rules' window tables, indexed by this module's card source (REVEAL, DISCARD)
+_ASKED = (ASKED[True], ASKED[False])  # the seats a window asks, in claim order (PH-6.4)
+_RIGHTS = (RIGHTS[True], RIGHTS[False])  # the claims each seat's place allows (PH-6.2, PH-6.3)
 
 Answer = tuple[str, Any]  # (answer, chi choice or None)
 
@@ -59,7 +62,7 @@ class Opts:
         self.pao = pao
         self.peng = peng
         self.chi = chi
-        self.level = 3 if win >= 0 else 2 if (pao or peng) else 1 if chi else 0
+        self.level = claim_level(win >= 0, pao, peng, bool(chi))
 
 
 def _cover_table(j: int) -> tuple[tuple[int, int], tuple[tuple[int, int], ...]]:
@@ -234,7 +237,7 @@ class Sim:
 
     # ---- rules -------------------------------------------------------------------------------
     def target(self, x: int) -> int:
-        return 20 + max(0, self.nfour[x] - 1)
+        return target_for(self.nfour[x])
 
     def win_huxi(self, x: int, k: int, own: bool) -> int:
         """``aggregate.evaluate_win``'s huxi for seat ``x`` and revealed kind ``k`` (-1: none;
@@ -287,6 +290,7 @@ class Sim:
         w = self.wp[x][k]
         reveal = src == REVEAL
         own = x == who
+        onto_kan, onto_wei, onto_peng, may_peng, may_chi = _RIGHTS[src][who][x]
         win = -1
         if reveal and not dead:
             if ck == 2 or kan or w:
@@ -297,22 +301,18 @@ class Sim:
                     wc = self.wcache[x] = stuck_kinds(c, self.nfour[x] > 0)
                 if len(wc) <= 2 and could_complete(c, k, self.nfour[x] > 0, wc):
                     win = self.win_huxi(x, k, own)
-        if own:
-            pao = reveal and w != 0
-        else:
-            pao = bool(kan) or w == 1 or (w == 2 and reveal)
+        pao = (onto_kan and kan == 1) or (onto_wei and w == 1) or (onto_peng and w == 2)
         peng = False
         chis: list[ChiChoice] = []
-        may_peng = ck == 2 and not own
-        may_chi = x == (who + 1) % SEATS or (reveal and own)
+        may_peng = may_peng and ck == 2
         if (may_peng or may_chi) and not dead and not self.chou[x][k]:
-            need = self.held[x] + 1 > 20 + max(0, self.nfour[x] - 1)
+            need = needs_discard(self.held[x] + 1, self.nfour[x])
             nf = self.nfree[x]
             if may_peng:
-                peng = not (need and nf == 2)
+                peng = not leaves_no_discard(need, nf, 2)
             if may_chi:
                 for ch in chi_options(c, k):
-                    if not (need and nf == 2 + 3 * len(ch[1])):
+                    if not leaves_no_discard(need, nf, 2 + 3 * len(ch[1])):
                         chis.append(ch)
         if win < 0 and not pao and not peng and not chis:
             return None
@@ -371,9 +371,10 @@ class Sim:
     # ---- flow --------------------------------------------------------------------------------
     def _after_meld(self, x: int) -> tuple:
         """PH-5.2, PH-6.6: the next step after a meld by ``x``."""
-        if not self.dead[x] and self.held[x] > self.target(x):
-            if self.nfree[x] > 0:
-                return ("discard", x)
+        step = step_after_meld(self.dead[x], self.held[x], self.nfour[x], self.nfree[x])
+        if step == "discard":
+            return ("discard", x)
+        if step == "dead":
             self.dead[x] = True
         return ("reveal", (x + 1) % SEATS)
 
@@ -398,7 +399,7 @@ class Sim:
                 ans = self.claim_policy[x](self, x, k, o)
             lv = LEVEL[ans[0]]
             if ans[0] == PASS:
-                if o.peng or o.chi:
+                if chou_on_pass(o.peng, bool(o.chi)):
                     self.chou[x][k] = True
             elif lv > best_level:
                 best_level, best_seat, best = lv, x, ans
@@ -427,7 +428,10 @@ class Sim:
             return ("drawn",)
         k = self.stock[self.pos]
         self.pos += 1
-        if self.kan[r][k]:  # PH-6.1: ti
+        meld = mandatory_meld(self.kan[r][k] == 1, self.dead[r], self.cnt[r][k])
+        if meld is None:
+            return self._window(k, REVEAL, r, forced)
+        if meld == "ti":  # PH-6.1
             self.wcache[r] = None
             self.kan[r][k] = 0
             self.nkan[r] -= 1
@@ -437,16 +441,14 @@ class Sim:
             self.exh[r] += TI[k]
             self.held[r] += 1
             return self._after_mandatory(r)
-        if not self.dead[r] and self.cnt[r][k] == 2:  # PH-6.1: wei
-            self.wcache[r] = None
-            self.cnt[r][k] -= 2
-            self.nfree[r] -= 2
-            self.nmeld[r] += 1
-            self.exh[r] += WEI[k]
-            self.wp[r][k] = 1
-            self.held[r] += 1
-            return self._after_mandatory(r)
-        return self._window(k, REVEAL, r, forced)
+        self.wcache[r] = None  # PH-6.1: wei
+        self.cnt[r][k] -= 2
+        self.nfree[r] -= 2
+        self.nmeld[r] += 1
+        self.exh[r] += WEI[k]
+        self.wp[r][k] = 1
+        self.held[r] += 1
+        return self._after_mandatory(r)
 
     def _after_mandatory(self, r: int) -> tuple:
         if not self.dead[r]:
@@ -506,10 +508,3 @@ def greedy_claim(sim: Sim, x: int, k: int, o: Opts) -> Answer:
     if best is not None:
         return (CHI_A, best)
     return (PASS, None)
-
-
-def payments(winner: int, tun: int, seat: int) -> int:
-    """Net payment to ``seat`` (PH-8.4): the winner gets the tun from each opponent."""
-    if winner < 0:
-        return 0
-    return 2 * tun if winner == seat else -tun
