@@ -205,10 +205,13 @@ class GreedyBot:
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
-def make_bot(level: str, seed: int = 0):
+def make_bot(level: str, seed: int = 0) -> RandomBot | GreedyBot | StrongBot:
+    """The bot of ``level``; an unknown level is refused as in Paohuzi (DS-1; the HTTP layer
+    refuses an unknown ``bot:<level>`` seat before, with DS-5)."""
     try:
         return BOTS[level](seed)
     except KeyError:
         from domain.errors import RuleViolation
 
-        raise RuleViolation("DS-1", f"unknown bot level {level!r}; known: {sorted(BOTS)}") from None
+        known = ", ".join(sorted(BOTS))
+        raise RuleViolation("DS-1", f"unknown bot level {level!r}; known: {known}") from None
