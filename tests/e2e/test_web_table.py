@@ -495,6 +495,10 @@ async def test_the_table_rules_page_in_every_language(web_server, browser):  # n
         if lang == "ar":
             await page.screenshot(path=shot("rules-table-ar"), full_page=True)
     assert len(set(titles.values())) == 5
+    # the page has its own link in the top bar, marked as the page shown
+    assert await page.get_attribute("#nav-rules-tb", "aria-current") == "page"
+    assert await page.get_attribute("#nav-rules-ph", "aria-current") is None
+    assert await page.text_content("#nav-rules-tb") == "Table rules"
     # no game's pieces or tables on this page; links to both games' rules
     assert await page.locator("article.rules .sample, #fan-table, #huxi-table").count() == 0
     links = await page.eval_on_selector_all("#rules-see-also a", "els => els.map(e => e.dataset.rules)")

@@ -49,6 +49,7 @@ function renderChrome() {
   $("#nav-lobby").textContent = t("nav.lobby");
   $("#nav-rules-ph").textContent = t("nav.rules.paohuzi");
   $("#nav-rules-mcr").textContent = t("nav.rules.mcr");
+  $("#nav-rules-tb").textContent = t("rules.table");
   $("#lang-label").textContent = t("language");
   $("#settings-toggle").textContent = t("settings");
   $("#settings-title").textContent = t("settings.title");
@@ -76,7 +77,7 @@ function route() {
   if (parts[0] === "join" && parts[1]) return parts[2] === "seat" ? renderJoin(parts[1], undefined, parts[3]) : renderJoin(parts[1], parts[2]);
   if (parts[0] === "rules") {
     renderRules(parts[1] || "paohuzi");
-    const a = $(parts[1] === "mcr" ? "#nav-rules-mcr" : "#nav-rules-ph"); if (a) a.setAttribute("aria-current", "page");
+    const a = $({ mcr: "#nav-rules-mcr", table: "#nav-rules-tb" }[parts[1]] || "#nav-rules-ph"); if (a) a.setAttribute("aria-current", "page");
     if (parts[2] !== undefined) { const s = $("#sec-" + parts[2]); if (s) s.scrollIntoView(); }
     return;
   }
