@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .cards import FOUR_CARD, group_huxi
+from .cards import FOUR_CARD, HUXI_BY_KIND, group_huxi
 from .messages import WinGroup
 from .state import State
-from .wins import best_split
+from .wins import WIN_HUXI, Split, best_split
+
+_PAO, _KAN = HUXI_BY_KIND["pao"], HUXI_BY_KIND["kan"]
 
 
 class WinEval:
@@ -31,11 +33,74 @@ def meld_huxi(meld: tuple[str, tuple[int, ...]]) -> int:
     return group_huxi(meld[0], [card >> 2 for card in meld[1]])
 
 
-def _split_if_fits(counts: list[int], groups_left: int, need_pair: bool, n: int) -> Any:
+def split_if_fits(counts: list[int], groups_left: int, need_pair: bool, n: int) -> Any:
     """The best split of ``n`` free cards into ``groups_left`` groups, if the count allows one."""
     if groups_left < 0 or n != (3 * (groups_left - 1) + 2 if need_pair else 3 * groups_left):
         return None
     return best_split(counts, need_pair)
+
+
+def win_shape(groups_held: int, fours: int) -> tuple[int, bool]:
+    """PH-4.2: a win is seven groups; the free cards must make the groups not yet held, with
+    exactly one pair among them once the seat has a ti or pao."""
+    return 7 - groups_held, fours > 0
+
+
+WinWay = tuple[int, str, Split]  # huxi beyond the melds and kans held, way of taking, split
+
+
+def best_win_way(
+    counts: list[int],
+    n_free: int,
+    groups_left: int,
+    with_pair: bool,
+    k: int = -1,
+    own: bool = True,
+    kan_k: bool = False,
+    meld_k: str = "",
+    hand_way: bool = True,
+) -> WinWay | None:
+    """The best way for a seat to win with revealed kind ``k`` (PH-4.4, PH-4.5), on kind counts.
+
+    ``k < 0``: the hand as it is, after a mandatory ti/wei. Otherwise the card joins the free
+    cards ("hand"), makes a peng with a pair in hand ("peng", not on an own reveal), a pao onto
+    the kan of ``k`` in hand ("pao_kan", not on an own reveal: PH-6.1 makes that a ti) or onto
+    the exposed wei/peng of ``k``, ``meld_k`` ("pao_meld"). The huxi returned leaves out the melds
+    and kans the seat held before, which the caller adds before the PH-4.1 test (``WIN_HUXI``);
+    the first way with the most huxi wins ties. ``hand_way=False``: the caller has already ruled
+    the first way out by a cheaper test. ``counts`` is changed on the way and restored.
+    """
+    if k < 0:
+        sp = split_if_fits(counts, groups_left, with_pair, n_free)
+        return None if sp is None else (sp[0], "hand", sp[1])
+    best: WinWay | None = None
+    if hand_way:
+        counts[k] += 1
+        sp = split_if_fits(counts, groups_left, with_pair, n_free + 1)
+        counts[k] -= 1
+        if sp is not None:
+            best = (sp[0], "hand", sp[1])
+    if not own and counts[k] == 2:
+        counts[k] -= 2
+        sp = split_if_fits(counts, groups_left - 1, with_pair, n_free - 2)
+        counts[k] += 2
+        if sp is not None:
+            h = HUXI_BY_KIND["peng"][k] + sp[0]
+            if best is None or h > best[0]:
+                best = (h, "peng", sp[1])
+    kan_way = kan_k and not own
+    if kan_way or meld_k:
+        sp = split_if_fits(counts, groups_left, True, n_free)  # the new pao brings the pair rule
+        if sp is not None:
+            if kan_way:
+                h = _PAO[k] - _KAN[k] + sp[0]
+                if best is None or h > best[0]:
+                    best = (h, "pao_kan", sp[1])
+            if meld_k:
+                h = _PAO[k] - HUXI_BY_KIND[meld_k][k] + sp[0]
+                if best is None or h > best[0]:
+                    best = (h, "pao_meld", sp[1])
+    return best
 
 
 def take(pool: dict[int, list[int]], kinds: Iterable[int]) -> list[int]:
@@ -54,55 +119,26 @@ def evaluate_win(s: State, seat: int, card: int | None) -> WinEval | None:
         return None
     melds = s.melds[seat]
     kans = s.kans[seat]
-    counts = s.counts[seat]
-    left = 7 - len(melds) - len(kans)
-    with_pair = any(m[0] in FOUR_CARD for m in melds)  # PH-4.2
-    n_free = len(s.hands[seat])
-    # every way of taking the card that splits completely: (variant, index, extra huxi, split);
-    # most hands split no way at all, so the huxi of the melds is only added up after
-    found: list[tuple[str, int, int, Any]] = []
+    left, with_pair = win_shape(len(melds) + len(kans), sum(1 for m in melds if m[0] in FOUR_CARD))
+    idx = -1
     if card is None:
-        sp = _split_if_fits(counts, left, with_pair, n_free)
-        if sp is not None:
-            found.append(("hand", -1, 0, sp))
+        way = best_win_way(s.counts[seat], len(s.hands[seat]), left, with_pair)
     else:
         k = card >> 2
+        kan_k = next((i for i, kan in enumerate(kans) if kan[0] >> 2 == k), -1)
+        meld_i = next((i for i, m in enumerate(melds) if m[0] in ("wei", "peng") and m[1][0] >> 2 == k), -1)
+        meld_k = melds[meld_i][0] if meld_i >= 0 else ""
         own = s.table_seat == seat
-        c2 = counts[:]
-        c2[k] += 1
-        sp = _split_if_fits(c2, left, with_pair, n_free + 1)
-        if sp is not None:
-            found.append(("hand", -1, 0, sp))
-        if not own and counts[k] == 2:
-            c3 = counts[:]
-            c3[k] -= 2
-            sp = _split_if_fits(c3, left - 1, with_pair, n_free - 2)
-            if sp is not None:
-                found.append(("peng", -1, group_huxi("peng", [k]), sp))
-        if not own:
-            for i, kan in enumerate(kans):
-                if kan[0] >> 2 == k:
-                    sp = _split_if_fits(counts, left, True, n_free)
-                    if sp is not None:
-                        extra = group_huxi("pao", [k]) - group_huxi("kan", [k])
-                        found.append(("pao_kan", i, extra, sp))
-        for i, m in enumerate(melds):
-            if m[0] in ("wei", "peng") and m[1][0] >> 2 == k:
-                sp = _split_if_fits(counts, left, True, n_free)
-                if sp is not None:
-                    extra = group_huxi("pao", [k]) - group_huxi(m[0], [k])
-                    found.append(("pao_meld", i, extra, sp))
-    if not found:
+        way = best_win_way(s.counts[seat], len(s.hands[seat]), left, with_pair, k, own, kan_k >= 0, meld_k)
+        if way is not None:
+            idx = kan_k if way[1] == "pao_kan" else meld_i
+    if way is None:  # most hands split no way at all: the huxi of the melds is only added up now
         return None
     base_huxi = sum(meld_huxi(m) for m in melds) + sum(group_huxi("kan", [kan[0] >> 2]) for kan in kans)
-    best: tuple[int, str, int, Any] | None = None  # huxi, variant, index, split
-    for variant, idx, extra, sp in found:
-        h = base_huxi + extra + sp[0]
-        if h >= 15 and (best is None or h > best[0]):
-            best = (h, variant, idx, sp[1])
-    if best is None:
+    huxi = base_huxi + way[0]
+    if huxi < WIN_HUXI:
         return None
-    huxi, variant, idx, split = best
+    variant, split = way[1], way[2]
     groups: list[WinGroup] = []
     for i, m in enumerate(melds):
         if variant == "pao_meld" and i == idx:

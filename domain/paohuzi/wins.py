@@ -67,6 +67,9 @@ def _search(c: list[int], need_pair: bool) -> tuple[int, Split] | None:
     return best
 
 
+WIN_HUXI = 15  # PH-4.1, PH-8.2: the least huxi a win needs
+
+
 def tun_for(huxi: int) -> int:
     """PH-8.3: 15-17 huxi = 1 tun, then one more per 3 huxi."""
     return 1 + (huxi - 15) // 3

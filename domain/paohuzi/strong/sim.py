@@ -31,8 +31,8 @@ from ..options import (
 )
 from ..options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
 from ..state import State
-from ..win_eval import meld_huxi
-from ..wins import best_split, tun_for
+from ..win_eval import best_win_way, meld_huxi, win_shape
+from ..wins import WIN_HUXI, tun_for
 from .policy import greedy_chi_value, greedy_discard_kind
 
 REVEAL = 0
@@ -48,6 +48,7 @@ assert set(LEVEL) == {WIN, PAO_A, PENG_A, CHI_A, PASS}
 # the rules' window tables, indexed by this module's card source (REVEAL, DISCARD)
 _ASKED = (ASKED[True], ASKED[False])  # the seats a window asks, in claim order (PH-6.4)
 _RIGHTS = (RIGHTS[True], RIGHTS[False])  # the claims each seat's place allows (PH-6.2, PH-6.3)
+_MELD = ("", "wei", "peng")  # ``Sim.wp`` codes as meld names
 
 Answer = tuple[str, Any]  # (answer, chi choice or None)
 
@@ -128,12 +129,6 @@ def could_complete(c: list[int], k: int, pair: bool, stuck: list[int]) -> bool:
     ok = _coverable(c, k, pair) and all(_coverable(c, j, pair) for j in stuck)
     c[k] -= 1
     return ok
-
-
-def _fit(c: list[int], groups_left: int, need_pair: bool, n: int) -> Any:
-    if groups_left < 0 or n != (3 * (groups_left - 1) + 2 if need_pair else 3 * groups_left):
-        return None
-    return best_split(c, need_pair)
 
 
 class Sim:
@@ -241,44 +236,25 @@ class Sim:
 
     def win_huxi(self, x: int, k: int, own: bool) -> int:
         """``aggregate.evaluate_win``'s huxi for seat ``x`` and revealed kind ``k`` (-1: none;
-        ``k < 0``: the hand after a mandatory ti/wei)."""
+        ``k < 0``: the hand after a mandatory ti/wei), by the same ``win_eval.best_win_way``."""
         if self.dead[x]:
             return -1
         c = self.cnt[x]
-        left = 7 - self.nmeld[x] - self.nkan[x]
-        pair = self.nfour[x] > 0
-        n = self.nfree[x]
-        base = self.exh[x] + self.kanhx[x]
-        best = -1
-        if k < 0:
-            sp = _fit(c, left, pair, n)
-            if sp is not None:
-                best = base + sp[0]
-        else:
+        left, pair = win_shape(self.nmeld[x] + self.nkan[x], self.nfour[x])
+        hand_way = True
+        if k >= 0:
             wc = self.wcache[x]
             if wc is None:
                 wc = self.wcache[x] = stuck_kinds(c, pair)
-            if could_complete(c, k, pair, wc):
-                c[k] += 1
-                sp = _fit(c, left, pair, n + 1)
-                c[k] -= 1
-                if sp is not None:
-                    best = base + sp[0]
-            if not own and c[k] == 2:
-                c[k] -= 2
-                sp = _fit(c, left - 1, pair, n - 2)
-                c[k] += 2
-                if sp is not None:
-                    best = max(best, base + PENG[k] + sp[0])
-            if (not own and self.kan[x][k]) or self.wp[x][k]:
-                sp = _fit(c, left, True, n)
-                if sp is not None:
-                    if not own and self.kan[x][k]:
-                        best = max(best, base + PAO[k] - KAN[k] + sp[0])
-                    w = self.wp[x][k]
-                    if w:
-                        best = max(best, base + PAO[k] - (WEI[k] if w == 1 else PENG[k]) + sp[0])
-        return best if best >= 15 else -1
+            hand_way = could_complete(c, k, pair, wc)  # a cheap test that rules most hands out
+        w = self.wp[x][k] if k >= 0 else 0
+        way = best_win_way(
+            c, self.nfree[x], left, pair, k, own, k >= 0 and self.kan[x][k] == 1, _MELD[w], hand_way
+        )
+        if way is None:
+            return -1
+        h = self.exh[x] + self.kanhx[x] + way[0]
+        return h if h >= WIN_HUXI else -1
 
     def options(self, x: int, k: int, src: int, who: int) -> Opts | None:
         """The seat's options on the table card, None when it has none (the common case, so
