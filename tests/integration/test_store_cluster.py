@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.store.connection import connect
+from tests.contracts.log_contract import LogRecorderContract
 from tests.contracts.store_contract import EventStoreContract
 
 pytestmark = pytest.mark.redis
@@ -21,3 +22,12 @@ class TestClusterEventStore(EventStoreContract):
     @pytest.fixture
     def backend_url(self, cluster):
         return cluster.url
+
+
+class TestClusterLogRecorder(LogRecorderContract):
+    @pytest.fixture
+    async def redis_client(self, cluster):
+        client = connect(cluster.url)
+        await client.ping()
+        yield client
+        await client.aclose()

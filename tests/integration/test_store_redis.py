@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.store.connection import connect
+from tests.contracts.log_contract import LogRecorderContract
 from tests.contracts.store_contract import EventStoreContract
 
 pytestmark = pytest.mark.redis
@@ -21,3 +22,12 @@ class TestRealRedisEventStore(EventStoreContract):
     @pytest.fixture
     def backend_url(self, real_redis_url):
         return real_redis_url
+
+
+class TestRealRedisLogRecorder(LogRecorderContract):
+    @pytest.fixture
+    async def redis_client(self, real_redis_url):
+        client = connect(real_redis_url)
+        await client.ping()
+        yield client
+        await client.aclose()

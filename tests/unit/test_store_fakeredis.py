@@ -1,4 +1,4 @@
-"""The store contract on fakeredis (Lua through lupa); the race uses its TCP server."""
+"""The store and log recorder contracts on fakeredis (Lua through lupa); the race uses its TCP server."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import threading
 import fakeredis
 import pytest
 
+from tests.contracts.log_contract import LogRecorderContract
 from tests.contracts.store_contract import EventStoreContract
 
 
@@ -50,3 +51,12 @@ class TestFakeRedisEventStore(EventStoreContract):
     @pytest.fixture
     def backend_url(self, fake_tcp_server):
         return fake_tcp_server[1]
+
+
+class TestFakeRedisLogRecorder(LogRecorderContract):
+    @pytest.fixture
+    async def redis_client(self, fake_tcp_server):
+        server, _url = fake_tcp_server
+        client = fakeredis.FakeAsyncRedis(server=server.fake_server)
+        yield client
+        await client.aclose()

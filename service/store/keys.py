@@ -1,0 +1,45 @@
+"""The store's Redis key layout, in one place.
+
+Every part of the store (the log, the meta and indexes, the archive hand-off) names keys through
+this one object, so a key a part writes is the key another part reads and deletes. The names
+are what old data in Redis is stored under: they never change.
+
+A deal's own keys share the hash tag ``{<deal>}``, so on Redis Cluster they live in one slot
+and one script can touch them all; the indexes are one sorted set each (see ``DealIndexes``).
+"""
+
+from __future__ import annotations
+
+
+class StoreKeys:
+    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving``
+    and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``."""
+
+    __slots__ = ("prefix", "index", "public_index", "finished_index", "clocks")
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.index = f"{prefix}:deals"
+        # deals anyone may find: finished ones, and live ones open to spectators
+        self.public_index = f"{prefix}:deals:public"
+        # finished deals scored by their finish time (ms): what the archiver works from
+        self.finished_index = f"{prefix}:deals:finished"
+        # live deals with a clock, scored by when to look at them next (ms, TB-2.5)
+        self.clocks = f"{prefix}:deals:clocks"
+
+    def events(self, deal_id: str) -> str:
+        """The deal's stream, one entry per record; also the channel its appends ring."""
+        return f"{self.prefix}:{{{deal_id}}}:events"
+
+    def commands(self, deal_id: str) -> str:
+        """The append script's hash: the head (``v``, ``h``) and each command id's versions."""
+        return f"{self.prefix}:{{{deal_id}}}:cmds"
+
+    def meta(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:meta"
+
+    def presence(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:presence"
+
+    def archive_lease(self, deal_id: str) -> str:
+        return f"{self.prefix}:{{{deal_id}}}:archiving"
