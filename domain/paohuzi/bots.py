@@ -4,7 +4,7 @@ and return one of its legal actions."""
 
 from __future__ import annotations
 
-from typing import Any
+from domain.errors import RuleViolation
 
 from .basic_bots import GreedyBot, RandomBot, _keep_scores, hand_value
 from .messages import Pass
@@ -13,11 +13,14 @@ from .strong import StrongBot
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
-def make_bot(level: str, seed: int = 0) -> Any:
+def make_bot(level: str, seed: int = 0) -> RandomBot | GreedyBot | StrongBot:
+    """The bot of ``level``; an unknown level is refused as in MCR (DS-1; the HTTP layer refuses
+    an unknown ``bot:<level>`` seat before, with DS-5)."""
     try:
         return BOTS[level](seed)
     except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(sorted(BOTS))}") from None
+        known = ", ".join(sorted(BOTS))
+        raise RuleViolation("DS-1", f"unknown bot level {level!r}; known: {known}") from None
 
 
 __all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "StrongBot", "Pass", "hand_value", "_keep_scores"]

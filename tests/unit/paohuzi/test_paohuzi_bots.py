@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.errors import RuleViolation
 from domain.paohuzi.bots import BOTS, GreedyBot, RandomBot, make_bot
 from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng
 from projections.paohuzi import view_from_state
@@ -13,8 +14,9 @@ def test_make_bot_levels():
     assert set(BOTS) == {"random", "greedy", "strong"}
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("greedy", 1), GreedyBot)
-    with pytest.raises(ValueError):
+    with pytest.raises(RuleViolation) as refused:
         make_bot("strong-ish", 1)
+    assert refused.value.rule_id == "DS-1"
 
 
 def test_random_bot_is_seeded_and_uniform(table):
