@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from service.store.archive import (
+from service.store.archive.contract import (
     Archive,
     ArchiveConflict,
     ArchivedDeal,

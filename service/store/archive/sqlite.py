@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from service.store.archive import (
+from service.store.archive.contract import (
     Archive,
     ArchiveConflict,
     ArchivedDeal,
