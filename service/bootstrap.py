@@ -1,8 +1,9 @@
 """The one place that wires the application together: for ``dealstream serve``, the benches and
 the tests alike.
 
-``application(redis, settings)`` builds the store, the command side (with its fold cache and bot
-runner), the stream hub and the HTTP app over a Redis client the caller owns; ``app[DEALS]`` and
+``application(redis, settings)`` builds the store, the parts the command and read sides share
+(the fold cache, the seat tokens, the presence), the command side (with its bot runner), the
+read side, the stream hub and the HTTP app over a Redis client the caller owns; ``app[DEALS]`` and
 ``app[HUB]`` give a caller the parts it wants to look at. ``serve(url, settings)`` also makes the
 clients (one for commands and reads, a small named one for the live streams), checks that Redis
 answers, tunes the garbage collector and closes the clients with the app.
@@ -28,7 +29,11 @@ from aiohttp import web
 from service.app.archiver import DEFAULT_OLDER_THAN_S, Archiver
 from service.app.bots import BotPool
 from service.app.deals import DealService
+from service.app.folds import Folds
+from service.app.presence import Presence
+from service.app.queries import ReadSide
 from service.app.reviews import Reviews
+from service.app.seats import SeatTokens
 from service.app.streams import StreamHub
 from service.gc_tuning import tune_gc
 from service.http.routes import CLOCKS, HUB, build_app
@@ -100,12 +105,20 @@ def application(
     pool = BotPool(settings.bot_workers, settings.bot_budget)
     archive = settings.open_archive()
     store = EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas, archive=archive)
+    # the parts the command side and the read side share, made once
+    folds = Folds(store)
+    seats = SeatTokens(store, folds)
+    presence = Presence(store)
     deals = DealService(
         store,
         dev=settings.dev,
         bot_delay=settings.bot_delay,
         bot_pool=pool,
+        folds=folds,
+        seats=seats,
+        presence=presence,
     )
+    reads = ReadSide(store, folds=folds, seats=seats, presence=presence)
     hub = StreamHub(deals, redis=streams_redis, max_streams=settings.max_streams)
     app = build_app(
         deals,
@@ -115,6 +128,7 @@ def application(
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
         clock_sweep_s=settings.clock_sweep_s,
+        reads=reads,
     )
     app[DEALS] = deals
     if archive is not None:

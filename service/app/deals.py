@@ -7,16 +7,15 @@ Game-agnostic: everything game-specific comes through ``GameKit``. Folds live in
 reads the state again; every command id is formed here (``seat_command_id``) or in the bot runner
 (``bot_command_id``).
 
-Why one file of over 350 lines: create, rematch, authenticate and command share the per-deal
-lock, the fold cache and the command-id rules, and an answer is built from what that same call
-holds; split apart, each half would need the other's internals.
+Who a token is lives in ``service.app.seats`` (shared with the read side). Why one file of over
+350 lines: create, rematch, join and command share the per-deal lock, the fold cache and the
+command-id rules, and an answer is built from what that same call holds; split apart, each half
+would need the other's internals.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import os
@@ -39,6 +38,7 @@ from service.app.folds import DealNotFound, Folded, Folds, step_clock, step_cloc
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.app.presence import Presence
+from service.app.seats import SeatTokens, token_digest
 from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")
@@ -104,21 +104,8 @@ class CommandAnswer:
     view: Any = None
 
 
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _is_back(command: Any) -> bool:
     return isinstance(command, Back) or (isinstance(command, dict) and command.get("type") == "Back")
-
-
-def _seat_of(digests: dict[int, str], digest: str) -> int | None:
-    """The seat whose stored digest is ``digest``; every candidate compared in constant time."""
-    seat = None
-    for candidate, stored in digests.items():
-        if hmac.compare_digest(stored, digest):
-            seat = candidate
-    return seat
 
 
 def parse_seats(seats: Any, kit_: GameKit) -> list[str]:
@@ -155,20 +142,26 @@ class DealService:
         bot_delay: float = 0.0,
         cache_size: int = 2048,
         bot_pool: BotPool | None = None,
+        folds: Folds | None = None,
+        seats: SeatTokens | None = None,
+        presence: Presence | None = None,
     ) -> None:
+        """The command side over ``store``. ``folds``, ``seats`` and ``presence`` are the parts it
+        shares with the read side (``bootstrap`` makes them once and hands them to both); left
+        out, it makes its own."""
         self.store = store
         self.dev = dev
-        self.folds = Folds(store, cache_size)
+        self.folds = folds if folds is not None else Folds(store, cache_size)
+        self.seats = seats if seats is not None else SeatTokens(store, self.folds, cache_size)
         self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
         self.bots = BotRunner(self, bot_delay, bot_pool)
-        self.presence = Presence(store)  # who has a live stream (any process), for the views
+        # who has a live stream (any process), for the views
+        self.presence = presence if presence is not None else Presence(store)
         self.kick_bots = self.bots.kick
-        self._token_digests: LRUCache[str, dict[int, str]] = LRUCache(cache_size)
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(cache_size, keep=lambda lock: lock.locked())
-        self.folds.on_forget.append(self._token_digests.pop)
 
     # creation ------------------------------------------------------------------
     async def create(
@@ -307,7 +300,7 @@ class DealService:
         # a lobby table is listed while it is live, for anyone to find a free seat at
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         # the first command needs neither the meta nor the log back from Redis
-        self._token_digests.put(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
+        self.seats.remember(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
         folded = Folded(
             kit_,
             kit_.game.fold(events),
@@ -362,29 +355,6 @@ class DealService:
     def _lock(self, deal_id: str) -> asyncio.Lock:
         return self._locks.get_or_put(deal_id, asyncio.Lock)
 
-    async def authenticate(self, deal_id: str, token: str | None) -> int:
-        """The seat this token acts for; constant-time comparison of digests."""
-        if not token:
-            raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        if not token.isascii() or not token.isprintable() or len(token) > 256:
-            raise RuleViolation("DS-8", "a seat token is at most 256 printable ASCII characters")
-        digests = self._token_digests.get(deal_id)
-        if digests is None:  # seat tokens never change after creation: read them once
-            meta = await self.store.get_meta(deal_id)
-            if "game" not in meta:
-                raise DealNotFound(deal_id)
-            digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
-            self._token_digests.put(deal_id, digests)
-        digest = token_digest(token)
-        seat = _seat_of(digests, digest)
-        if seat is None:
-            # a seat someone joined: its digest is in the log (SeatJoined), read by every process
-            joined = (await self.load(deal_id)).state.seating.token_digests
-            seat = _seat_of({i: d for i, d in enumerate(joined) if d}, digest)
-        if seat is None:
-            raise RuleViolation("DS-8", "this token is not a seat of this deal")
-        return seat
-
     # seats for people (TB-1) ----------------------------------------------------
     async def join(
         self, deal_id: str, *, invite: str | None, seat: int | None, name: Any, token: str | None = None
@@ -395,13 +365,13 @@ class DealService:
         name = seat_name(name)
         folded = await self.load(deal_id)
         if token is not None:
-            held = await self._seat_or_none(deal_id, token)
+            held = await self.seats.seat_or_none(deal_id, token)
             if held is not None:
                 raise RuleViolation("DS-21", f"this token holds seat {held} of this deal already")
         if (invite is None) == (seat is None):
             raise RuleViolation("DS-5", "a join names either an 'invite' code or, at a lobby table, a 'seat'")
         if invite is not None:
-            seat = await self._invited_seat(deal_id, invite)
+            seat = await self.seats.invited_seat(deal_id, invite)
         elif not folded.lobby:
             raise RuleViolation("DS-19", "this table is not in the lobby: joining it needs an invite")
         assert seat is not None
@@ -431,22 +401,6 @@ class DealService:
             deal_id, by_seat, FillSeat(seat, kind), command_id=seat_command_id(by_seat, f"fill:{seat}:{kind}")
         )
         return {"deal_id": deal_id, "seat": seat, "kind": kind, "version": outcome.last_version}
-
-    async def _invited_seat(self, deal_id: str, code: Any) -> int:
-        if not isinstance(code, str) or not code.isascii() or not code.isprintable() or len(code) > 256:
-            raise RuleViolation("DS-19", "an invite code is at most 256 printable ASCII characters")
-        meta = await self.store.get_meta(deal_id)
-        invites = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("invite:")}
-        seat = _seat_of(invites, token_digest(code))
-        if seat is None:
-            raise RuleViolation("DS-19", "this invite is not one of this deal's")
-        return seat
-
-    async def _seat_or_none(self, deal_id: str, token: str) -> int | None:
-        try:
-            return await self.authenticate(deal_id, token)
-        except RuleViolation:
-            return None
 
     # commands ------------------------------------------------------------------
     def decode_command(self, folded: Folded, seat: int | None, command: Any) -> Any:
@@ -502,7 +456,7 @@ class DealService:
         expected_version: int | None = None,
         return_view: bool = False,
     ) -> CommandAnswer:
-        """A seat's command (``seat`` as ``authenticate`` found it from the token) and the answer
+        """A seat's command (``seat`` as ``SeatTokens.authenticate`` found it from the token) and the answer
         the seat gets: its events as it may see them, and its view when it asks."""
         folded = self.folds.cached(deal_id) or await self.load(deal_id)
         seating = folded.state.seating

@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -29,12 +29,11 @@ from domain.errors import RuleViolation
 from domain.table.seating import PERSON
 from domain.table.view import SeatDeadline, TableView
 from service.app.audit import AuditReport, audit_log
-from service.app.folds import DealNotFound, Folded
+from service.app.folds import DealNotFound, Folded, Folds
 from service.app.lru import LRUCache
+from service.app.presence import Presence
+from service.app.seats import SeatTokens
 from service.store.event_store import EventStore
-
-if TYPE_CHECKING:
-    from service.app.deals import DealService
 
 
 class Viewer(msgspec.Struct, frozen=True):
@@ -431,11 +430,24 @@ def games() -> dict[str, Any]:
 
 # --- the reads (I/O around the gate) ----------------------------------------------------------
 class ReadSide:
-    """Loads what a read needs and hands it through the gate above."""
+    """Loads what a read needs and hands it through the gate above. It only reads: it appends
+    nothing and starts no bot (a handler that wants a waiting bot seat to move asks the command
+    side). It shares the fold cache, the seat tokens and the presence with the command side,
+    which ``bootstrap`` hands to both."""
 
-    def __init__(self, deals: DealService, audit_cache_size: int = 256) -> None:
-        self.deals = deals
-        self.store: EventStore = deals.store
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        folds: Folds,
+        seats: SeatTokens,
+        presence: Presence,
+        audit_cache_size: int = 256,
+    ) -> None:
+        self.store = store
+        self.folds = folds
+        self.seats = seats
+        self.presence = presence
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
         # advice is a pure function of (deal, seat, version): asked again on every redraw of the
         # table, it is computed once per move (a few ms for MCR, see bench.coach)
@@ -445,12 +457,11 @@ class ReadSide:
         """The seat a token acts for (a bad token is refused, never read as a spectator)."""
         if token is None:
             return anonymous
-        return Viewer.of_seat(await self.deals.authenticate(deal_id, token))
+        return Viewer.of_seat(await self.seats.authenticate(deal_id, token))
 
     async def summary(self, deal_id: str, viewer: Viewer) -> DealSummary:
-        folded = await self.deals.load(deal_id)
-        self.deals.kick_bots(deal_id)
-        answer = summary(deal_id, folded, viewer, await self.deals.presence.seats(deal_id))
+        folded = await self.folds.load(deal_id)
+        answer = summary(deal_id, folded, viewer, await self.presence.seats(deal_id))
         if folded.over:  # only a finished deal is played again
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
         return answer
@@ -458,24 +469,23 @@ class ReadSide:
     async def view(self, deal_id: str, viewer: Viewer) -> Any:
         if viewer.seat is None:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        folded = await self.deals.load(deal_id)
-        self.deals.kick_bots(deal_id)
-        return view(folded, viewer, await self.deals.presence.seats(deal_id))
+        folded = await self.folds.load(deal_id)
+        return view(folded, viewer, await self.presence.seats(deal_id))
 
     async def replay(
         self, deal_id: str, viewer: Viewer, step: int | None, perspective: str | None
     ) -> ReplayFrame:
-        folded = await self.deals.load(deal_id)
+        folded = await self.folds.load(deal_id)
         return replay_frame(folded, viewer, step, perspective)
 
     async def log(self, deal_id: str, viewer: Viewer) -> bytes:
-        folded = await self.deals.load(deal_id)
+        folded = await self.folds.load(deal_id)
         may_read_log(folded, viewer)
         raws = await self.store.read_raw(deal_id)
         return b"\n".join(raws) + b"\n"
 
     async def audit(self, deal_id: str, viewer: Viewer) -> AuditReport:
-        folded = await self.deals.load(deal_id)  # 404 for an unknown deal
+        folded = await self.folds.load(deal_id)  # 404 for an unknown deal
         raws = await self.store.read_raw(deal_id)
         head = await self.store.head_hash(deal_id)
         # the audit of the same bytes is the same report: keyed by a digest of what was read
@@ -487,8 +497,7 @@ class ReadSide:
         return audit(report, folded, viewer)
 
     async def coach(self, deal_id: str, viewer: Viewer) -> Any:
-        folded = await self.deals.load(deal_id)
-        self.deals.kick_bots(deal_id)
+        folded = await self.folds.load(deal_id)
         seat_view = coach_view(folded, viewer)  # refuses a spectator or a deal without the coach
         key = (deal_id, viewer.seat, folded.version)
         advice = self._coach.get(key)
@@ -516,7 +525,7 @@ class ReadSide:
         tables: list[LobbyTable] = []
         for deal_id in candidates:
             try:
-                row = lobby_table(deal_id, await self.deals.load(deal_id))
+                row = lobby_table(deal_id, await self.folds.load(deal_id))
             except DealNotFound:
                 continue
             if row is not None:

@@ -71,9 +71,14 @@ class Api:
         create_window: float = 60.0,
         keepalive: float = KEEPALIVE_S,
         command_limit: int = COMMAND_LIMIT,
+        reads: ReadSide | None = None,
     ) -> None:
         self.deals = deals
-        self.reads = ReadSide(deals)
+        self.reads = (
+            reads
+            if reads is not None
+            else ReadSide(deals.store, folds=deals.folds, seats=deals.seats, presence=deals.presence)
+        )
         self.hub = hub
         self.reviews = reviews
         self.live = LiveStreams(deals, hub)
@@ -82,6 +87,11 @@ class Api:
         # commands per seat token: one person cannot flood a table (DS-22)
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         self.keepalive = keepalive
+
+    def _bots_move(self, deal_id: str) -> None:
+        """A table someone looks at gets its waiting bot seats moving (after a restart no task
+        drives them until a request or the supervisor's sweep touches the deal)."""
+        self.deals.kick_bots(deal_id)
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
@@ -119,7 +129,7 @@ class Api:
     async def fill_seat(self, request: web.Request) -> web.Response:
         """The creator puts a bot in an open seat (TB-1.4)."""
         deal_id = request.match_info["deal_id"]
-        by_seat = await self.deals.authenticate(deal_id, bearer(request))
+        by_seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         seat = whole(request, "seat", None, 0, 7, source=request.match_info)
         body = parse(await read_body(request), FillRequest)
         return json_response(FilledSeat(**await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)))
@@ -131,7 +141,7 @@ class Api:
     async def rematch(self, request: web.Request) -> web.Response:
         """ "Play again" with a seat token of the finished deal."""
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, bearer(request))
+        seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         if not self.limiter.allow(request.remote or "?"):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         return json_response(await self.deals.rematch(deal_id, seat), status=201)
@@ -147,18 +157,24 @@ class Api:
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        return json_response(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
+        try:
+            return json_response(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
+        finally:
+            self._bots_move(deal_id)
 
     async def view(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
         token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        return json_response(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
+        try:
+            return json_response(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
+        finally:
+            self._bots_move(deal_id)
 
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.authenticate(deal_id, bearer(request))  # 401 before a bad body's 400
+        seat = await self.deals.seats.authenticate(deal_id, bearer(request))  # 401 before a bad body's 400
         client = f"{deal_id}:{seat}"
         if not self.command_limiter.allow(client):
             from service.http.problems import problem
@@ -213,7 +229,10 @@ class Api:
         token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "the coach answers a seat token (Authorization: Bearer …)")
-        return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
+        try:
+            return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
+        finally:
+            self._bots_move(deal_id)
 
     async def start_review(self, request: web.Request) -> web.Response:
         """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
@@ -268,15 +287,24 @@ def build_app(
     bot_supervisor_s: float = 2.0,
     clock_sweep_s: float = SWEEP_S,
     command_limit: int = COMMAND_LIMIT,
+    reads: ReadSide | None = None,
 ) -> web.Application:
-    """The application. ``hub``: the live-stream reader (default: one on the store's client)."""
+    """The application. ``hub``: the live-stream reader (default: one on the store's client);
+    ``reads``: the read side (default: one over the command side's fold cache, seats and
+    presence)."""
     from service.http import parse_errors
 
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals)
     reviews = reviews if reviews is not None else Reviews(deals.store, deals.bots.pool or BotPool())
     api = Api(
-        deals, hub, reviews, create_limit=create_limit, keepalive=keepalive, command_limit=command_limit
+        deals,
+        hub,
+        reviews,
+        create_limit=create_limit,
+        keepalive=keepalive,
+        command_limit=command_limit,
+        reads=reads,
     )
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     from service.http.problems import problem_middleware

@@ -14,7 +14,7 @@ import pytest
 import redis as redis_sync
 
 from service import bootstrap
-from service.app import deals as deals_module
+from service.app import seats as seats_module
 from service.app.deals import DealService
 from service.http.routes import RateLimiter
 from service.store.connection import connect
@@ -111,22 +111,22 @@ async def test_token_check_compares_every_seat_digest_in_constant_time(deal_serv
     created = await deal_service.create("mcr", ["human"] * 4)
     deal_id, tokens = created["deal_id"], created["tokens"]
     calls: list[tuple[str, str]] = []
-    real = deals_module.hmac.compare_digest
+    real = seats_module.hmac.compare_digest
 
     def spy(a, b):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(deals_module.hmac, "compare_digest", spy)
+    monkeypatch.setattr(seats_module.hmac, "compare_digest", spy)
     wrong = tokens["0"][:-1] + ("A" if tokens["0"][-1] != "A" else "B")
     for token, seat in [(tokens["0"], 0), (tokens["3"], 3), (wrong, None), ("x", None)]:
         calls.clear()
         if seat is None:
-            with pytest.raises(deals_module.RuleViolation) as refused:
-                await deal_service.authenticate(deal_id, token)
+            with pytest.raises(seats_module.RuleViolation) as refused:
+                await deal_service.seats.authenticate(deal_id, token)
             assert refused.value.rule_id == "DS-8"
         else:
-            assert await deal_service.authenticate(deal_id, token) == seat
+            assert await deal_service.seats.authenticate(deal_id, token) == seat
         # one comparison per seat whatever the token: no early exit that timing could reveal
         assert len(calls) == 4, calls
         digest = hashlib.sha256(token.encode()).hexdigest()
