@@ -119,7 +119,7 @@ def application(
         presence=presence,
     )
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence)
-    hub = StreamHub(deals, redis=streams_redis, max_streams=settings.max_streams)
+    hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams)
     app = build_app(
         deals,
         create_limit=settings.create_limit,

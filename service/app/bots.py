@@ -23,13 +23,13 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from domain.errors import RuleViolation
 from service.app.cancellation import raise_if_cancelled
-from service.app.folds import DealNotFound, Folded
+from service.app.folds import DealNotFound, Folded, Folds
 from service.app.workers import die_with_parent
 from service.store.outages import STORE_OUTAGES
 
@@ -215,10 +215,22 @@ def _away_first(folded: Folded, seats: list[int]) -> bool:
     )
 
 
+class CommandSide(Protocol):
+    """What the runner needs of the command side: the fold cache it reads the deals from and
+    the one way a command is appended (``DealService`` is it; it owns the runner, so the runner
+    names the shape it needs instead of importing its owner)."""
+
+    folds: Folds
+
+    async def execute(
+        self, deal_id: str, seat: int | None, command: Any, *, command_id: str, kick: bool = True
+    ) -> Any: ...
+
+
 class BotRunner:
     """Moves the bot seats of the deals this process holds folds of."""
 
-    def __init__(self, deals: Any, delay: float = 0.0, pool: BotPool | None = None) -> None:
+    def __init__(self, deals: CommandSide, delay: float = 0.0, pool: BotPool | None = None) -> None:
         self.deals = deals
         self.delay = delay
         self.pool = pool

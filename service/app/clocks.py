@@ -19,7 +19,7 @@ from domain.errors import RuleViolation
 from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
-from service.app.deals import StaleVersion
+from service.app.deals import DealService, StaleVersion
 from service.app.folds import DealNotFound
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES
@@ -37,7 +37,7 @@ def expiry_command_id(version: int, seat: int) -> str:
 
 
 class ClockKeeper:
-    def __init__(self, deals: Any, interval_s: float = SWEEP_S) -> None:
+    def __init__(self, deals: DealService, interval_s: float = SWEEP_S) -> None:
         self.deals = deals
         self.store = deals.store
         self.interval_s = interval_s

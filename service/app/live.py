@@ -22,6 +22,8 @@ import msgspec
 
 from domain.envelope import decode_record
 from service.app import queries
+from service.app.folds import Folds
+from service.app.presence import Presence
 from service.app.queries import Viewer
 from service.app.streams import CLOSE, Batch, StreamHub, Subscription
 
@@ -118,15 +120,16 @@ class Live:
 class LiveStreams:
     """Opens live streams (through the hub) and builds each batch's part for each viewer."""
 
-    def __init__(self, deals: Any, hub: StreamHub) -> None:
-        self.deals = deals
+    def __init__(self, folds: Folds, presence: Presence, hub: StreamHub) -> None:
+        self.folds = folds
+        self.presence = presence
         self.hub = hub
 
     async def open(
         self, deal_id: str, viewer: Viewer, after: int, alive: Callable[[], bool], abort: Callable[[], None]
     ) -> Live:
         """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum."""
-        folded = await self.deals.load(deal_id)
+        folded = await self.folds.load(deal_id)
         if after >= folded.version and folded.over:
             return Live(
                 self, folded.kit, None, folded.version, "deal-over"
@@ -139,7 +142,7 @@ class LiveStreams:
         live = Live(self, folded.kit, sub, folded.version, None)
         if viewer.seat is not None:  # the seat is connected while its stream is open
             try:
-                live.presence = await self.deals.presence.hold(deal_id, viewer.seat)
+                live.presence = await self.presence.hold(deal_id, viewer.seat)
             except BaseException:  # cancelled meanwhile: the stream never starts
                 live.close()
                 raise
@@ -149,9 +152,9 @@ class LiveStreams:
         """The viewer's messages for a batch, through the gate: its events, then its view at the
         batch's version (mjai-style: a seat's legal actions when it must act, so a client never
         polls; a spectator's public table), then ``deal-over`` if the deal ended."""
-        folded = self.deals.cached(batch.deal_id)
+        folded = self.folds.cached(batch.deal_id)
         if folded is None or folded.version < batch.last:
-            folded = await self.deals.load(batch.deal_id)
+            folded = await self.folds.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         events = [
             (version, "deal-event", msgspec.json.encode({"version": version, "event": event}).decode())
@@ -167,7 +170,7 @@ class LiveStreams:
             batch.memo["state"] = state
         connected = batch.memo.get("connected")
         if connected is None:
-            connected = batch.memo["connected"] = await self.deals.presence.seats(batch.deal_id)
+            connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
         shown = queries.view_of_state(folded, state, viewer, connected)
         view = msgspec.json.encode(shown).decode()
         closing: list[tuple[int | None, str, str]] = [(batch.last, "view", view)]

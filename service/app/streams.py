@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import StoredEvent, decode_record, record_hash
+from service.app.folds import Folds
 from service.store.doorbell import Doorbell
 from service.store.event_store import MAX_BATCH, EventStore
 from service.store.outages import STORE_OUTAGES
@@ -114,7 +115,8 @@ class Feed:
 class StreamHub:
     def __init__(
         self,
-        deals: Any,
+        store: EventStore,
+        folds: Folds,
         *,
         redis: Any | None = None,
         max_streams: int = 10_000,
@@ -124,14 +126,16 @@ class StreamHub:
         queue_limit: int = 256,
         pong_timeout: float = 2.0,
     ) -> None:
-        """``redis``: the client the hub's two connections come from (default: the store's)."""
-        self.deals = deals
-        client = redis if redis is not None else deals.store.redis
+        """``store``: the service's event store, whose prefix and archive the hub reads with;
+        ``folds``: the fold cache the records the hub reads are folded into (shared with the
+        command and read sides); ``redis``: the client the hub's two connections come from
+        (default: the store's)."""
+        self.folds = folds
+        client = redis if redis is not None else store.redis
         self.redis = client
         # reads only, on the hub's own client; a deal that left Redis reads from the archive
         # (its head is the archived head, so archiving a deal never looks like lost data here)
-        archived = getattr(deals.store, "archived", None)
-        self.store = EventStore(client, deals.store.prefix, archive=archived)
+        self.store = EventStore(client, store.prefix, archive=store.archived)
         self.max_streams = max_streams
         self.retry_after = retry_after
         self.poll_interval = poll_interval
@@ -403,7 +407,7 @@ class StreamHub:
             return
         raws = [raw for raw, _ in fresh]
         records = [r for _, r in fresh]
-        self.deals.absorb(feed.deal_id, raws, records)
+        self.folds.absorb(feed.deal_id, raws, records)
         events = [feed.kit.decode_event(r.data) for r in records]
         feed.version = records[-1].version
         feed.head_hash = record_hash(raws[-1])

@@ -81,17 +81,12 @@ class Api:
         )
         self.hub = hub
         self.reviews = reviews
-        self.live = LiveStreams(deals, hub)
+        self.live = LiveStreams(self.reads.folds, self.reads.presence, hub)
         self.store: EventStore = deals.store
         self.limiter = RateLimiter(create_limit, create_window)
         # commands per seat token: one person cannot flood a table (DS-22)
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         self.keepalive = keepalive
-
-    def _bots_move(self, deal_id: str) -> None:
-        """A table someone looks at gets its waiting bot seats moving (after a restart no task
-        drives them until a request or the supervisor's sweep touches the deal)."""
-        self.deals.kick_bots(deal_id)
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
@@ -157,20 +152,14 @@ class Api:
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
-        try:
-            return json_response(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
-        finally:
-            self._bots_move(deal_id)
+        return json_response(await self.reads.summary(deal_id, await self._viewer(request, deal_id)))
 
     async def view(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
         token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
-        try:
-            return json_response(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
-        finally:
-            self._bots_move(deal_id)
+        return json_response(await self.reads.view(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def command(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -229,10 +218,7 @@ class Api:
         token = bearer(request)
         if token is None:
             raise RuleViolation("DS-8", "the coach answers a seat token (Authorization: Bearer …)")
-        try:
-            return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
-        finally:
-            self._bots_move(deal_id)
+        return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def start_review(self, request: web.Request) -> web.Response:
         """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
@@ -295,7 +281,7 @@ def build_app(
     from service.http import parse_errors
 
     parse_errors.install()
-    hub = hub if hub is not None else StreamHub(deals)
+    hub = hub if hub is not None else StreamHub(deals.store, deals.folds)
     reviews = reviews if reviews is not None else Reviews(deals.store, deals.bots.pool or BotPool())
     api = Api(
         deals,

@@ -225,7 +225,7 @@ async def test_a_stream_subscriber_of_a_deal_being_archived_is_not_reset(served,
     http = served
     deal_id, token = await _person_and_bots(http, "paohuzi", "archive-stream", spectators=True)
     joined_at = (await http.deals.load(deal_id)).version  # the fold moves on with the bots
-    live = await LiveStreams(http.deals, http.hub).open(
+    live = await LiveStreams(http.deals.folds, http.deals.presence, http.hub).open(
         deal_id, SPECTATOR, joined_at, alive=lambda: True, abort=lambda: None
     )
     version = await _play_to_end(http, deal_id, token)
@@ -239,7 +239,9 @@ async def test_a_stream_subscriber_of_a_deal_being_archived_is_not_reset(served,
     assert seen == sorted(set(seen)) and seen[-1] == version and seen[0] > joined_at
 
     # a subscriber that joins after the archiving reads the whole log from the archive
-    late = await LiveStreams(http.deals, http.hub).open(deal_id, SPECTATOR, 0, lambda: True, lambda: None)
+    late = await LiveStreams(http.deals.folds, http.deals.presence, http.hub).open(
+        deal_id, SPECTATOR, 0, lambda: True, lambda: None
+    )
     late_seen, late_names = await asyncio.wait_for(_read_to_end(late), 60)
     late.close()
     assert late_names[-1] == "deal-over" and "reset" not in late_names
