@@ -115,8 +115,8 @@ async def put_back(store: Any, archive: Any, deal_ids: list[str]) -> None:
 
 
 async def measure(game: str, count: int, live: int, postgres_url: str | None) -> dict[str, Any]:
-    from service.app.archiver import Archiver
-    from service.app.deals import DealService
+    from service.app.archive.archiver import Archiver
+    from service.app.commands.deals import DealService
     from service.store.archive.postgres import PostgresArchive
     from service.store.archive.sqlite import SqliteArchive
     from service.store.connection import connect
@@ -188,8 +188,8 @@ async def soak(
     (a round a second, deals finished more than ``older_than`` s ago). After each wave, once the
     archiver has caught up and Redis's cron has shrunk its emptied tables, ``used_memory`` is
     read; during the waves it is sampled too (live deals and the not yet due ones included)."""
-    from service.app.archiver import Archiver
-    from service.app.deals import DealService
+    from service.app.archive.archiver import Archiver
+    from service.app.commands.deals import DealService
     from service.store.archive import open_archive
     from service.store.connection import connect
     from service.store.event_store import EventStore

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from service.app.arena import INTERVAL_METHOD, run_arena
+from service.app.analysis.arena import INTERVAL_METHOD, run_arena
 from service.app.games import kit
 
 GAMES = ("mcr", "paohuzi")

@@ -34,8 +34,8 @@ from bench.common import emit, parser
 from domain.envelope import StoredEvent
 from domain.selfplay import play_stored
 from projections import review as rv
+from service.app.analysis.reviews import build
 from service.app.games import kit
-from service.app.reviews import build
 
 LINEUPS = {"mcr": ["strong", "random", "greedy", "greedy"], "paohuzi": ["strong", "random", "greedy"]}
 TARGET_S = {"mcr": 20.0, "paohuzi": 10.0}

@@ -124,7 +124,7 @@ def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[
 
 
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
-# rules. A stored review is kept under it (``service.app.reviews``), so a review made by another
+# rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
 METHOD = "m2"
 

@@ -26,15 +26,15 @@ from typing import Any
 
 from aiohttp import web
 
-from service.app.archiver import DEFAULT_OLDER_THAN_S, Archiver
-from service.app.bots import BotPool
-from service.app.deals import DealService
-from service.app.folds import Folds
-from service.app.presence import Presence
-from service.app.queries import ReadSide
-from service.app.reviews import Reviews
-from service.app.seats import SeatTokens
-from service.app.streams import StreamHub
+from service.app.analysis.reviews import Reviews
+from service.app.archive.archiver import DEFAULT_OLDER_THAN_S, Archiver
+from service.app.bots.runner import BotPool
+from service.app.commands.deals import DealService
+from service.app.live.hub import StreamHub
+from service.app.reads.queries import ReadSide
+from service.app.state.folds import Folds
+from service.app.state.presence import Presence
+from service.app.state.seats import SeatTokens
 from service.gc_tuning import tune_gc
 from service.http.routes import CLOCKS, HUB, build_app
 from service.store.archive import Archive, open_archive

@@ -22,7 +22,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from service.app.archiver import Archiver
+    from service.app.archive.archiver import Archiver
     from service.store.archive import open_archive
     from service.store.embedded import DEFAULT_DATA_DIR
 

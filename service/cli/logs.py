@@ -114,7 +114,7 @@ def load_log(args: argparse.Namespace, command: str) -> Any:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from service.app.audit import audit_log
+    from service.app.reads.audit import audit_log
 
     raws, head = load_raws(args)
     if not raws:

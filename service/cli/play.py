@@ -34,7 +34,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from service.app.arena import wall_seed, walls_digest
+    from service.app.analysis.arena import wall_seed, walls_digest
 
     k = kit(args.game)
     levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
@@ -114,7 +114,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from service.app.arena import check_lineup, run_arena
+    from service.app.analysis.arena import check_lineup, run_arena
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     problem = check_lineup(args.game, bots)

@@ -14,8 +14,8 @@ import msgspec
 
 from domain.envelope import decode_record
 from projections import review as rv
-from service.app.reviews import CHUNK, _evaluate, build, decision_points
-from service.app.workers import die_with_parent
+from service.app.analysis.reviews import CHUNK, _evaluate, build, decision_points
+from service.app.bots.workers import die_with_parent
 
 
 def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool) -> rv.Review:

@@ -9,8 +9,8 @@ import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.app.deals import AlreadyRematched, CommandIdReused, DealNotFound, StaleVersion
-from service.app.streams import TooManyStreams
+from service.app.commands.deals import AlreadyRematched, CommandIdReused, DealNotFound, StaleVersion
+from service.app.live.hub import TooManyStreams
 from service.store.outages import is_outage
 
 log = logging.getLogger("dealstream.http")

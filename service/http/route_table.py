@@ -14,10 +14,10 @@ from typing import Any, Literal
 from domain.mcr.coach import McrAdvice
 from domain.paohuzi.coach import PaohuziAdvice
 from projections.review import Review
-from service.app import queries
-from service.app.audit import AuditReport
-from service.app.deals import CommandAnswer
-from service.app.reviews import ReviewProgress
+from service.app.analysis.reviews import ReviewProgress
+from service.app.commands.deals import CommandAnswer
+from service.app.reads import queries
+from service.app.reads.audit import AuditReport
 from service.http import schemas
 
 # every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what

@@ -1,7 +1,7 @@
 """The HTTP API's handlers: deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request (``service.http.request``), call one function of the command side
-(``DealService``) or of the read side (``service.app.queries``, the one visibility gate) and
+(``DealService``) or of the read side (``service.app.reads.queries``, the one visibility gate) and
 encode the answer; ``build_app`` mounts them as ``route_table.ROUTES`` lists them (the table
 ``/openapi.json`` is built from; docs/api.md shows each route), with the middleware and the
 web client's files.
@@ -16,14 +16,14 @@ from pathlib import Path
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.app import queries
-from service.app.bots import BotPool
-from service.app.clocks import SWEEP_S, ClockKeeper
-from service.app.deals import CommandAnswer, DealService
-from service.app.live import LiveStreams
-from service.app.queries import SPECTATOR, ReadSide, Viewer
-from service.app.reviews import Reviews
-from service.app.streams import StreamHub
+from service.app.analysis.reviews import Reviews
+from service.app.bots.runner import BotPool
+from service.app.commands.clocks import SWEEP_S, ClockKeeper
+from service.app.commands.deals import CommandAnswer, DealService
+from service.app.live.hub import StreamHub
+from service.app.live.streams import LiveStreams
+from service.app.reads import queries
+from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
 from service.http import sse
 from service.http.openapi import openapi_document
 from service.http.request import (
@@ -185,7 +185,7 @@ class Api:
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events for the token's seat, or a spectator without one
-        (``service.app.live``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
+        (``service.app.live.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
         deal_id = request.match_info["deal_id"]
         viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         after = version_param(request, "after", header="Last-Event-ID") or 0

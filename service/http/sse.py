@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp_sse import EventSourceResponse, sse_response
 
-from service.app.live import Live, Part
+from service.app.live.streams import Live, Part
 
 SEND_TIMEOUT_S = 30  # a client that acknowledges nothing for this long is cut off by the kernel
 

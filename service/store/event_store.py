@@ -315,7 +315,7 @@ class EventStore:
     async def read_presence(self, deal_id: str) -> dict[str, int]:
         return await self.indexes.read_presence(deal_id)
 
-    # the archive of finished deals (service/app/archiver.py) -----------------------------
+    # the archive of finished deals (service/app/archive/archiver.py) -----------------------------
     async def mark_finished(self, deal_id: str, finished_ms: int) -> None:
         """List a finished deal for the archiver (a second call keeps the first time)."""
         await self.indexes.mark_finished(deal_id, finished_ms)

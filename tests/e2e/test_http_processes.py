@@ -179,7 +179,7 @@ async def test_the_live_stream_shows_a_seat_its_own_events(http):
 
 async def test_concurrent_answers_through_two_services_both_land(store, redis_client):
     """Two processes' caches, two answers to one window at once: a conflict is retried, not refused."""
-    from service.app.deals import DealService
+    from service.app.commands.deals import DealService
     from service.store.event_store import EventStore, VersionConflict
 
     deck = dispute_deck()

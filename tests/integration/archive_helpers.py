@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 
 from domain.envelope import record_hash, verify_chain
-from service.app.deals import DealService
+from service.app.commands.deals import DealService
 from service.store.archive import Archive
 from service.store.event_store import EventStore
 

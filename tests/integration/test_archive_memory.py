@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 
 from bench.archive import PrivateRedis, play, used_memory
-from service.app.archiver import Archiver
-from service.app.deals import DealService
+from service.app.archive.archiver import Archiver
+from service.app.commands.deals import DealService
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from service.app.archiver import Archiver
+from service.app.archive.archiver import Archiver
 from service.store.archive import ArchiveUnavailable, open_archive
 from service.store.archive.postgres import PostgresArchive
 from service.store.connection import connect

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from service.app.archiver import Archiver
+from service.app.archive.archiver import Archiver
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore, now_ms
@@ -78,7 +78,7 @@ class DealServiceFactory:
         self.store = store
 
     async def create_unfinished(self) -> dict:
-        from service.app.deals import DealService
+        from service.app.commands.deals import DealService
 
         deals = DealService(self.store, bot_delay=0.0)
         try:

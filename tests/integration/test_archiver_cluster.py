@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.app.archiver import Archiver
+from service.app.archive.archiver import Archiver
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from service.app.archiver import CRASH_ENV, STEPS
+from service.app.archive.archiver import CRASH_ENV, STEPS
 from service.store.archive.postgres import PostgresArchive
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from service.app.deals import DealService
+from service.app.commands.deals import DealService
 from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
 from tests.e2e.conftest import wait_for
@@ -112,7 +112,7 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
 async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url, key_prefix, tmp_path):
     """export, audit, replay and review by id answer from the archive once the deal left Redis (as
     the serving process does), and import refuses a log the archive already holds."""
-    from service.app.archiver import Archiver
+    from service.app.archive.archiver import Archiver
     from service.store.archive.sqlite import SqliteArchive
     from service.store.connection import connect
     from tests.integration.archive_helpers import in_redis, play_finished

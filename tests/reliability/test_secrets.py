@@ -14,8 +14,8 @@ import pytest
 import redis as redis_sync
 
 from service import bootstrap
-from service.app import seats as seats_module
-from service.app.deals import DealService
+from service.app.commands.deals import DealService
+from service.app.state import seats as seats_module
 from service.http.routes import RateLimiter
 from service.store.connection import connect
 from service.store.event_store import EventStore

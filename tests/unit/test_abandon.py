@@ -16,7 +16,7 @@ from projections import mcr as mcr_views
 from projections import paohuzi as paohuzi_views
 from projections.mcr.summary import deal_summary as mcr_summary
 from projections.paohuzi.summary import deal_summary as paohuzi_summary
-from service.app.audit import audit_log
+from service.app.reads.audit import audit_log
 from tests.unit.test_clock_audit import T0, _records
 
 HOUR_MS = IDLE_LIMIT_S * 1000

@@ -10,7 +10,7 @@ import pytest
 
 from domain.mcr.messages import HandWon
 from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
-from service.app.arena import (
+from service.app.analysis.arena import (
     FACTS,
     Chunk,
     Tally,

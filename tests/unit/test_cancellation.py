@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 import redis.exceptions as rx
 
-from service.app.archiver import Archiver
-from service.app.clocks import ClockKeeper
+from service.app.archive.archiver import Archiver
+from service.app.commands.clocks import ClockKeeper
 
 
 async def _call_that_converts_its_cancellation() -> None:

@@ -14,7 +14,7 @@ from domain.mcr import GAME
 from domain.mcr.messages import Discard, TileDiscarded
 from domain.table.clock import ClockExpired, ClockSettings, Expire
 from domain.table.seating import TABLE_RULES
-from service.app.audit import audit_log
+from service.app.reads.audit import audit_log
 
 CLOCK = ClockSettings(move_s=2, claim_s=2, bank_s=0)
 T0 = 1_800_000_000_000  # ms since the epoch of the deal's first record

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 
 from domain.selfplay import play_deal
-from service.app.folds import Folded, Folds
 from service.app.games import kit
+from service.app.state.folds import Folded, Folds
 
 
 def _folded(over: bool, i: int) -> Folded:

@@ -12,8 +12,8 @@ from domain.envelope import StoredEvent
 from domain.mcr.messages import Claim, Discard, Pass
 from domain.selfplay import play_stored
 from projections import review as rv
+from service.app.analysis.reviews import build
 from service.app.games import kit
-from service.app.reviews import build
 from tests.reliability.test_leaks import HIDDEN, card_ids
 
 

@@ -19,8 +19,8 @@ from domain.errors import RuleViolation
 from domain.game import DealCreated, get_ruleset
 from domain.mcr import GAME, RULESETS
 from domain.mcr.messages import ClaimWindowOpened, SetClaimed, TileDiscarded
-from service.app.audit import audit_log
 from service.app.games import kit_for_ruleset
+from service.app.reads.audit import audit_log
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = ROOT / "tests" / "fixtures" / "mcr1_last_discard_pung.jsonl"

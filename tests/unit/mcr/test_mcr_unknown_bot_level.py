@@ -1,5 +1,5 @@
 """An unknown MCR bot level is a ``RuleViolation`` (DS-1) naming the levels there are; the HTTP
-layer refuses an unknown ``bot:<level>`` seat earlier, with DS-5 (``service/app/deals.py``)."""
+layer refuses an unknown ``bot:<level>`` seat earlier, with DS-5 (``service/app/commands/deals.py``)."""
 
 from __future__ import annotations
 

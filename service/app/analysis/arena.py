@@ -33,11 +33,11 @@ from domain.game import SeedRevealed
 from domain.mcr.messages import HandWon
 from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
 from domain.selfplay import play_deal
+from service.app.analysis.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
+from service.app.analysis.intervals import mean_interval, percentile
+from service.app.analysis.intervals import t_quantile as t_quantile
+from service.app.bots.workers import die_with_parent
 from service.app.games import kit
-from service.app.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
-from service.app.intervals import mean_interval, percentile
-from service.app.intervals import t_quantile as t_quantile
-from service.app.workers import die_with_parent
 
 INTERVAL_METHOD = "95 % Student t over the per-wall values (df = walls - 1)"
 

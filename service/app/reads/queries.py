@@ -28,11 +28,11 @@ import msgspec
 from domain.errors import RuleViolation
 from domain.table.seating import PERSON
 from domain.table.view import SeatDeadline, TableView
-from service.app.audit import AuditReport, audit_log
-from service.app.folds import DealNotFound, Folded, Folds
 from service.app.lru import LRUCache
-from service.app.presence import Presence
-from service.app.seats import SeatTokens
+from service.app.reads.audit import AuditReport, audit_log
+from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.presence import Presence
+from service.app.state.seats import SeatTokens
 from service.store.event_store import EventStore
 
 
@@ -375,7 +375,7 @@ def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
     )
 
 
-ARENA_REPORT = Path(__file__).resolve().parents[2] / "bench" / "arena-results.json"
+ARENA_REPORT = Path(__file__).resolve().parents[3] / "bench" / "arena-results.json"
 DEFAULT_LEVELS = ("strong", "greedy")  # the lobby's default opponent: the first of these a game has
 
 

@@ -5,7 +5,7 @@ of new records, one ``Part``: a ``deal-event`` message per event the viewer may 
 view at that batch's version, and ``deal-over`` at the end (or one ``reset`` when the store holds
 less than the viewer saw). The backlog after the viewer's position comes first; any gap between it
 and what the hub delivers is filled from the store, so nothing is skipped or repeated. Everything
-shown passes the visibility gate (``service.app.queries``). The messages of a batch are built once
+shown passes the visibility gate (``service.app.reads.queries``). The messages of a batch are built once
 per viewer and shared by every subscriber with that viewer, and so is whatever the transport makes
 of them (``Part.encoded``: the framed bytes, for the HTTP layer).
 """
@@ -21,11 +21,11 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
-from service.app import queries
-from service.app.folds import Folds
-from service.app.presence import Presence
-from service.app.queries import Viewer
-from service.app.streams import CLOSE, Batch, StreamHub, Subscription
+from service.app.live.hub import CLOSE, Batch, StreamHub, Subscription
+from service.app.reads import queries
+from service.app.reads.queries import Viewer
+from service.app.state.folds import Folds
+from service.app.state.presence import Presence
 
 
 @dataclass(eq=False)

@@ -30,9 +30,9 @@ import msgspec
 from domain.envelope import decode_record
 from domain.errors import RuleViolation
 from projections import review as rv
-from service.app.bots import BotPool
-from service.app.folds import DealNotFound
+from service.app.bots.runner import BotPool
 from service.app.games import kit_for_ruleset
+from service.app.state.folds import DealNotFound
 from service.store.event_store import EventStore
 
 log = logging.getLogger("dealstream.reviews")

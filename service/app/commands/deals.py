@@ -1,13 +1,13 @@
 """The command side: create deals, and run each command through decide + one conditional append.
 
 Game-agnostic: everything game-specific comes through ``GameKit``. Folds live in
-``service.app.folds`` (the process's cache of each deal's state), bot seats in
-``service.app.bots``. A command's answer is built here from what the command side already holds
+``service.app.state.folds`` (the process's cache of each deal's state), bot seats in
+``service.app.bots.runner``. A command's answer is built here from what the command side already holds
 (the version, the seat's events through the visibility gate, the state after), so no caller
 reads the state again; every command id is formed here (``seat_command_id``) or in the bot runner
 (``bot_command_id``).
 
-Who a token is lives in ``service.app.seats`` (shared with the read side). Why one file of over
+Who a token is lives in ``service.app.state.seats`` (shared with the read side). Why one file of over
 350 lines: create, rematch, join and command share the per-deal lock, the fold cache and the
 command-id rules, and an answer is built from what that same call holds; split apart, each half
 would need the other's internals.
@@ -32,13 +32,13 @@ from domain.game import StartDeal
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
 from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
-from service.app import queries
-from service.app.bots import PACE_FACTORS, BotPool, BotRunner
-from service.app.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
+from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
-from service.app.presence import Presence
-from service.app.seats import SeatTokens, token_digest
+from service.app.reads import queries
+from service.app.state.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
+from service.app.state.presence import Presence
+from service.app.state.seats import SeatTokens, token_digest
 from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")

@@ -19,8 +19,8 @@ from domain.errors import RuleViolation
 from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
-from service.app.deals import DealService, StaleVersion
-from service.app.folds import DealNotFound
+from service.app.commands.deals import DealService, StaleVersion
+from service.app.state.folds import DealNotFound
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES
 

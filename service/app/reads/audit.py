@@ -17,8 +17,8 @@ from domain.shuffle import commitment
 from domain.table.clock import ClockExpired, ClockTrack, DealAbandoned, idle_limit_ms, recorded_ms
 from domain.table.seating import SeatCommand
 from domain.table.seeds import deal_seed
-from service.app.folds import Folded, step_clock
 from service.app.games import kit_for_ruleset
+from service.app.state.folds import Folded, step_clock
 
 
 class AuditProblem(msgspec.Struct, frozen=True):

@@ -28,9 +28,9 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.errors import RuleViolation
+from service.app.bots.workers import die_with_parent
 from service.app.cancellation import raise_if_cancelled
-from service.app.folds import DealNotFound, Folded, Folds
-from service.app.workers import die_with_parent
+from service.app.state.folds import DealNotFound, Folded, Folds
 from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.bots")

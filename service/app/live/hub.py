@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import StoredEvent, decode_record, record_hash
-from service.app.folds import Folds
+from service.app.state.folds import Folds
 from service.store.doorbell import Doorbell
 from service.store.event_store import MAX_BATCH, EventStore
 from service.store.outages import STORE_OUTAGES

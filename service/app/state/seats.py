@@ -13,8 +13,8 @@ import hashlib
 import hmac
 
 from domain.errors import RuleViolation
-from service.app.folds import DealNotFound, Folds
 from service.app.lru import LRUCache
+from service.app.state.folds import DealNotFound, Folds
 from service.store.event_store import EventStore
 
 MAX_TOKEN_CHARS = 256

@@ -1,0 +1,1 @@
+"""Work on finished deals and on the bots: reviews, the duplicate arena and its intervals."""
