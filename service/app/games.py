@@ -1,14 +1,13 @@
-"""One kit per game: its domain object, projections, bots, view type and summary (one registry).
+"""One kit per game: its domain object, projections, bots, view type, summary and words.
 
-Kits are built by explicit imports, one small function per game, so a reader (and a type checker)
-sees exactly what the service takes from each game; a third game is one more function here and one
-line in ``domain.game.GAMES``. Each kit is built on first use (the MCR one loads the fan
-calculator).
+The one registry of games is ``domain.game.GAMES``; a kit is built from the modules every game
+has in its own folders (``docs/GAME_CONTRACT.md`` lists them), so a third game is its folders and
+one line there. Each kit is built on first use (the MCR one loads the fan calculator).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.game import Game, Projections, get_ruleset
+from domain.game import GAMES, Game, Projections, get_ruleset
 
 
 class GameKit:
@@ -31,8 +30,10 @@ class GameKit:
         view_type: Any,
         review: ModuleType | None = None,
         coach: ModuleType | None = None,
+        text: ModuleType | None = None,
     ) -> None:
         self.game = game
+        self.text = text  # the game in words: piece names, the table and result in a replay
         self.review = review  # the evaluator and floors a review of a deal uses
         self.coach = coach  # advice from one seat view (``coach(view)``)
         self.name = game.name
@@ -65,57 +66,35 @@ class GameKit:
         return self.bots.make_bot(level, seed)
 
 
-def _paohuzi() -> GameKit:
-    import domain.paohuzi
-    import domain.paohuzi.bots
-    import domain.paohuzi.coach
-    import domain.paohuzi.view
-    import projections.paohuzi
-    import projections.paohuzi.review
-    import projections.paohuzi.summary
+def _build(name: str) -> GameKit:
+    """The kit of a game registered in ``domain.game.GAMES``, from the modules every game has
+    (``docs/GAME_CONTRACT.md``): in ``domain/<game>/`` the game, ``bots``, ``coach`` and ``view``;
+    in ``projections/<game>/`` the projections, ``review``, ``summary`` and ``text``."""
+    package = GAMES[name]
+    folder = package.rsplit(".", 1)[-1]
+
+    def part(module: str) -> ModuleType:
+        return importlib.import_module(module)
 
     return GameKit(
-        domain.paohuzi.GAME,
-        projections.paohuzi,
-        domain.paohuzi.bots,
-        projections.paohuzi.summary,
-        domain.paohuzi.view.SeatView,
-        projections.paohuzi.review,
-        domain.paohuzi.coach,
+        part(package).GAME,
+        part(f"projections.{folder}"),
+        part(f"{package}.bots"),
+        part(f"projections.{folder}.summary"),
+        part(f"{package}.view").SeatView,
+        part(f"projections.{folder}.review"),
+        part(f"{package}.coach"),
+        part(f"projections.{folder}.text"),
     )
-
-
-def _mcr() -> GameKit:
-    import domain.mcr
-    import domain.mcr.bots
-    import domain.mcr.coach
-    import domain.mcr.view
-    import projections.mcr
-    import projections.mcr.review
-    import projections.mcr.summary
-
-    return GameKit(
-        domain.mcr.GAME,
-        projections.mcr,
-        domain.mcr.bots,
-        projections.mcr.summary,
-        domain.mcr.view.SeatView,
-        projections.mcr.review,
-        domain.mcr.coach,
-    )
-
-
-KITS: dict[str, Callable[[], GameKit]] = {"paohuzi": _paohuzi, "mcr": _mcr}
 
 
 @cache
 def kit(name: str) -> GameKit:
     """The kit of the game ``name`` (new deals: its current ruleset); an unknown name is a
     protocol error (DS-1), not a crash."""
-    build = KITS.get(name)
-    if build is None:
-        raise RuleViolation("DS-1", f"unknown game {name!r}; known: {', '.join(sorted(KITS))}")
-    return build()
+    if name not in GAMES:
+        raise RuleViolation("DS-1", f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}")
+    return _build(name)
 
 
 @cache
@@ -127,4 +106,6 @@ def kit_for_ruleset(ruleset: str) -> GameKit:
     base = kit(game.name)
     if game is base.game:
         return base
-    return GameKit(game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach)
+    return GameKit(
+        game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach, base.text
+    )

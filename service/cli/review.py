@@ -16,6 +16,7 @@ from domain.envelope import decode_record
 from projections import review as rv
 from service.app.analysis.reviews import CHUNK, _evaluate, build, decision_points
 from service.app.bots.workers import die_with_parent
+from service.app.games import kit_for_ruleset
 
 
 def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool) -> rv.Review:
@@ -44,13 +45,7 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
 
 def describe(action: dict[str, Any], ruleset: str) -> str:
     """An option as a player reads it: ``Discard b3``, ``Chi s1 s2 s3 + s3 s3 b3``, ``Claim chow W2 W3``."""
-    if ruleset.startswith("paohuzi"):
-        from domain.paohuzi.cards import kind_name
-
-        def name(card: int) -> str:
-            return kind_name(card >> 2)
-    else:
-        from domain.mcr.tiles import code as name
+    name = kit_for_ruleset(ruleset).text.piece_name
     words = [action["type"]]
     for key, value in action.items():
         if key in ("type", "seat", "window"):

@@ -8,7 +8,9 @@ game's own projections) or ``all`` once the deal is over. The names are the web 
 bot seat is "Computer k", the k-th human seat "Player k".
 
 ``words`` names things, ``narrator`` says each step, ``tables`` draws the table and the result
-sheet; ``steps`` and ``header`` here put them together.
+sheet; ``steps`` and ``header`` here put them together. What differs by game (piece names, the
+table's rows, the result's lines) is the game's own ``projections/<game>/text.py``, which the
+game's kit hands over as ``kit.text``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import msgspec
 
 from service.replay_text.narrator import Narrator
-from service.replay_text.tables import mcr_table, paohuzi_table, result_lines
+from service.replay_text.tables import result_lines, table_lines
 from service.replay_text.words import Words, seat_names
 
 __all__ = ["Narrator", "Words", "header", "result_lines", "seat_names", "steps"]
@@ -28,9 +30,8 @@ __all__ = ["Narrator", "Words", "header", "result_lines", "seat_names", "steps"]
 def steps(kit: Any, events: list[Any], perspective: int | None) -> Iterator[tuple[int, list[str]]]:
     """(version, lines) for each step: the sentence, then the table after it as ``perspective``
     (a seat, or None for everyone once the deal is over) sees it; the result sheet comes last."""
-    game_name = kit.name
     kinds = list(events[0].seats)
-    w = Words(game_name, kinds)
+    w = Words(kit.text, kinds)
     narrator = Narrator(w)
     over = type(events[-1]).__name__ == "SeedRevealed"
     windows = {a["window"]: a for a in kit.projections.claim_audit(events)}
@@ -49,12 +50,11 @@ def steps(kit: Any, events: list[Any], perspective: int | None) -> Iterator[tupl
                 shown = {"type": type(event).__name__, "seat": getattr(event, "seat", None), "hidden": True}
         line = narrator.say(shown)
         view = kit.projections.view_from_state(state, perspective)
-        table = paohuzi_table if game_name == "paohuzi" else mcr_table
-        started = view.dealer is not None and (game_name == "paohuzi" or bool(view.seats))
-        body = table(w, state, view, perspective, windows) if started and view.phase != "over" else []
+        started = kit.text.shows_table(view)
+        body = table_lines(w, state, view, perspective, windows) if started and view.phase != "over" else []
         yield version, [f"{version:>4}  {line}"] + [f"        {x}" for x in body]
     if view is not None and view.result is not None:
-        yield len(events), result_lines(w, game_name, view, state)
+        yield len(events), result_lines(w, view, state)
 
 
 def header(kit: Any, events: list[Any], perspective: int | None) -> list[str]:

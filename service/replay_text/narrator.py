@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.replay_text.words import Words, window_no
+from service.replay_text.words import Words
 
 SOURCES = {"reveal": "revealed", "discard": "discarded", "added_kong": "added to a kong"}
 
@@ -30,13 +30,7 @@ class Narrator:
             again = f", playing deal {ev['rematch_of']} again" if ev.get("rematch_of") else ""
             return f"The deal is created{again}; the server commits to its seed {ev['commitment'][:16]}…"
         if t == "DealStarted":
-            dealer = w.seat(ev["dealer"])
-            if w.game == "paohuzi":
-                return (
-                    f"The cards are dealt. Dealer: {dealer}; the dealer's open card is {card(ev['face_up'])}."
-                )
-            winds = "ESWN"
-            return f"The tiles are dealt. Dealer: {dealer}; prevailing wind {winds[ev['prevailing_wind']]}."
+            return w.text.dealt(ev, w)
         if t == "KanFormed":
             return f"{who} locks a kan of {card(ev['cards'][0])} ({ev['rule_id']})."
         if t == "MeldMade":
@@ -59,13 +53,13 @@ class Narrator:
             ]
             asked = ", ".join(w.seat(s) for s in ev.get("eligible", [])) or "not shown to this seat"
             return (
-                f"Window {window_no(w.game, ev['window'])} opens on {card(ev['card'])}, {source} by "
+                f"Window {w.window_no(ev['window'])} opens on {card(ev['card'])}, {source} by "
                 f"{w.seat(ev['source_seat'])}; asked: {asked}."
             )
         if t == "ClaimAnswered":
-            return f"{who} answers window {window_no(w.game, ev['window'])}: {ev['answer']}."
+            return f"{who} answers window {w.window_no(ev['window'])}: {ev['answer']}."
         if t == "ClaimWindowResolved":
-            n = window_no(w.game, ev["window"])
+            n = w.window_no(ev["window"])
             taken = card(self.window_cards.get(ev["window"]))
             if ev["seat"] is None:
                 return f"Window {n} closes: nobody takes {taken} ({ev['rule_id']})."

@@ -3,8 +3,7 @@ kind (``s5``, ``b10``, ``W3``, ``H2``), hands laid out in groups, claim windows 
 
 from __future__ import annotations
 
-from domain.mcr.tiles import code as mcr_code
-from domain.paohuzi.cards import kind_name
+from types import ModuleType
 
 
 def seat_names(kinds: list[str]) -> list[str]:
@@ -16,23 +15,19 @@ def seat_names(kinds: list[str]) -> list[str]:
     ]
 
 
-def window_no(game: str, window: int) -> int:
-    """Claim windows numbered from 1 in both games, as the web table numbers them."""
-    return window + 1 if game == "mcr" else window
-
-
 class Words:
     """Names of cards, tiles, seats and claims for one deal."""
 
-    def __init__(self, game: str, kinds: list[str]) -> None:
-        self.game = game
+    def __init__(self, text: ModuleType, kinds: list[str]) -> None:
+        """``text``: the game's ``projections/<game>/text.py`` (its piece names and layout)."""
+        self.text = text
         self.names = seat_names(kinds)
         self.kinds = kinds
 
     def card(self, card: int | None) -> str:
         if card is None:
             return "a hidden card"
-        return kind_name(card >> 2) if self.game == "paohuzi" else mcr_code(card)
+        return self.text.piece_name(card)
 
     def cards(self, cards: list[int]) -> str:
         return " ".join(self.card(c) for c in cards)
@@ -40,12 +35,8 @@ class Words:
     def grouped(self, cards: list[int]) -> str:
         """A hand laid out like the web table's: Paohuzi by rank (small before big), MCR by suit,
         groups apart."""
-        if self.game == "paohuzi":
-            ordered = sorted(cards, key=lambda c: ((c >> 2) % 10, c))
-            key = lambda c: (c >> 2) % 10  # noqa: E731
-        else:
-            ordered = sorted(cards)
-            key = lambda c: 99 if c >= 136 else (c >> 2) // 9 if c < 108 else 3 + ((c >> 2) >= 31)  # noqa: E731
+        ordered = sorted(cards, key=self.text.hand_order)
+        key = self.text.hand_group
         groups: list[list[int]] = []
         for c in ordered:
             if groups and key(groups[-1][-1]) == key(c):
@@ -53,6 +44,10 @@ class Words:
             else:
                 groups.append([c])
         return "  ".join(self.cards(g) for g in groups) or "-"
+
+    def window_no(self, window: int) -> int:
+        """Claim windows numbered from 1 in both games, as the web table numbers them."""
+        return window + self.text.WINDOW_OFFSET
 
     def seat(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.names[seat]

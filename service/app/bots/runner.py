@@ -84,9 +84,10 @@ def _start_worker(parent: int) -> None:
 def _warm() -> int:
     """In a new worker process: import both engines and their bots before the first search, so
     that cost is paid once and never counted against a decision's budget."""
+    from domain.game import GAMES
     from service.app.games import kit
 
-    for game in ("mcr", "paohuzi"):
+    for game in GAMES:
         kit(game).make_bot("strong", 0)
     return os.getpid()
 
