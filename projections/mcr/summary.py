@@ -7,6 +7,10 @@ from typing import Any
 from domain.mcr.messages import HandWon
 
 SCORE_UNIT = "points"
+# the arena's names for the share of deals a seat's tile made another's win, and (Paohuzi only)
+# the discards the next seat took per deal
+FED_NAME = "deal_in_rate"
+TAKEN_NAME: str | None = None
 
 
 def deal_summary(state: Any) -> dict[str, Any]:
@@ -22,3 +26,12 @@ def deal_summary(state: Any) -> dict[str, Any]:
         "fan_points": r.fan_points,
         "self_drawn": r.self_drawn,
     }
+
+
+def seat_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:
+    """Deal-in: another seat won on this seat's discard or on the tile of its added kong."""
+    fed = [0] * seats
+    won = next((e for e in reversed(events) if isinstance(e, HandWon)), None)
+    if won is not None and not won.self_drawn and won.from_seat not in (None, won.seat):
+        fed[won.from_seat] = 1
+    return fed, [0] * seats

@@ -30,8 +30,6 @@ from multiprocessing import get_context
 from typing import Any
 
 from domain.game import SeedRevealed
-from domain.mcr.messages import HandWon
-from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
 from domain.selfplay import play_deal
 from service.app.analysis.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
 from service.app.analysis.intervals import mean_interval, percentile
@@ -64,53 +62,6 @@ def seatings(bots: Sequence[str], seat_count: int) -> list[list[int]]:
     """Bot index per seat for every rotation: in rotation r, the bot of seat 0 sits at seat r."""
     base = lineup(bots, seat_count)
     return [[base[(seat - r) % seat_count] for seat in range(seat_count)] for r in range(seat_count)]
-
-
-# --- what a deal says about each seat --------------------------------------------
-def _mcr_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:
-    """Deal-in: another seat won on this seat's discard or on the tile of its added kong."""
-    fed = [0] * seats
-    won = next((e for e in reversed(events) if isinstance(e, HandWon)), None)
-    if won is not None and not won.self_drawn and won.from_seat not in (None, won.seat):
-        fed[won.from_seat] = 1
-    return fed, [0] * seats
-
-
-def _paohuzi_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:
-    """Feeding: another seat won holding a meld it made with a card this seat discarded (nobody
-    wins on a discard itself, PH-6.3, so that meld is how a discard feeds a win); and how many of
-    this seat's discards the next seat took for a chi, pao or peng."""
-    fed = [0] * seats
-    taken = [0] * seats
-    fed_by: list[set[int]] = [set() for _ in range(seats)]  # per claimant: whose discards it took
-    source, owner = "", -1  # where the card on the table came from
-    for e in events:
-        t = type(e)
-        if t is CardDiscarded:
-            source, owner = "discard", e.seat
-        elif t is CardRevealed:
-            source, owner = "reveal", e.seat
-        elif t is MeldMade and source == "discard" and e.claimed is not None and e.from_seat == owner:
-            fed_by[e.seat].add(owner)
-            if e.seat == (owner + 1) % seats and e.meld in ("chi", "pao", "peng"):
-                taken[owner] += 1
-        elif t is DealWon:
-            for s in fed_by[e.seat] - {e.seat}:
-                fed[s] = 1
-    return fed, taken
-
-
-@dataclass(frozen=True)
-class GameFacts:
-    faults: Callable[[list[Any], int], tuple[list[int], list[int]]]
-    fed_name: str  # the report's name for the share of deals a bot's tile or card made a win
-    taken_name: str | None  # the report's name for discards taken by the next seat, per deal
-
-
-FACTS: dict[str, GameFacts] = {
-    "mcr": GameFacts(_mcr_faults, "deal_in_rate", None),
-    "paohuzi": GameFacts(_paohuzi_faults, "feeding_rate", "discards_taken_by_next_per_deal"),
-}
 
 
 # --- playing walls (in worker processes) ------------------------------------------
@@ -166,7 +117,7 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
     """Walls ``first`` .. ``stop - 1``, each in every rotation of the line-up."""
     k = kit(game_name)
     game = k.game
-    facts = FACTS[game_name]
+    facts = kit(game_name).summary
     rotations = seatings(bots, game.seat_count)
     times: list[list[float]] = [[] for _ in bots]
     walls = []
@@ -191,7 +142,7 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
             assert isinstance(revealed, SeedRevealed)
             deck_seeds.add(revealed.seed)
             summary = k.deal_summary(state)
-            fed, taken = facts.faults(events, game.seat_count)
+            fed, taken = facts.seat_faults(events, game.seat_count)
             for s, b in enumerate(owners):
                 t = tallies[b]
                 t.deals += 1
@@ -290,7 +241,7 @@ def report(
     """The arena's one JSON object; only ``timing`` depends on the machine and ``--jobs``."""
     k = kit(game_name)
     seats = k.game.seat_count
-    facts = FACTS[game_name]
+    facts = kit(game_name).summary
     walls = [w for part in parts for w in part.walls]
     owners = lineup(bots, seats)
     per_wall = [[w.tallies[b].net / w.tallies[b].deals for w in walls] for b in range(len(bots))]
@@ -307,10 +258,10 @@ def report(
             "mean_net_per_deal": mean,
             "ci95": ci,
             "win_rate": _r(total.wins / total.deals),
-            facts.fed_name: _r(total.fed / total.deals),
+            facts.FED_NAME: _r(total.fed / total.deals),
         }
-        if facts.taken_name is not None:
-            figures[facts.taken_name] = _r(total.taken / total.deals)
+        if facts.TAKEN_NAME is not None:
+            figures[facts.TAKEN_NAME] = _r(total.taken / total.deals)
         figures["mean_score_of_wins"] = _r(total.score / total.wins) if total.wins else None
         figures["draw_share"] = _r(total.draws / total.deals)
         figures["decisions"] = total.decisions
