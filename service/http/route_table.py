@@ -9,13 +9,13 @@ the rule ids it can answer as problem+json (their HTTP status comes from ``probl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_type_hints
 
-from domain.mcr.coach import McrAdvice
-from domain.paohuzi.coach import PaohuziAdvice
+from domain.game import GAMES
 from projections.review import Review
 from service.app.analysis.reviews import ReviewProgress
 from service.app.commands.deals import CommandAnswer
+from service.app.games import kit
 from service.app.reads import queries
 from service.app.reads.audit import AuditReport
 from service.http import schemas
@@ -23,6 +23,11 @@ from service.http import schemas
 # every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what
 # aiohttp refuses before a handler runs (an unknown path, a method the path lacks, a header it
 # cannot parse) is a problem too, documented as every operation's `default` answer
+
+# the advice each game's coach answers with (the return type of its ``coach``), by name
+COACH_ADVICE = tuple(
+    sorted((get_type_hints(kit(name).coach.coach)["return"] for name in GAMES), key=lambda t: t.__name__)
+)
 
 # the game rules (docs/rules/paohuzi.md, docs/rules/mcr.md) a refused move cites: always 422
 GAME_RULES = "PH-*/MC-*"
@@ -123,7 +128,7 @@ ROUTES: tuple[Route, ...] = (
         "coach",
         "the coach's advice for the token's seat, from its own view only (deals created with the "
         "coach; DS-16 otherwise)",
-        (Answer(200, (McrAdvice, PaohuziAdvice)),),
+        (Answer(200, COACH_ADVICE),),
         parameters=(DEAL_ID,),
         seat="required",
         errors=("DS-8", "DS-7", "DS-16", "DS-12"),
