@@ -33,22 +33,36 @@ def _counts(cards: list[int]) -> list[int]:
     return c
 
 
-def _keep_scores(c: list[int]) -> list[int]:
+# the chi patterns each kind sits in, sorted out once: a pattern with a kind twice (the
+# two-of-a-kind chi, PH-3.1) needs two of that kind and one of the other; a run needs one of each
+# and is worth 3 plus its huxi
+_MIXED: list[list[tuple[int, int]]] = [[] for _ in range(20)]
+_RUN: list[list[tuple[int, int, int, int]]] = [[] for _ in range(20)]
+for _k in range(20):
+    for _a, _b, _d in CHI_WITH[_k]:
+        if _a == _b:
+            _MIXED[_k].append((_a, _d))
+        elif _b == _d:
+            _MIXED[_k].append((_b, _a))
+        else:
+            _RUN[_k].append((_a, _b, _d, 3 + chi_huxi((_a, _b, _d))))
+
+
+def keep_scores(c: list[int]) -> list[int]:
     """How much each kind in hand contributes to the hand's partial split: a pair 5, each
-    complete chi it sits in 3 (+ its huxi), each partner card of a two-card chi start 1."""
+    complete chi it sits in 3 (+ its huxi), each partner card of a two-card chi start 1. The
+    greedy bot and the strong bot's rollouts (which play it) both score with this one function."""
     sc = [0] * 20
     for k in range(20):
         if not c[k]:
             continue
         v = 5 if c[k] >= 2 else 0
-        for pat in CHI_WITH[k]:
-            a, b, d = pat
-            if a == b or b == d:
-                twice = a if a == b else b
-                if c[twice] >= 2 and c[a] and c[d]:
-                    v += 3
-            elif c[a] and c[b] and c[d]:
-                v += 3 + chi_huxi(pat)
+        for t, o in _MIXED[k]:
+            if c[t] >= 2 and c[o]:
+                v += 3
+        for a, b, d, w in _RUN[k]:
+            if c[a] and c[b] and c[d]:
+                v += w
         for j in PARTNERS[k]:
             if c[j]:
                 v += 1
@@ -58,7 +72,7 @@ def _keep_scores(c: list[int]) -> list[int]:
 
 def hand_value(c: list[int]) -> int:
     """Sum of the keep scores: a cheap stand-in for the best partial split."""
-    return sum(_keep_scores(c))
+    return sum(keep_scores(c))
 
 
 class GreedyBot:
@@ -92,7 +106,7 @@ class GreedyBot:
         return by_type.get(Pass, acts)[0]
 
     def _discard(self, view: SeatView, options: list[Discard]) -> Discard:
-        sc = _keep_scores(_counts(view.hand))
+        sc = keep_scores(_counts(view.hand))
         return min(options, key=lambda d: (sc[d.card >> 2], -(d.card >> 2)))
 
     def _chi(self, view: SeatView, options: list[Chi]) -> Chi | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.errors import RuleViolation
 
-from .basic_bots import GreedyBot, RandomBot, _keep_scores, hand_value
+from .basic_bots import GreedyBot, RandomBot, hand_value, keep_scores
 from .messages import Pass
 from .strong import StrongBot
 
@@ -23,4 +23,4 @@ def make_bot(level: str, seed: int = 0) -> RandomBot | GreedyBot | StrongBot:
         raise RuleViolation("DS-1", f"unknown bot level {level!r}; known: {known}") from None
 
 
-__all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "StrongBot", "Pass", "hand_value", "_keep_scores"]
+__all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "StrongBot", "Pass", "hand_value", "keep_scores"]

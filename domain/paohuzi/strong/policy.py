@@ -10,43 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CHI_WITH, chi_huxi, kind_name
+from ..basic_bots import keep_scores
+from ..cards import chi_huxi, kind_name
 from ..messages import Chi, Discard, Pao, Pass, Peng, Win
 from ..options import window_options
 from ..state import State
-from ..wins import PARTNERS
-
-_MIXED: list[list[tuple[int, int]]] = [[] for _ in range(20)]
-_RUN: list[list[tuple[int, int, int, int]]] = [[] for _ in range(20)]
-for _k in range(20):
-    for _a, _b, _d in CHI_WITH[_k]:
-        if _a == _b:
-            _MIXED[_k].append((_a, _d))
-        elif _b == _d:
-            _MIXED[_k].append((_b, _a))
-        else:
-            _RUN[_k].append((_a, _b, _d, 3 + chi_huxi((_a, _b, _d))))
-
-
-def keep_scores(c: list[int]) -> list[int]:
-    """``bots._keep_scores`` with the chi patterns sorted out beforehand (same numbers)."""
-    sc = [0] * 20
-    for k in range(20):
-        if not c[k]:
-            continue
-        v = 5 if c[k] >= 2 else 0
-        for t, o in _MIXED[k]:
-            if c[t] >= 2 and c[o]:
-                v += 3
-        for a, b, d, w in _RUN[k]:
-            if c[a] and c[b] and c[d]:
-                v += w
-        for j in PARTNERS[k]:
-            if c[j]:
-                v += 1
-        sc[k] = v
-    return sc
-
 
 _DISCARD_MEMO: dict[bytes, int] = {}
 

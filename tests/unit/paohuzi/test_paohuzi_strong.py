@@ -408,16 +408,39 @@ def test_choice_is_legal_and_ignores_hidden_cards(deal, step, shuffle):
     assert StrongBot(deal).choose(other) == cmd
 
 
-def test_keep_scores_are_the_greedy_bots():
-    from domain.paohuzi.bots import _keep_scores
-    from domain.paohuzi.strong.policy import keep_scores
+def _keep_scores_as_described(c: list[int]) -> list[int]:
+    """The keep score as its docstring states it, pattern by pattern (the reference)."""
+    from domain.paohuzi.cards import CHI_WITH, chi_huxi
+    from domain.paohuzi.wins import PARTNERS
 
+    sc = [0] * 20
+    for k in range(20):
+        if not c[k]:
+            continue
+        v = 5 if c[k] >= 2 else 0
+        for a, b, d in CHI_WITH[k]:
+            if a == b or b == d:
+                twice = a if a == b else b
+                if c[twice] >= 2 and c[a] and c[d]:
+                    v += 3
+            elif c[a] and c[b] and c[d]:
+                v += 3 + chi_huxi((a, b, d))
+        v += sum(1 for j in PARTNERS[k] if c[j])
+        sc[k] = v
+    return sc
+
+
+def test_keep_scores_are_one_function_and_as_described():
+    from domain.paohuzi import bots
+    from domain.paohuzi.strong import policy
+
+    assert policy.keep_scores is bots.keep_scores  # the rollouts score with the greedy bot's function
     rng = random.Random(3)
     for _ in range(3000):
         c = [0] * 20
         for card in rng.sample(range(80), rng.randint(1, 21)):
             c[card >> 2] = min(2, c[card >> 2] + 1)
-        assert keep_scores(c) == _keep_scores(c)
+        assert bots.keep_scores(c) == _keep_scores_as_described(c)
 
 
 def test_the_rollouts_use_the_rules_own_chi_search():
