@@ -11,7 +11,6 @@ import pytest
 from domain.mcr.messages import HandWon
 from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
 from service.app.analysis.arena import (
-    FACTS,
     Chunk,
     Tally,
     Wall,
@@ -26,6 +25,7 @@ from service.app.analysis.arena import (
     t_quantile,
     wall_seed,
 )
+from service.app.games import kit
 
 
 def without_timing(r: dict[str, Any]) -> dict[str, Any]:
@@ -132,14 +132,14 @@ def test_mcr_deal_in_is_a_win_on_another_seats_discard_or_added_kong() -> None:
             flower_points=0, total=8, payments=[0, 0, 0, 0],
         )  # fmt: skip
 
-    faults = FACTS["mcr"].faults
+    faults = kit("mcr").summary.seat_faults
     assert faults([won(0, 2, False)], 4) == ([0, 0, 1, 0], [0, 0, 0, 0])
     assert faults([won(0, None, True)], 4) == ([0, 0, 0, 0], [0, 0, 0, 0])
     assert faults([], 4) == ([0, 0, 0, 0], [0, 0, 0, 0])
 
 
 def test_paohuzi_feeding_and_discards_taken_by_the_next_seat() -> None:
-    faults = FACTS["paohuzi"].faults
+    faults = kit("paohuzi").summary.seat_faults
     chi_by_next = [
         CardDiscarded(seat=0, card=5),
         MeldMade(seat=1, meld="chi", cards=[5, 9, 13], rule_id="PH-6.3", claimed=5, from_seat=0),
