@@ -55,6 +55,11 @@ def target_for(fours: int) -> int:
     return 20 + max(0, fours - 1)
 
 
+def needs_discard(holding: int, fours: int) -> bool:
+    """PH-5.2: a seat holding more than its target must discard."""
+    return holding > target_for(fours)
+
+
 def group_huxi(gtype: str, kinds: tuple[int, ...] | list[int]) -> int:
     """Huxi of one group (PH-3, PH-8.1). Chi 1-2-3 and 2-7-10 of one size score 3/6."""
     if gtype == "chi":

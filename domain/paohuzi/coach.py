@@ -14,7 +14,15 @@ from typing import Literal
 
 import msgspec
 
-from domain.paohuzi.cards import FOUR_CARD, N_KINDS, SEATS, group_huxi, kind_from_name, kind_name
+from domain.paohuzi.cards import (
+    FOUR_CARD,
+    N_KINDS,
+    SEATS,
+    group_huxi,
+    kind_from_name,
+    kind_name,
+    needs_discard,
+)
 from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.view import SeatView, visible_cards
@@ -306,7 +314,7 @@ def _actions(view: SeatView, h: _Hand, now: int) -> list[ActionAdvice]:
             k = card >> 2
             pair = _take(h.free, [k, k])
             after, huxi = _after(h, pair, [("peng", (*pair, card))])
-            must = holding + 1 > 20 + max(0, h.fours() - 1)
+            must = needs_discard(holding + 1, h.fours())
             meld = group_huxi("peng", [k])
             broken = _pairs_broken(before, after.counts())
             broken.remove(kind_name(k))  # the pair is what a peng is made of
@@ -323,7 +331,7 @@ def _actions(view: SeatView, h: _Hand, now: int) -> list[ActionAdvice]:
             melds += [("chi", tuple(used[j : j + 3])) for j in range(2, len(used), 3)]
             after, huxi = _after(h, used, melds)
             meld = sum(meld_huxi(m) for m in melds)
-            must = holding + 1 > 20 + max(0, h.fours() - 1)
+            must = needs_discard(holding + 1, h.fours())
             out.append(
                 ActionAdvice(
                     i,
@@ -358,8 +366,7 @@ def _pao(i: int, view: SeatView, h: _Hand, now: int) -> ActionAdvice:
         melds[j] = ("pao", (*melds[j][1], card))
     after = _Hand(me, h.free, kans, melds, h.dead)
     huxi = _layout_huxi(after)
-    q = h.fours() + 1
-    must = h.holding() + 1 > 20 + max(0, q - 1)
+    must = needs_discard(h.holding() + 1, h.fours() + 1)  # the pao adds a card and a four
     return ActionAdvice(i, "pao", [], group_huxi("pao", [k]), huxi, huxi - now, None, [], [], must)
 
 

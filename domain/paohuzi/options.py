@@ -7,7 +7,7 @@ module is where the claim rules are.
 
 from __future__ import annotations
 
-from .cards import CHI_WITH, SEATS, target_for
+from .cards import CHI_WITH, SEATS, needs_discard
 from .state import State
 from .win_eval import WinEval, evaluate_win
 
@@ -61,11 +61,6 @@ def mandatory_meld(has_kan: bool, dead: bool, count: int) -> str | None:
     if not dead and count == 2:
         return "wei"
     return None
-
-
-def needs_discard(holding: int, fours: int) -> bool:
-    """PH-5.2: a seat holding more than its target must discard."""
-    return holding > target_for(fours)
 
 
 def leaves_no_discard(must_discard: bool, free_cards: int, used: int) -> bool:

@@ -6,6 +6,7 @@ import msgspec
 
 from domain.table.view import TableView
 
+from .cards import needs_discard
 from .messages import Command, WinGroup
 
 
@@ -93,10 +94,10 @@ def pao_kills_hand(view: SeatView) -> bool:
     """PH-6.6 (decided): a pao after which PH-5.2 calls for a discard that the hand cannot make,
     every concealed card being in a kan, is offered like any pao and makes the hand dead. The
     bots never take it. The pao adds a card and a four-card group, so after it the seat holds
-    one card more against a target of 20 plus the four-card groups it had."""
+    one card more and one four-card group more (PH-5.2's target)."""
     if view.hand or view.seat is None:
         return False
     me = view.seat
     fours = sum(1 for m in view.melds[me] if m.meld in ("ti", "pao"))
     held = 3 * len(view.kans) + sum(len(m.cards) for m in view.melds[me])
-    return held + 1 > 20 + max(0, fours)
+    return needs_discard(held + 1, fours + 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..basic_bots import keep_scores
-from ..cards import chi_huxi, kind_name
+from ..cards import chi_huxi, kind_name, needs_discard
 from ..messages import Chi, Discard, Pao, Pass, Peng, Win
 from ..options import window_options
 from ..state import State
@@ -69,7 +69,7 @@ def greedy_command(s: State, seat: int) -> Any:
     w = s.window
     if o.win is not None:
         return Win(seat=seat, window=w)
-    if o.pao is not None and (s.hands[seat] or s.holding(seat) + 1 <= 20 + s.fours(seat)):
+    if o.pao is not None and (s.hands[seat] or not needs_discard(s.holding(seat) + 1, s.fours(seat) + 1)):
         return Pao(seat=seat, window=w)  # not the pao that kills the hand (PH-6.6), as GreedyBot
     if o.peng:
         return Peng(seat=seat, window=w)
