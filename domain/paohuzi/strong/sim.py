@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...claims import resolve
 from ..cards import CHI_WITH, HUXI_BY_KIND, SEATS, chi_huxi, target_for
 from ..options import (
     ASKED,
@@ -364,30 +365,28 @@ class Sim:
                 eligible.append(x)
         if not eligible:
             return ("reveal", (who + 1) % SEATS)
-        best_seat = -1
-        best: Answer = (PASS, None)
-        best_level = 0
+        # the seats answer in claim order; the rules' resolver says when the window closes and
+        # who takes the card (PH-6.4), as in the engine
+        answers: dict[int, Answer] = {}
+        levels: dict[int, int] = {}
+        verdict = None
         for i, x in enumerate(eligible):
             o = opts[x]
             if forced is not None and forced[0] == x:
                 ans = forced[1]
             else:
                 ans = self.claim_policy[x](self, x, k, o)
-            lv = LEVEL[ans[0]]
-            if ans[0] == PASS:
-                if chou_on_pass(o.peng, bool(o.chi)):
-                    self.chou[x][k] = True
-            elif lv > best_level:
-                best_level, best_seat, best = lv, x, ans
-            if best_seat >= 0:
-                for p in eligible[i + 1 :]:
-                    if opts[p].level > best_level:
-                        break
-                else:
-                    break  # nobody still to answer could beat it: the window closes (PH-6.4)
-        if best_seat < 0:
+            if ans[0] == PASS and chou_on_pass(o.peng, bool(o.chi)):
+                self.chou[x][k] = True
+            answers[x] = ans
+            levels[x] = LEVEL[ans[0]]
+            verdict = resolve(eligible, levels, {p: opts[p].level for p in eligible[i + 1 :]})
+            if verdict.closed:
+                break
+        if verdict is None or verdict.seat is None:
             return ("reveal", (who + 1) % SEATS)
-        x = best_seat
+        x = verdict.seat
+        best = answers[x]
         a = best[0]
         if a == WIN:
             return ("won", x, opts[x].win)

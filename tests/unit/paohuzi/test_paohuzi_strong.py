@@ -448,3 +448,23 @@ def test_the_rollouts_use_the_rules_own_chi_search():
     from domain.paohuzi.strong.sim import chi_options
 
     assert chi_options is agg.chi_choices
+
+
+def test_the_rollouts_close_windows_with_the_rules_own_resolver(monkeypatch):
+    """One claim resolver (PH-6.4) for the engine and the simulator: every window of a rollout
+    is decided by ``domain.claims.resolve`` (that it decides them as the engine does is
+    ``test_simulator_plays_greedy_deals_like_the_aggregate``)."""
+    import domain.claims
+    from domain.paohuzi.strong import sim
+
+    assert sim.resolve is domain.claims.resolve
+    first = next(_deal_states(3))[0]
+    calls = []
+
+    def nobody_takes(order, answered, pending):
+        calls.append(1)
+        return domain.claims.Verdict(True, None, 0)
+
+    monkeypatch.setattr(sim, "resolve", nobody_takes)
+    Sim.from_state(first).run(_entry(first))
+    assert calls  # the rollout's windows asked the resolver
