@@ -57,6 +57,18 @@ class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     client_seeds: list[str] | None = None
 
 
+class Outcome(msgspec.Struct, frozen=True):
+    """How a deal ended, in the words every game shares (``projections/<game>/summary.py``
+    makes it): the arena, ``dealstream simulate`` and anything else that compares deals read
+    only this. ``details`` holds what only one game has (Paohuzi's huxi, MCR's fan points)."""
+
+    winner: int | None  # None: a drawn deal, or one not over
+    payments: list[int]  # net per seat; they sum to 0
+    score: int  # the winner's score in ``unit`` (0 without a winner)
+    unit: str  # the game's score unit: "tun", "points"
+    details: dict[str, Any] = {}
+
+
 class StartDeal(msgspec.Struct, frozen=True, tag=True):
     """The command that mixes the client seed in and deals."""
 

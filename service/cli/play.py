@@ -56,12 +56,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             state, events = play_one(args.game, levels, wall_seed(args.seed, i))
             deck_seeds.append(events[-1].seed)
             summary = k.deal_summary(state)
-            if summary["winner"] is None:
+            if summary.winner is None:
                 draws += 1
             else:
-                wins[summary["winner"]] += 1
-                score_sum += summary["score"]
-            for s, p in enumerate(summary["payments"]):
+                wins[summary.winner] += 1
+                score_sum += summary.score
+            for s, p in enumerate(summary.payments):
                 totals[s] += p
             progress.advance(task)
     elapsed = time.perf_counter() - started

@@ -68,7 +68,8 @@ def test_an_idle_deal_ends_as_abandoned_and_the_audit_proves_it(game, started):
         assert result.outcome == "abandoned" and result.rule_id == "TB-2.7" and result.payments == [0, 0, 0]
     else:
         assert result.abandoned is True and result.win is None
-    assert GAMES[game][3](after)["payments"] == [0] * len(GAMES[game][2])
+    outcome = GAMES[game][3](after)
+    assert outcome.payments == [0] * len(GAMES[game][2]) and outcome.winner is None
     report = audit_log(_records([*batches, batch]))
     assert report.ok and report.clocks_ok is True and report.finished, report.problems
     # nothing more can happen to an abandoned deal

@@ -146,14 +146,14 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
             for s, b in enumerate(owners):
                 t = tallies[b]
                 t.deals += 1
-                t.net += summary["payments"][s]
+                t.net += summary.payments[s]
                 t.fed += fed[s]
                 t.taken += taken[s]
-                if summary["winner"] is None:
+                if summary.winner is None:
                     t.draws += 1
-                elif summary["winner"] == s:
+                elif summary.winner == s:
                     t.wins += 1
-                    t.score += summary["score"]
+                    t.score += summary.score
             for b, n in enumerate(before):
                 tallies[b].decisions += len(times[b]) - n
         if len(deck_seeds) != 1:  # pragma: no cover - the deck depends on the seeds only

@@ -82,9 +82,9 @@ def test_deal_summary_for_the_service():
     for i in range(6):
         _, state = play_deal((300 + i).to_bytes(32, "big"))
         summary = deal_summary(state)
-        assert sum(summary["payments"]) == 0 and len(summary["payments"]) == 4
+        assert sum(summary.payments) == 0 and len(summary.payments) == 4 and summary.unit == "points"
         if state.result is None:
-            assert summary["winner"] is None and summary["score"] == 0
+            assert summary.winner is None and summary.score == 0
         else:
-            assert summary["winner"] == state.result.seat
-            assert summary["score"] == state.result.total >= summary["fan_points"] >= 8
+            assert summary.winner == state.result.seat
+            assert summary.score == state.result.total >= summary.details["fan_points"] >= 8
