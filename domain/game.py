@@ -57,7 +57,7 @@ class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     client_seeds: list[str] | None = None
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class DealOutcome(msgspec.Struct, frozen=True):
     """How a deal ended, in the words every game shares (``projections/<game>/summary.py``
     makes it): the arena, ``dealstream simulate`` and anything else that compares deals read
     only this. ``details`` holds what only one game has (Paohuzi's huxi, MCR's fan points)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.game import Outcome
+from domain.game import DealOutcome
 from domain.mcr.messages import HandWon
 
 SCORE_UNIT = "points"
@@ -14,15 +14,15 @@ FED_NAME = "deal_in_rate"
 TAKEN_NAME: str | None = None
 
 
-def deal_summary(state: Any) -> Outcome:
+def deal_summary(state: Any) -> DealOutcome:
     """The winner (None for a draw or an unfinished deal), net payments per seat (MC-4.4), the
     winner's total with flowers; ``details``: ``fan_points`` before flowers (MC-4.3) and
     ``self_drawn``."""
     r = state.result
     if not isinstance(r, HandWon):
-        return Outcome(None, [0, 0, 0, 0], 0, SCORE_UNIT, {"fan_points": 0, "self_drawn": False})
+        return DealOutcome(None, [0, 0, 0, 0], 0, SCORE_UNIT, {"fan_points": 0, "self_drawn": False})
     details = {"fan_points": r.fan_points, "self_drawn": r.self_drawn}
-    return Outcome(r.seat, list(r.payments), r.total, SCORE_UNIT, details)
+    return DealOutcome(r.seat, list(r.payments), r.total, SCORE_UNIT, details)
 
 
 def seat_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.game import Outcome
+from domain.game import DealOutcome
 from domain.paohuzi.messages import CardDiscarded, CardRevealed, DealWon, MeldMade
 
 SCORE_UNIT = "tun"
@@ -14,13 +14,13 @@ FED_NAME = "feeding_rate"
 TAKEN_NAME: str | None = "discards_taken_by_next_per_deal"
 
 
-def deal_summary(state: Any) -> Outcome:
+def deal_summary(state: Any) -> DealOutcome:
     """The winner (None for a draw or an unfinished deal), net payments per seat (PH-8.4), the
     winner's tun (PH-8.3); ``details``: the ``huxi`` of the winning split."""
     r = state.result
     if not isinstance(r, DealWon):
-        return Outcome(None, [0, 0, 0], 0, SCORE_UNIT, {"huxi": 0})
-    return Outcome(r.seat, list(r.payments), r.tun, SCORE_UNIT, {"huxi": r.huxi})
+        return DealOutcome(None, [0, 0, 0], 0, SCORE_UNIT, {"huxi": 0})
+    return DealOutcome(r.seat, list(r.payments), r.tun, SCORE_UNIT, {"huxi": r.huxi})
 
 
 def seat_faults(events: list[Any], seats: int) -> tuple[list[int], list[int]]:

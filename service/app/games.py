@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import RuleViolation
-from domain.game import GAMES, Game, Outcome, Projections, get_ruleset
+from domain.game import GAMES, DealOutcome, Game, Projections, get_ruleset
 
 
 class GameKit:
@@ -58,7 +58,7 @@ class GameKit:
     def decode_event(self, data: bytes) -> Any:
         return self.event_decoder.decode(data)
 
-    def deal_summary(self, state: Any) -> Outcome:
+    def deal_summary(self, state: Any) -> DealOutcome:
         """Winner (None: draw), net payments per seat, and the winner's score in its unit."""
         return self.summary.deal_summary(state)
 

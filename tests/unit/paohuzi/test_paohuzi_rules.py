@@ -1122,12 +1122,12 @@ def test_PH_6_4_claim_audit_flags_a_resolution_the_rules_do_not_give(table):
 
 
 def test_PH_8_4_deal_summary_for_the_service(table):
-    from domain.game import Outcome
+    from domain.game import DealOutcome
     from projections.paohuzi.summary import SCORE_UNIT, deal_summary
 
     t = table(0, {0: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})
     assert SCORE_UNIT == "tun"
-    assert deal_summary(t.state) == Outcome(0, [12, -6, -6], 6, "tun", {"huxi": 30})
+    assert deal_summary(t.state) == DealOutcome(0, [12, -6, -6], 6, "tun", {"huxi": 30})
     d = table(0, {})
     _run_passive(d)
     assert deal_summary(d.state).winner is None and deal_summary(d.state).payments == [0] * 3
