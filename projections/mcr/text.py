@@ -28,10 +28,41 @@ def hand_group(tile: int) -> int:
     return 99 if tile >= 136 else (tile >> 2) // 9 if tile < 108 else 3 + ((tile >> 2) >= 31)
 
 
-def dealt(ev: dict[str, Any], words: Any) -> str:
-    """The sentence of ``DealStarted``."""
-    dealer = words.seat(ev["dealer"])
-    return f"The tiles are dealt. Dealer: {dealer}; prevailing wind {WINDS[ev['prevailing_wind']]}."
+def say(ev: dict[str, Any], words: Any) -> str | None:
+    """The sentence of one of MCR's own events (as a perspective saw it); ``None`` for an event
+    every game shares, which the replay's narrator says itself."""
+    t = ev["type"]
+    who = words.seat(ev.get("seat"))
+    card = words.card
+    if t == "DealStarted":
+        dealer = words.seat(ev["dealer"])
+        return f"The tiles are dealt. Dealer: {dealer}; prevailing wind {WINDS[ev['prevailing_wind']]}."
+    if t == "TilesDealt":
+        n = len(ev["tiles"]) if "tiles" in ev else ev.get("count", 0)
+        shown = f": {words.grouped(ev['tiles'])}" if "tiles" in ev else ""
+        return f"{who} receives {n} tiles{shown}."
+    if t == "FlowerReplaced":
+        got = f", draws {card(ev['replacement'])}" if ev.get("replacement") is not None else ""
+        return f"{who} shows {card(ev['flower'])}{got or ' and draws a replacement'}."
+    if t == "TileDrawn":
+        what = card(ev["tile"]) if "tile" in ev else "a tile"
+        return f"{who} draws {what}{' as a replacement (MC-3.3)' if ev.get('replacement') else ''}."
+    if t == "TileDiscarded":
+        return f"{who} discards {card(ev['tile'])}."
+    if t == "SetClaimed":
+        frm = words.seat(ev["from_seat"])
+        return f"{who} takes {card(ev['card'])} from {frm} for a {ev['meld']}: {words.cards(ev['tiles'])}."
+    if t == "ConcealedKongDeclared":
+        of = f" of {card(ev['tiles'][0])}" if ev.get("tiles") else ""
+        return f"{who} declares a concealed kong{of} (MC-3.3)."
+    if t == "AddedKongDeclared":
+        return f"{who} adds {card(ev['tile'])} to a pung: a kong (MC-3.3)."
+    if t == "HandWon":
+        how = "self-drawn" if ev["self_drawn"] else f"on {words.seat(ev['from_seat'])}'s tile"
+        return f"{who} wins {how} with {card(ev['tile'])}: {ev['total']} points."
+    if t == "WallExhausted":
+        return "The wall is empty: a drawn deal (MC-3.6)."
+    return None
 
 
 def shows_table(view: Any) -> bool:

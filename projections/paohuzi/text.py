@@ -27,10 +27,42 @@ def hand_group(card: int) -> int:
     return (card >> 2) % 10
 
 
-def dealt(ev: dict[str, Any], words: Any) -> str:
-    """The sentence of ``DealStarted``."""
-    dealer = words.seat(ev["dealer"])
-    return f"The cards are dealt. Dealer: {dealer}; the dealer's open card is {words.card(ev['face_up'])}."
+def say(ev: dict[str, Any], words: Any) -> str | None:
+    """The sentence of one of Paohuzi's own events (as a perspective saw it); ``None`` for an
+    event every game shares, which the replay's narrator says itself."""
+    t = ev["type"]
+    who = words.seat(ev.get("seat"))
+    card = words.card
+    if t == "DealStarted":
+        dealer = words.seat(ev["dealer"])
+        return f"The cards are dealt. Dealer: {dealer}; the dealer's open card is {card(ev['face_up'])}."
+    if t == "KanFormed":
+        return f"{who} locks a kan of {card(ev['cards'][0])} ({ev['rule_id']})."
+    if t == "MeldMade":
+        if ev.get("claimed") is None:
+            return f"{who} lays out a {ev['meld']}: {words.cards(ev['cards'])} ({ev['rule_id']})."
+        src = ev.get("from_seat")
+        frm = f" from {words.seat(src)}" if src is not None and src != ev["seat"] else ""
+        cards = words.cards(ev["cards"])
+        return f"{who} takes {card(ev['claimed'])}{frm} for a {ev['meld']}: {cards} ({ev['rule_id']})."
+    if t == "CardRevealed":
+        return f"{who} reveals {card(ev['card'])}; {ev['stock_left']} left in the stock."
+    if t == "CardDiscarded":
+        return f"{who} discards {card(ev['card'])}."
+    if t == "CardUnclaimed":
+        return f"Nobody takes {card(ev['card'])}; it goes to the row of {who} ({ev['rule_id']})."
+    if t == "ChouMarked":
+        return f"{who} may no longer chi or peng {ev['kind']} ({ev['rule_id']})."
+    if t == "DiscardRequired":
+        return f"{who} must discard ({ev['rule_id']})."
+    if t == "HandDead":
+        return f"The hand of {who} is dead: from now on it only reveals ({ev['rule_id']})."
+    if t == "DealWon":
+        how = " at once, a heavenly win" if ev["heavenly"] else ""
+        return f"{who} wins{how}: {ev['huxi']} huxi, {ev['tun']} tun ({ev['rule_id']})."
+    if t == "DealDrawn":
+        return f"The stock is empty: a drawn deal ({ev['rule_id']})."
+    return None
 
 
 def shows_table(view: Any) -> bool:
