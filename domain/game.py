@@ -57,6 +57,38 @@ class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     client_seeds: list[str] | None = None
 
 
+class ClaimWindowOpened(msgspec.Struct, frozen=True, tag=True):
+    """A piece on offer (PH-6, MC-3.2): the ``eligible`` seats may answer for ``card``, the
+    piece's id (a Paohuzi card or an MCR tile), revealed, discarded or added to a kong
+    (``source``) by ``source_seat``. Who is eligible is private to each of them (the gate)."""
+
+    window: int
+    card: int
+    source_seat: int
+    source: str  # "reveal" | "discard" (Paohuzi), "discard" | "added_kong" (MCR)
+    eligible: list[int]
+
+
+class ClaimAnswer(msgspec.Struct, frozen=True, tag=True):
+    """The fields every game's ``ClaimAnswered`` starts with: one seat's answer to a window,
+    secret until the window is resolved (PH-7.2, MC-5.2). Each game subclasses it as
+    ``ClaimAnswered`` and adds what a claim of its own names (Paohuzi's chi groups, MCR's tiles)."""
+
+    window: int
+    seat: int
+    answer: str  # "pass" or a claim the game knows ("win", "pung", "chi", ...)
+
+
+class ClaimWindowResolved(msgspec.Struct, frozen=True, tag=True):
+    """How a window closed: the ``seat`` that took the piece with ``claim`` (``None`` for both:
+    everyone passed) and the rule that decided it (PH-6.4, MC-3.2); never arrival order."""
+
+    window: int
+    seat: int | None
+    claim: str | None
+    rule_id: str
+
+
 class DealOutcome(msgspec.Struct, frozen=True):
     """How a deal ended, in the words every game shares (``projections/<game>/summary.py``
     makes it): the arena, ``dealstream simulate`` and anything else that compares deals read

@@ -6,7 +6,14 @@ from typing import Literal
 
 import msgspec
 
-from domain.game import DealCreated, SeedRevealed, StartDeal
+from domain.game import (
+    ClaimAnswer,
+    ClaimWindowOpened,
+    ClaimWindowResolved,
+    DealCreated,
+    SeedRevealed,
+    StartDeal,
+)
 from domain.mcr.scoring import Fan
 from domain.table.clock import Back
 from domain.table.seating import TableEvent
@@ -107,32 +114,12 @@ class TileDiscarded(_C):
     tile: int
 
 
-class ClaimWindowOpened(_C):
-    """MC-3.2 / MC-3.4: ``card`` may be claimed by the ``eligible`` seats."""
+class ClaimAnswered(ClaimAnswer):
+    """A seat's secret answer (MC-5.2: ``answer`` is one of ``Answer``), shown to others only
+    after the window resolves. ``ClaimWindowOpened`` (MC-3.2, MC-3.4: the discarded or added
+    tile) and ``ClaimWindowResolved`` are the shapes every game shares, from ``domain.game``."""
 
-    window: int
-    card: int
-    source_seat: int
-    source: Literal["discard", "added_kong"]
-    eligible: list[int]
-
-
-class ClaimAnswered(_C):
-    """A seat's secret answer (MC-5.2), shown to others only after the window resolves."""
-
-    window: int
-    seat: int
-    answer: Answer
     tiles: list[int] = []
-
-
-class ClaimWindowResolved(_C):
-    """Who got the tile and by which rule (``seat`` None: everyone passed)."""
-
-    window: int
-    seat: int | None
-    claim: ClaimKind | None
-    rule_id: str
 
 
 class SetClaimed(_C):

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.game import DealCreated, SeedRevealed, StartDeal
+from domain.game import (
+    ClaimAnswer,
+    ClaimWindowOpened,
+    ClaimWindowResolved,
+    DealCreated,
+    SeedRevealed,
+    StartDeal,
+)
 from domain.table.clock import Back
 from domain.table.seating import TableEvent
 
@@ -126,20 +133,11 @@ class CardUnclaimed(_Ev):
     rule_id: str
 
 
-class ClaimWindowOpened(_Ev):
-    window: int
-    card: int
-    source_seat: int
-    source: str  # reveal | discard
-    eligible: list[int]
+class ClaimAnswered(ClaimAnswer):
+    """Secret until the window is resolved (PH-6.4, PH-7.2). ``answer``: win | pao | peng | chi
+    | pass; ``groups``: chi groups as ids. (``ClaimWindowOpened`` and ``ClaimWindowResolved``
+    are the shapes every game shares, from ``domain.game``.)"""
 
-
-class ClaimAnswered(_Ev):
-    """Secret until the window is resolved (PH-6.4, PH-7.2). ``groups``: chi groups as ids."""
-
-    window: int
-    seat: int
-    answer: str  # win | pao | peng | chi | pass
     groups: list[list[int]] | None = None
 
 
@@ -149,13 +147,6 @@ class ChouMarked(_Ev):
     seat: int
     kind: str
     rule_id: str = "PH-6.7"
-
-
-class ClaimWindowResolved(_Ev):
-    window: int
-    seat: int | None
-    claim: str | None
-    rule_id: str
 
 
 class DiscardRequired(_Ev):
