@@ -119,6 +119,7 @@ class DealCreation:
     ruleset: str
     seat_count: int
     deck_size: int
+    piece_field: str
     creation_rules: tuple[str, str, str]
 
     def create(
@@ -164,6 +165,10 @@ class Game(Protocol):
     ruleset: str
     seat_count: int
     deck_size: int
+    # The field in which this game's commands and events name one piece ("card": Paohuzi,
+    # "tile": MCR). It is a name of the log and of the API, so it stays what logs were written
+    # with (docs/GAME_CONTRACT.md, "One vocabulary"); code that reads any game's actions asks here.
+    piece_field: str
     command_type: Any  # the game's tagged union of commands
     event_type: Any  # the game's tagged union of events
 

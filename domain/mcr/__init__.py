@@ -26,6 +26,7 @@ class MCRGame(DealCreation):
     name = "mcr"
     seat_count = 4
     deck_size = DECK_SIZE
+    piece_field = "tile"
     command_type = Command
     event_type = Event
     creation_rules = ("MC-2.1", "MC-1.2", "MC-2.2")

@@ -16,6 +16,7 @@ class Paohuzi(DealCreation):
     ruleset = "paohuzi/1"
     seat_count = 3
     deck_size = 80
+    piece_field = "card"
     command_type = Command
     event_type = Event
     creation_rules = ("PH-2.1", "PH-1.3", "PH-2.2")

@@ -45,12 +45,13 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
 
 def describe(action: dict[str, Any], ruleset: str) -> str:
     """An option as a player reads it: ``Discard b3``, ``Chi s1 s2 s3 + s3 s3 b3``, ``Claim chow W2 W3``."""
-    name = kit_for_ruleset(ruleset).text.piece_name
+    game_kit = kit_for_ruleset(ruleset)
+    name, piece = game_kit.text.piece_name, game_kit.game.piece_field
     words = [action["type"]]
     for key, value in action.items():
         if key in ("type", "seat", "window"):
             continue
-        if key in ("card", "tile"):
+        if key == piece:
             words.append(name(value))
         elif key == "tiles":
             words.append(" ".join(name(t) for t in value))
