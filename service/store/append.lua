@@ -1,4 +1,4 @@
--- Conditional append of one batch to a deal's stream (DESIGN.md section 3).
+-- Conditional append of one batch to a deal's stream (docs/design.md, section 3: the event store).
 -- KEYS[1] stream  <prefix>:{deal}:events
 -- KEYS[2] hash    <prefix>:{deal}:cmds   fields: v (version), h (SHA-256 of the head record),
 --                                        c:<command id> -> "first:last"
