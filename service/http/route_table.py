@@ -29,8 +29,9 @@ COACH_ADVICE = tuple(
     sorted((get_type_hints(kit(name).coach.coach)["return"] for name in GAMES), key=lambda t: t.__name__)
 )
 
-# the game rules (docs/rules/paohuzi.md, docs/rules/mcr.md) a refused move cites: always 422
-GAME_RULES = "PH-*/MC-*"
+# the game rules (docs/rules/<game>.md) a refused move cites, by each game's rule-id prefix (the
+# prefix of the first rule it cites when a deal is created: PH, MC): always 422
+GAME_RULES = "/".join(f"{kit(name).game.creation_rules[0].split('-')[0]}-*" for name in GAMES)
 
 
 @dataclass(frozen=True)
