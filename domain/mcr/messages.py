@@ -1,4 +1,5 @@
-"""Commands and events of ``mcr/1`` (tagged msgspec structs, tag = class name, field ``type``)."""
+"""Commands and events of MCR, the same records under every ruleset (``mcr/1``, ``mcr/2``: what
+differs is in ``rulesets.py``). Tagged msgspec structs, tag = class name, field ``type``."""
 
 from __future__ import annotations
 
