@@ -1,12 +1,48 @@
-"""Helpers shared by the bench modules: argument parsing, printing, Redis choice."""
+"""Helpers shared by the bench modules: argument parsing, printing, Redis choice, the games.
+
+The shared benches name no game: they read the registry (``domain.game.GAMES``) through
+``registered`` / ``by_name``, and what is only one game's (its walls, targets, cache resets,
+quick sizes) from that game's own bench module, ``bench/<game>.py``, through ``own``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import sys
+from types import ModuleType
 from typing import Any
+
+from domain.game import GAMES, get_game
+
+
+def registered() -> list[str]:
+    """The games in the order ``domain.game.GAMES`` registers them; ``registered()[0]`` is the
+    default of a bench that measures one game."""
+    return list(GAMES)
+
+
+def by_name() -> list[str]:
+    """The games in name order: the order the shared benches alternate their tables in and
+    report their games in."""
+    return sorted(GAMES)
+
+
+def seat_count(game: str) -> int:
+    return get_game(game).seat_count
+
+
+def own(game: str) -> ModuleType:
+    """The game's own bench module, ``bench/<game>.py`` (named like its ``domain`` package):
+    what the shared benches use of one game only (walls, targets, cache resets, quick sizes)."""
+    return importlib.import_module(f"bench.{GAMES[game].rsplit('.', 1)[-1]}")
+
+
+def add_game(p: argparse.ArgumentParser, flag: str, default: str, what: str) -> None:
+    """A ``flag`` choosing one registered game, ``default`` unless given."""
+    p.add_argument(flag, default=default, choices=registered(), help=f"{what} (default {default})")
 
 
 def parser(description: str) -> argparse.ArgumentParser:

@@ -1,5 +1,6 @@
-"""One hash of many seeded deals of both games, bots at every level: a refactor that changes no
-rule leaves it unchanged (the same seed and commands give the same events, byte for byte).
+"""One hash of many seeded deals of every registered game, bots at every level: a refactor that
+changes no rule leaves it unchanged (the same seed and commands give the same events, byte for
+byte).
 
     python -m bench.fingerprint --deals 40
 """
@@ -13,10 +14,10 @@ import time
 
 import msgspec
 
+from bench.common import registered
 from domain.selfplay import play_deal
 from service.app.games import kit
 
-SEATS = {"paohuzi": 3, "mcr": 4}
 LEVELS = ("random", "greedy", "strong")
 
 
@@ -26,7 +27,7 @@ def fingerprint(game_name: str, level: str, deals: int) -> str:
     digest = hashlib.sha256()
     encode = msgspec.json.Encoder().encode
     for n in range(deals):
-        bots = [k.make_bot(level, n * 10 + s) for s in range(SEATS[game_name])]
+        bots = [k.make_bot(level, n * 10 + s) for s in range(k.game.seat_count)]
         seed = hashlib.sha256(f"fingerprint:{game_name}:{level}:{n}".encode()).digest()
         view = k.projections.view_from_state
         events, _ = play_deal(k.game, view, bots, deal_id=f"f{n}", server_seed=seed, client_seed=f"c{n}")
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out: dict[str, object] = {}
     started = time.perf_counter()
-    for game_name in SEATS:
+    for game_name in registered():
         for level in LEVELS:
             n = max(1, args.deals // 10) if level == "strong" else args.deals
             out[f"{game_name}/{level}/{n}"] = fingerprint(game_name, level, n)
