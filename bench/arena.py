@@ -2,19 +2,21 @@
 
 For each game, each measured level (``strong`` by default, and ``random`` as the sanity line that
 greedy must beat) plays a duplicate arena (``service.arena``) against greedy: one seat of that
-level, every other seat greedy (MCR strong,greedy,greedy,greedy; Paohuzi strong,greedy,greedy),
-every wall once per rotation. A line reports the edge of the level over greedy (per wall, its
-mean net payment per deal minus greedy's, 95 % Student t interval), the interval's half width
+level, every other seat greedy (strong,greedy,greedy,greedy at four seats; strong,greedy,greedy at
+three), every wall once per rotation. A line reports the edge of the level over greedy (per wall,
+its mean net payment per deal minus greedy's, 95 % Student t interval), the interval's half width
 (narrower than the edge: it leaves out 0), each bot's figures, decision times, and the walls,
 deals and seconds used.
-The default sizes (MCR 600 walls, Paohuzi 2,000) are what a per-wall spread of about 12.5 points
-and 1.2 tun needs for an interval narrower than the edges the issue asks for; ``--quick`` plays a
-few dozen. A level the game does not have yet is reported as skipped, not measured.
+The games are ``domain.game.GAMES``, in name order, each with a ``--<game>-walls`` flag. The
+default sizes and the targets are each game's own (``ARENA_WALLS``, ``ARENA_TARGET`` in
+``bench/<game>.py``): what a per-wall spread of about 12.5 points or 1.2 tun needs for an interval
+narrower than the edges the issue asks for; ``--quick`` plays a few dozen. A level the game does
+not have yet is reported as skipped, not measured.
 
 ``--write bench/arena-results.json`` also writes the shipped strength report (per game and level:
 its mean net per deal against greedy and the interval, the command, date and walls), which the
 service can read to show each level's measured strength. Games not measured in this run keep
-their entries in that file, so ``--games paohuzi`` refreshes one game only.
+their entries in that file, so ``--games <game>`` refreshes one game only.
 """
 
 from __future__ import annotations
@@ -27,17 +29,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.common import by_name, own
 from service.app.analysis.arena import INTERVAL_METHOD, run_arena
 from service.app.games import kit
 
-GAMES = ("mcr", "paohuzi")
 BASELINE = "greedy"
-WALLS = {"mcr": 600, "paohuzi": 2000}  # strong vs greedy
-SANITY_WALLS = {"mcr": 100, "paohuzi": 200}  # random vs greedy: the edge is ten times larger
-QUICK_WALLS = {"mcr": 24, "paohuzi": 48}
-QUICK_SANITY_WALLS = {"mcr": 12, "paohuzi": 24}
-# issue 14: strong's edge over greedy (points / tun per deal) and the floor of its interval
-TARGETS = {"mcr": {"edge": 3.0, "low": 1.0}, "paohuzi": {"edge": 0.25, "low": 0.0}}
 DECISION_MS_TARGETS = {"p95": 250.0, "max": 1000.0}
 
 
@@ -72,7 +68,7 @@ def line(game: str, level: str, walls: int, seed: str, jobs: int) -> dict[str, A
             "decision_ms": report["timing"]["decision_ms"][name],
         }
     if level == "strong":
-        target = TARGETS[game]
+        target = own(game).ARENA_TARGET
         ms = report["timing"]["decision_ms"][level]
         out["target"] = {**target, **{f"decision_{k}_ms": v for k, v in DECISION_MS_TARGETS.items()}}
         out["meets_edge_target"] = (
@@ -121,14 +117,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--quick", action="store_true", help="a few dozen walls per line (a smoke run)")
-    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default both)")
+    registry = by_name()
+    ap.add_argument("--games", default=",".join(registry), help="comma-separated games (default all)")
     ap.add_argument("--levels", default="strong,random", help="levels measured against greedy")
-    ap.add_argument("--mcr-walls", type=int, help=f"walls of MCR strong vs greedy (default {WALLS['mcr']})")
+    for game in registry:
+        walls = own(game).ARENA_WALLS["strong"]
+        ap.add_argument(
+            f"--{game}-walls", type=int, help=f"walls of {own(game).TITLE} strong vs greedy (default {walls})"
+        )
+    sanity = " / ".join(str(own(game).ARENA_WALLS["sanity"]) for game in registry)
     ap.add_argument(
-        "--paohuzi-walls", type=int, help=f"walls of Paohuzi strong vs greedy (default {WALLS['paohuzi']})"
-    )
-    ap.add_argument(
-        "--sanity-walls", type=int, help="walls of every other level vs greedy (default 100 / 200)"
+        "--sanity-walls", type=int, help=f"walls of every other level vs greedy (default {sanity})"
     )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes per arena")
     ap.add_argument("--seed", default="bench-arena")
@@ -136,19 +135,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
-    unknown = [g for g in games if g not in GAMES]
+    unknown = [g for g in games if g not in registry]
     if unknown:
         ap.error(f"unknown game(s): {', '.join(unknown)}")
-    chosen = {"mcr": args.mcr_walls, "paohuzi": args.paohuzi_walls}
+    chosen = {game: getattr(args, f"{game}_walls") for game in registry}
     started = time.perf_counter()
     measured: dict[str, dict[str, Any]] = {}
     for game in games:
         measured[game] = {}
         for level in levels:
+            sizes = own(game).ARENA_QUICK_WALLS if args.quick else own(game).ARENA_WALLS
             if level == "strong":
-                walls = chosen[game] or (QUICK_WALLS if args.quick else WALLS)[game]
+                walls = chosen[game] or sizes["strong"]
             else:
-                walls = args.sanity_walls or (QUICK_SANITY_WALLS if args.quick else SANITY_WALLS)[game]
+                walls = args.sanity_walls or sizes["sanity"]
             print(f"bench.arena: {game} {level} vs {BASELINE}, {walls} walls …", file=sys.stderr, flush=True)
             measured[game][level] = line(game, level, walls, args.seed, args.jobs)
     out: dict[str, Any] = {

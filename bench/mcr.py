@@ -20,6 +20,29 @@ from domain.mcr.engine import win_facts
 from domain.mcr.messages import HandWon
 from projections.mcr.selfplay import play_deal
 
+# --- what the shared benches use of MCR alone (read through ``bench.common.own``) -----------------
+TITLE = "MCR"
+# bench.arena: walls of strong vs greedy and of every other level vs greedy (the sanity line: the
+# edge is ten times larger), full and with --quick; issue 14's target for strong: its edge over
+# greedy (points per deal) and the floor of its interval
+ARENA_WALLS = {"strong": 600, "sanity": 100}
+ARENA_QUICK_WALLS = {"strong": 24, "sanity": 12}
+ARENA_TARGET = {"edge": 3.0, "low": 1.0}
+COACH_DEALS = 12  # bench.coach's seeded deals (--mcr-deals); bench.all --quick plays COACH_QUICK_DEALS
+COACH_QUICK_DEALS = 3
+REVIEW_TARGET_S = 20.0  # bench.review: CPU seconds per review
+QUICK = ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"]  # bench.all --quick
+
+
+def clear_coach_caches() -> None:
+    """Empty every cache the coach's answers fill (bench.coach's cold answers)."""
+    from domain.mcr import coach
+
+    coach._VALUES.clear()
+    scoring._shanten_cache.clear()
+    scoring._waits_cache.clear()
+    scoring._useful_cache.clear()
+
 
 def _seed(i: int, salt: int = 0) -> bytes:
     return (salt * 1_000_003 + i).to_bytes(32, "big")

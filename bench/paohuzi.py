@@ -24,6 +24,28 @@ from domain.paohuzi.state import State
 from domain.selfplay import play_deal
 from projections.paohuzi import view_from_state
 
+# --- what the shared benches use of Paohuzi alone (read through ``bench.common.own``) -------------
+TITLE = "Paohuzi"
+# bench.arena: walls of strong vs greedy and of every other level vs greedy (the sanity line: the
+# edge is ten times larger), full and with --quick; issue 14's target for strong: its edge over
+# greedy (tun per deal) and the floor of its interval
+ARENA_WALLS = {"strong": 2000, "sanity": 200}
+ARENA_QUICK_WALLS = {"strong": 48, "sanity": 24}
+ARENA_TARGET = {"edge": 0.25, "low": 0.0}
+COACH_DEALS = 30  # bench.coach's seeded deals (--paohuzi-deals); bench.all --quick plays COACH_QUICK_DEALS
+COACH_QUICK_DEALS = 6
+REVIEW_TARGET_S = 10.0  # bench.review: CPU seconds per review
+QUICK = ["--deals", "40", "--tournament", "100", "--win-evals", "4000"]  # bench.all --quick
+
+
+def clear_coach_caches() -> None:
+    """Empty every cache the coach's answers fill (bench.coach's cold answers)."""
+    from domain.paohuzi import aggregate, wins
+
+    wins._MEMO.clear()
+    wins._PARTIAL.clear()
+    aggregate._CHI_MEMO.clear()
+
 
 def play(deal_no: int, kinds: list[str], base: bytes = b"bench") -> list:
     server_seed = hashlib.sha256(base + deal_no.to_bytes(8, "big")).digest()
