@@ -1,8 +1,10 @@
 """Coach benchmark: ``python -m bench.coach --json`` prints one JSON object.
 
-The coach answers one seat view (``domain/<game>/coach.py``). The views are those of seeded greedy
-self-play (``domain.selfplay.play_deal``, collected by its per-step hook): after every command, the
-view of every seat, as a live table would ask for them. Per game:
+The coach answers one seat view (``domain/<game>/coach.py``, the kit's ``coach``), for every game
+of ``domain.game.GAMES`` (``--<game>-deals`` each; the default and the caches a cold answer empties
+are the game's own: ``COACH_DEALS``, ``clear_coach_caches`` in ``bench/<game>.py``). The views are
+those of seeded greedy self-play (``domain.selfplay.play_deal``, collected by its per-step hook):
+after every command, the view of every seat, as a live table would ask for them. Per game:
 
 - ``warm``: answer time per view in the order the deals produce them, in one process whose caches
   fill as it goes (what a running service sees); p50 / p95 / max in ms.
@@ -26,17 +28,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench.common import by_name, own
 from domain import selfplay
-from domain.mcr import GAME as MCR
-from domain.mcr import coach as mcr_coach
-from domain.mcr import scoring
-from domain.mcr.bots import make_bot as mcr_bot
-from domain.paohuzi import GAME as PAOHUZI
-from domain.paohuzi import aggregate, wins
-from domain.paohuzi import coach as paohuzi_coach
-from domain.paohuzi.bots import make_bot as paohuzi_bot
-from projections.mcr import view_from_state as mcr_view
-from projections.paohuzi import view_from_state as paohuzi_view
+from service.app.games import kit
 
 TARGET_P95_MS = 50.0
 
@@ -59,19 +53,6 @@ def collect(game: Any, view_fn: Callable, make_bot: Callable, deals: int, salt: 
             game, view_fn, bots, deal_id=f"c{i}", server_seed=seed, client_seed=str(i), on_step=hook
         )
     return views
-
-
-def _clear_mcr() -> None:
-    mcr_coach._VALUES.clear()
-    scoring._shanten_cache.clear()
-    scoring._waits_cache.clear()
-    scoring._useful_cache.clear()
-
-
-def _clear_paohuzi() -> None:
-    wins._MEMO.clear()
-    wins._PARTIAL.clear()
-    aggregate._CHI_MEMO.clear()
 
 
 def _figures(times: list[float]) -> dict[str, float]:
@@ -113,17 +94,16 @@ def measure(views: list[Any], coach: Callable, clear: Callable[[], None]) -> dic
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--mcr-deals", type=int, default=12)
-    ap.add_argument("--paohuzi-deals", type=int, default=30)
+    for game in by_name():
+        ap.add_argument(f"--{game}-deals", type=int, default=own(game).COACH_DEALS)
     args = ap.parse_args(argv)
     out: dict[str, Any] = {"target_p95_ms": TARGET_P95_MS}
-    mv = collect(MCR, mcr_view, mcr_bot, args.mcr_deals, b"coach-mcr")
-    out["mcr"] = {"deals": args.mcr_deals, **measure(mv, mcr_coach.coach, _clear_mcr)}
-    pv = collect(PAOHUZI, paohuzi_view, paohuzi_bot, args.paohuzi_deals, b"coach-paohuzi")
-    out["paohuzi"] = {"deals": args.paohuzi_deals, **measure(pv, paohuzi_coach.coach, _clear_paohuzi)}
-    out["p95_ok"] = all(
-        out[g][m]["p95_ms"] <= TARGET_P95_MS for g in ("mcr", "paohuzi") for m in ("warm", "cold")
-    )
+    for game in by_name():
+        k = kit(game)
+        deals = getattr(args, f"{game}_deals")
+        views = collect(k.game, k.projections.view_from_state, k.make_bot, deals, f"coach-{game}".encode())
+        out[game] = {"deals": deals, **measure(views, k.coach.coach, own(game).clear_coach_caches)}
+    out["p95_ok"] = all(out[g][m]["p95_ms"] <= TARGET_P95_MS for g in by_name() for m in ("warm", "cold"))
     if args.json:
         print(json.dumps(out))
     else:
