@@ -2,10 +2,12 @@
 
 For each game, ``--deals`` seeded deals of strong, random and greedy bots are played in memory;
 the strong seat and the random seat of each are reviewed in this process (one core), as the
-service's workers would. Printed per game: seconds per review (mean and max; targets: MCR <= 20
-s, Paohuzi <= 10 s), decisions per review, the strong seat's agreement with its own evaluator
-(target >= 95 %), the random seat's share of mistakes (target: most), and the loss quantiles of
-each seat's decisions that the floors in ``projections/<game>/review.py`` were chosen from.
+service's workers would. The games are ``domain.game.GAMES`` (``--games``: all of them, in name
+order). Printed per game: seconds per review (mean and max; the target is the game's own,
+``REVIEW_TARGET_S`` in ``bench/<game>.py``), decisions per review, the strong seat's agreement with
+its own evaluator (target >= 95 %), the random seat's share of mistakes (target: most), and the
+loss quantiles of each seat's decisions that the floors in ``projections/<game>/review.py`` were
+chosen from.
 
 Also per seat: the share of its decisions that were *decisive* (some option clearly a mistake
 against the best: behind by more than the mistake floor and the mistake multiple of the noise of
@@ -30,15 +32,17 @@ import math
 import time
 from typing import Any
 
-from bench.common import emit, parser
+from bench.common import by_name, emit, own, parser
 from domain.envelope import StoredEvent
 from domain.selfplay import play_stored
 from projections import review as rv
 from service.app.analysis.reviews import build
 from service.app.games import kit
 
-LINEUPS = {"mcr": ["strong", "random", "greedy", "greedy"], "paohuzi": ["strong", "random", "greedy"]}
-TARGET_S = {"mcr": 20.0, "paohuzi": 10.0}
+
+def lineup(game: str) -> list[str]:
+    """Seat 0 strong and seat 1 random, reviewed; greedy in every other seat."""
+    return ["strong", "random"] + ["greedy"] * (kit(game).game.seat_count - 2)
 
 
 def _log(game: str, levels: list[str], seed: bytes) -> tuple[list[StoredEvent], list[Any]]:
@@ -85,7 +89,7 @@ def measure(game: str, deals: int) -> dict[str, Any]:
     marked = {"strong": 0, "random": 0}
     for i in range(deals):
         records, events = _log(
-            game, LINEUPS[game], hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
+            game, lineup(game), hashlib.sha256(f"bench-review:{game}:{i}".encode()).digest()
         )
         for seat, level in ((0, "strong"), (1, "random")):
             started = time.process_time()
@@ -116,7 +120,7 @@ def measure(game: str, deals: int) -> dict[str, Any]:
         "deals": deals,
         "review_cpu_s_mean": round(sum(times) / len(times), 2),
         "review_cpu_s_max": round(max(times), 2),
-        "target_s": TARGET_S[game],
+        "target_s": own(game).REVIEW_TARGET_S,
         "decisions_per_review_mean": round(sum(decisions) / len(decisions), 1),
         "strong_agreement": round(agree / total_strong, 4) if total_strong else None,
         "random_mistake_share": round(mistakes / total_random, 4) if total_random else None,
@@ -149,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=6)
     p.add_argument("--quick", action="store_true", help="two deals per game")
-    p.add_argument("--games", default="mcr,paohuzi")
+    p.add_argument("--games", default=",".join(by_name()), help="comma-separated (default all)")
     args = p.parse_args(argv)
     deals = 2 if args.quick else args.deals
     emit({game: measure(game, deals) for game in args.games.split(",")}, args.json)
