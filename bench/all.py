@@ -1,8 +1,10 @@
 """Every bench module in one run, one table (or one JSON object with ``--json``).
 
-Runs ``python -m bench.<name> --json`` for store, paohuzi, mcr, service, streams, bot_table, coach,
+Runs ``python -m bench.<name> --json`` for store, each game's own bench (``bench/<game>.py`` for
+every game of ``domain.game.GAMES``, in the registry's order), service, streams, bot_table, coach,
 review, archive, cluster, clocks and arena, one after the other (so they do not steal each other's
-CPU), and merges their figures: each module's ratios are measured inside its own run, as the module documents.
+CPU), and merges their figures: each module's ratios are measured inside its own run, as the module
+documents.
 ``--quick`` passes smaller sizes (a smoke run of a few minutes); ``--only store,service`` picks
 modules. The arena plays thousands of deals, so it gets ``ARENA_TIMEOUT_FACTOR`` times
 ``--timeout``. A module that fails is reported with its exit code and the last lines of its
@@ -20,36 +22,46 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.common import by_name, own, registered
+
 ROOT = Path(__file__).resolve().parents[1]
+GAME_BENCHES = tuple(game for game in registered() if (ROOT / "bench" / f"{game}.py").exists())
 MODULES = (
-    *("store", "paohuzi", "mcr", "service", "streams"),
+    *("store", *GAME_BENCHES, "service", "streams"),
     *("bot_table", "coach", "review", "archive", "cluster", "clocks", "arena"),
 )
 
-# smaller sizes for --quick, per module (only options the module's argparse accepts)
+# smaller sizes for --quick, per module (only options the module's argparse accepts); a game's own
+# bench and bench.coach's per-game deals take theirs from bench/<game>.py (``quick_args``)
 QUICK = {
     "store": ["--appends", "500", "--rounds", "1"],
-    "paohuzi": ["--deals", "40", "--tournament", "100", "--win-evals", "4000"],
-    "mcr": ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"],
     "service": ["--deals", "10", "--seconds", "15"],
     "streams": ["--quick"],
     "bot_table": ["--load", "4", "--probes", "2", "--windows", "2", "--window-seconds", "10"],
-    "coach": ["--mcr-deals", "3", "--paohuzi-deals", "6"],
     "review": ["--quick"],
     "archive": ["--deals", "60", "--live", "10"],
     "cluster": ["--appends", "60", "--rounds", "1"],
     "clocks": ["--tables", "100", "--seconds", "8", "--restart-tables", "20"],
     "arena": ["--quick"],
 }
-ARENA_TIMEOUT_FACTOR = 12  # the full arena: 600 MCR and 2,000 Paohuzi walls of strong against greedy
+ARENA_TIMEOUT_FACTOR = 12  # the full arena: hundreds to thousands of walls of strong against greedy per game
 TAKES_REDIS = {"store", "service", "bot_table", "clocks"}
+
+
+def quick_args(name: str) -> list[str]:
+    """The smaller sizes ``--quick`` passes to the module ``name``."""
+    if name == "coach":
+        return [arg for game in by_name() for arg in (f"--{game}-deals", str(own(game).COACH_QUICK_DEALS))]
+    if name in GAME_BENCHES:
+        return list(own(name).QUICK)
+    return QUICK[name]
 
 
 def run_module(name: str, quick: bool, redis_url: str | None, timeout: float) -> dict[str, Any]:
     """One module as a subprocess; its JSON figures, or an ``error`` entry."""
     args = [sys.executable, "-m", f"bench.{name}", "--json"]
     if quick:
-        args += QUICK[name]
+        args += quick_args(name)
     if redis_url and name in TAKES_REDIS:
         args += ["--redis", redis_url]
     started = time.perf_counter()
