@@ -1,7 +1,7 @@
 """Redis memory per deal before and after archiving, archive throughput, and a soak in which bot
 deals finish and are archived while Redis memory is sampled.
 
-    python -m bench.archive --json [--deals 300] [--game paohuzi] [--postgres URL]
+    python -m bench.archive --json [--deals 300] [--game GAME] [--postgres URL]
     python -m bench.archive --json --soak 20000 [--live 20] [--older-than 5] [--wave 1000] [--archive URL]
 
 Runs its own redis-server (no persistence) on a free loopback port, so ``used_memory`` holds
@@ -9,7 +9,8 @@ nothing but what this run wrote. Bot deals are played through the command side (
 tables, no think time); a deal that ends is listed in the finished index, as the command side
 does. Memory: ``used_memory`` before, after N finished deals, after archiving them, divided by
 N. Throughput: ``archive_once`` over the same N deals into SQLite, then (put back into Redis as
-``dealstream import`` would) into PostgreSQL.
+``dealstream import`` would) into PostgreSQL. ``--game``: one game of ``domain.game.GAMES``, by
+default the first it registers.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from bench.common import emit, parser
+from bench.common import add_game, emit, parser, registered, seat_count
 
 POSTGRES_URL = os.environ.get("DEALSTREAM_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-SEATS = {"paohuzi": 3, "mcr": 4}
 
 
 class PrivateRedis:
@@ -92,7 +92,7 @@ async def play(deals: Any, store: Any, game: str, count: int, live: int, on_done
 
     async def one(i: int) -> None:
         async with gate:
-            deal_id = (await deals.create(game, ["bot:greedy"] * SEATS[game], f"bench-{i}"))["deal_id"]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seat_count(game), f"bench-{i}"))["deal_id"]
             while not (await deals.load(deal_id)).over:
                 await asyncio.sleep(0.02)
             await store.mark_finished(deal_id, now_ms())
@@ -262,7 +262,7 @@ async def soak(
 
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
-    p.add_argument("--game", default="paohuzi", choices=sorted(SEATS))
+    add_game(p, "--game", registered()[0], "the game whose bot deals are played and archived")
     p.add_argument("--deals", type=int, default=300)
     p.add_argument("--live", type=int, default=20, help="deals played at once")
     p.add_argument("--postgres", default=POSTGRES_URL, help="PostgreSQL for the throughput ('' to skip)")

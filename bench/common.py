@@ -42,7 +42,7 @@ def own(game: str) -> ModuleType:
 
 def add_game(p: argparse.ArgumentParser, flag: str, default: str, what: str) -> None:
     """A ``flag`` choosing one registered game, ``default`` unless given."""
-    p.add_argument(flag, default=default, choices=registered(), help=f"{what} (default {default})")
+    p.add_argument(flag, default=default, choices=by_name(), help=f"{what} (default {default})")
 
 
 def parser(description: str) -> argparse.ArgumentParser:
