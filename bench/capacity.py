@@ -7,11 +7,12 @@ takes more than the target to come back on the person's own stream.
 One ``dealstream serve`` process (its default settings: bots at ``--bot-delay 1``, normal pace,
 the archive on, with its data directory in a temp dir) and its own ``redis-server`` (append-only
 file, ``appendfsync always``, as the embedded one runs), on free loopback ports. Each table is
-one person and bots (``greedy``), MCR and Paohuzi alternately; the person holds one event stream
-(its own, the only stream it needs) and answers every prompt after a think time drawn from
-``--think`` (2–4 s), through ``POST /commands``. A finished deal is followed by a new one at the
-same table. The people and their streams live in this process (plain sockets, parsed just enough
-to see each message's id), on the same two cores as the service and Redis.
+one person and bots (``greedy``), the registered games in turn (``domain.game.GAMES`` in name
+order); the person holds one event stream (its own, the only stream it needs) and answers every
+prompt after a think time drawn from ``--think`` (2–4 s), through ``POST /commands``. A finished
+deal is followed by a new one at the same table. The people and their streams live in this
+process (plain sockets, parsed just enough to see each message's id), on the same two cores as
+the service and Redis.
 
 Action to event: from sending a person's command to that command's first event arriving on the
 person's stream. At each step the tables are brought to the step's count (opened over
@@ -27,7 +28,8 @@ write.
 Also: Redis memory per live deal (``MEMORY USAGE`` of the live deals' keys at the last step that
 held, so the deals that finished during the run are not counted) and, from ``bench.archive``,
 the memory a finished deal holds in Redis, what it still costs once archived, and the archive's
-throughput (deals/s) into SQLite and PostgreSQL.
+throughput (deals/s) into SQLite and PostgreSQL, for the deals of ``--archive-game`` (by default
+the first game the registry names).
 """
 
 from __future__ import annotations
@@ -43,12 +45,11 @@ from typing import Any
 
 import aiohttp
 
-from bench.common import emit, parser
+from bench.common import add_game, by_name, emit, parser, registered, seat_count
 from bench.streams import Redis, Service, Subscriber, percentile
 
 TARGET_P99_MS = 150.0
 TARGET_TABLES = 1000
-SEATS = {"mcr": 4, "paohuzi": 3}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -103,7 +104,8 @@ class Tables:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def table(self, index: int, session: aiohttp.ClientSession) -> None:
-        game = ("mcr", "paohuzi")[index % 2]
+        games = by_name()
+        game = games[index % len(games)]
         while not self.stop.is_set():
             try:
                 await self.deal(index, game, session)
@@ -112,7 +114,7 @@ class Tables:
                 await asyncio.sleep(1.0)
 
     async def deal(self, index: int, game: str, session: aiohttp.ClientSession) -> None:
-        seats = ["human"] + ["bot:greedy"] * (SEATS[game] - 1)
+        seats = ["human"] + ["bot:greedy"] * (seat_count(game) - 1)
         async with session.post(self.service.base + "/deals", json={"game": game, "seats": seats}) as r:
             created = await r.json()
         deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -338,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-seconds", type=float, default=1500.0, help="no step starts after this")
     p.add_argument("--archive-deals", type=int, default=300, help="bench.archive's deals (0: skip)")
     p.add_argument("--postgres", default=None, help="PostgreSQL for bench.archive ('' to skip)")
+    add_game(p, "--archive-game", registered()[0], "bench.archive's game")
     args = p.parse_args(argv)
     if args.quick:
         args.steps, args.ramp, args.warmup, args.hold = "2,4", 0.5, 1.0, 3.0
@@ -350,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench.archive import POSTGRES_URL, measure
 
         postgres = POSTGRES_URL if args.postgres is None else args.postgres
-        figures["archive"] = asyncio.run(measure("paohuzi", args.archive_deals, 20, postgres or None))
+        figures["archive"] = asyncio.run(measure(args.archive_game, args.archive_deals, 20, postgres or None))
     emit(figures, args.json)
     return 0
 
