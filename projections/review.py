@@ -45,6 +45,9 @@ from typing import Any, Literal
 import msgspec
 
 from domain.game import StartDeal
+from domain.table.absence import AWAY_COMMAND_PREFIX
+from domain.table.clock import Back, Expire
+from domain.table.seating import SeatCommand
 
 
 class OptionScore(msgspec.Struct, frozen=True):
@@ -64,6 +67,16 @@ class Decision(msgspec.Struct, frozen=True):
     loss_noise: float  # standard error of that gap
     verdict: str  # agrees | inaccuracy | mistake
     choices: int = 0  # distinct plays among the options: what the rank is out of
+
+
+class TableMove(msgspec.Struct, frozen=True):
+    """A move the table made for the seat's person, which a review marks and never judges as
+    theirs: ``clock``, the default move when its time ran out (TB-2.5; ``action`` is the
+    table's ``Expire`` command), ``away``, the greedy bot's move while the seat was away (TB-2.6)."""
+
+    version: int  # the move was made on the deal after this many events
+    by: Literal["clock", "away"]
+    action: dict[str, Any]
 
 
 class ReviewSummary(msgspec.Struct, frozen=True):
@@ -86,6 +99,7 @@ class Review(msgspec.Struct, frozen=True):
     mistake_floor: float
     decisions: list[Decision]
     summary: ReviewSummary
+    table_moves: list[TableMove] = []  # the table's moves for the seat, not counted above
     status: Literal["done"] = "done"  # beside a running review's progress, which says "running"
 
 
@@ -97,36 +111,68 @@ class Point(msgspec.Struct, frozen=True):
     chosen: msgspec.Raw
 
 
+def _seat_commands(game: Any, records: list[Any], seat: int) -> Iterable[tuple[int, Any, Any]]:
+    """(index, record, command) of every stored command the seat's person is answerable for or
+    the table made in its name, the seat's own table commands (``Back``) aside."""
+    decoder = msgspec.json.Decoder(game.command_type | SeatCommand)
+    for i, record in enumerate(records):
+        if not record.command:
+            continue
+        command = decoder.decode(record.command)
+        if getattr(command, "seat", None) == seat and not isinstance(command, (StartDeal, Back)):
+            yield i, record, command
+
+
+def _by_table(record: Any, command: Any) -> Literal["clock", "away"] | None:
+    if isinstance(command, Expire):
+        return "clock"
+    if (record.command_id or "").startswith(AWAY_COMMAND_PREFIX):
+        return "away"
+    return None
+
+
 def points(game: Any, view_from_state: Callable[[Any, int], Any], records: list[Any], events: list[Any],
            seat: int, same_play: Callable[[Any], Any] = repr) -> list[Point]:  # fmt: skip
     """The seat's decisions in a log (records decoded, events typed), in order. ``same_play``
     names what an action plays (the game adapter's: two copies of a card play the same), so a
-    command whose legal options all play the same is no decision."""
-    decoder = msgspec.json.Decoder(game.command_type)
+    command whose legal options all play the same is no decision. A move the table made for
+    the seat (``table_moves``) is not one of its person's decisions."""
     state = game.initial_state()
     out: list[Point] = []
-    for record, event in zip(records, events, strict=True):
-        if record.command:
-            command = decoder.decode(record.command)
-            if getattr(command, "seat", None) == seat and not isinstance(command, StartDeal):
-                view = view_from_state(state, seat)
-                choices = {same_play(a) for a in view.legal_actions}
-                if len(choices) >= 2 and command in view.legal_actions:
-                    out.append(
-                        Point(
-                            record.version - 1,
-                            msgspec.Raw(msgspec.json.encode(view)),
-                            msgspec.Raw(msgspec.json.encode(command)),
-                        )  # fmt: skip
-                    )
-        state = game.evolve(state, event)
+    done = 0
+    for i, record, command in _seat_commands(game, records, seat):
+        for event in events[done:i]:
+            state = game.evolve(state, event)
+        done = i
+        if _by_table(record, command) is not None:
+            continue
+        view = view_from_state(state, seat)
+        choices = {same_play(a) for a in view.legal_actions}
+        if len(choices) >= 2 and command in view.legal_actions:
+            out.append(
+                Point(
+                    record.version - 1,
+                    msgspec.Raw(msgspec.json.encode(view)),
+                    msgspec.Raw(msgspec.json.encode(command)),
+                )  # fmt: skip
+            )
+    return out
+
+
+def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
+    """The moves the table made for the seat's person (TB-2.5, TB-2.6), in order."""
+    out = []
+    for _i, record, command in _seat_commands(game, records, seat):
+        by = _by_table(record, command)
+        if by is not None:
+            out.append(TableMove(record.version - 1, by, msgspec.to_builtins(command)))
     return out
 
 
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
-METHOD = "m2"
+METHOD = "m3"  # m3: the table's moves for a person are marked, not judged
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison

@@ -10,6 +10,14 @@ from typing import Any
 from domain.errors import RuleViolation
 from domain.table.clock import Back, ClockExpired, Expire, SeatAway, SeatBack
 
+AWAY_COMMAND_PREFIX = "away:"  # the stored command id of a move the table made for an away seat
+
+
+def away_command_id(seat: int, version: int) -> str:
+    """A move the greedy bot made for an away person (TB-2.6): the log says so in its id, which
+    is how a review tells it from the person's own (``projections/review.py``)."""
+    return f"{AWAY_COMMAND_PREFIX}{seat}:{version}"
+
 
 def decide_expiry(
     execute: Callable[[Any, Any], tuple[list[Any], Any]],

@@ -24,7 +24,7 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
 
     if not raws or decode_record(raws[-1]).type != "SeedRevealed":
         raise SystemExit("review: the deal is not over (a seat's decisions are its secret until the end)")
-    ruleset, deal_id, points = decision_points(raws, seat)
+    ruleset, deal_id, points, table_moves = decision_points(raws, seat)
     chunks = [msgspec.json.encode(points[i : i + CHUNK]) for i in range(0, len(points), CHUNK)]
     scores: list[Any] = []
     with Progress(disable=not show_progress) as progress:
@@ -40,7 +40,7 @@ def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool)
                 part = msgspec.json.decode(_evaluate(ruleset, chunk, seed))
                 scores.extend(part)
                 progress.advance(task, len(part))
-    return build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
+    return build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores], table_moves)
 
 
 def describe(action: dict[str, Any], ruleset: str) -> str:
@@ -96,4 +96,9 @@ def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
         f"{s.mistakes} mistakes, {s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
         f"inaccuracy above {review.inaccuracy_floor} {review.unit}, mistake above {review.mistake_floor}"
     )
+    if review.table_moves:
+        why = {"clock": "its time ran out (TB-2.5)", "away": "it was away (TB-2.6)"}
+        print(f"not counted: {len(review.table_moves)} moves the table made for this seat's person:")
+        for m in review.table_moves:
+            print(f"  version {m.version}: {why[m.by]}")
     return 0

@@ -58,13 +58,19 @@ def _evaluate(ruleset: str, points_json: bytes, review_seed: int) -> bytes:
 
 
 def build(ruleset: str, deal_id: str, seat: int, review_seed: int, points: list[rv.Point],
-          scores: list[list[tuple[float, float]]]) -> rv.Review:  # fmt: skip
+          scores: list[list[tuple[float, float]]],
+          table_moves: list[rv.TableMove] | None = None) -> rv.Review:  # fmt: skip
     k = kit_for_ruleset(ruleset)
     adapter = k.review
     decisions = [
         rv.decide(
-            p, s, k.view_type, k.game.command_type,
-            adapter.INACCURACY_FLOOR, adapter.MISTAKE_FLOOR, adapter.same_play,
+            p,
+            s,
+            k.view_type,
+            k.game.command_type,
+            adapter.INACCURACY_FLOOR,
+            adapter.MISTAKE_FLOOR,
+            adapter.same_play,
         )  # fmt: skip
         for p, s in zip(points, scores, strict=True)
     ]
@@ -78,11 +84,12 @@ def build(ruleset: str, deal_id: str, seat: int, review_seed: int, points: list[
         mistake_floor=adapter.MISTAKE_FLOOR,
         decisions=decisions,
         summary=rv.summarize(decisions),
+        table_moves=table_moves or [],
     )
 
 
-def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Point]]:
-    """(ruleset, deal id, the seat's decisions) of a stored log."""
+def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Point], list[rv.TableMove]]:
+    """(ruleset, deal id, the seat's decisions, the table's moves for it) of a stored log."""
     from domain.game import DealCreated
 
     records = [decode_record(r) for r in raws]
@@ -95,6 +102,7 @@ def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Poi
         created.ruleset,
         created.deal_id,
         rv.points(k.game, k.projections.view_from_state, records, events, seat, k.review.same_play),
+        rv.table_moves(k.game, records, seat),
     )
 
 
@@ -123,12 +131,12 @@ class Reviews:
         known = await self.get(deal_id, seat, seed)
         if known is not None and (known.get("status") == "done" or self._fresh(known)):
             return known
-        ruleset, _, points = decision_points(raws, seat)
+        ruleset, _, points, table_moves = decision_points(raws, seat)
         progress = ReviewProgress("running", 0, len(points), int(time.time() * 1000))
         await self._put(deal_id, seat, seed, progress, ttl=PROGRESS_TTL_S)
         task_key = (deal_id, seat, seed)
         if task_key not in self._running or self._running[task_key].done():
-            run = self._run(deal_id, seat, seed, ruleset, points, progress.started_ms)
+            run = self._run(deal_id, seat, seed, ruleset, points, table_moves, progress.started_ms)
             self._running[task_key] = asyncio.create_task(run)
         return msgspec.to_builtins(progress)
 
@@ -142,8 +150,9 @@ class Reviews:
         await self.store.redis.set(self.key(deal_id, seat, seed), msgspec.json.encode(value), ex=ttl)
 
     async def _run(
-        self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point], started: int
-    ) -> None:
+        self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point],
+        table_moves: list[rv.TableMove], started: int,
+    ) -> None:  # fmt: skip
         try:
             scores: list[list[tuple[float, float]]] = []
             for i in range(0, len(points), CHUNK):
@@ -154,7 +163,8 @@ class Reviews:
                     deal_id, seat, seed, ReviewProgress("running", len(scores), len(points), started),
                     ttl=PROGRESS_TTL_S,
                 )  # fmt: skip
-            review = build(ruleset, deal_id, seat, seed, points, [[tuple(x) for x in s] for s in scores])
+            scored = [[tuple(x) for x in s] for s in scores]
+            review = build(ruleset, deal_id, seat, seed, points, scored, table_moves)
             done = {"status": "done", **msgspec.to_builtins(review)}
             await self._put(deal_id, seat, seed, done, ttl=DONE_TTL_S)
         except asyncio.CancelledError:

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.errors import RuleViolation
+from domain.table.absence import away_command_id
 from service.app.bots.workers import die_with_parent
 from service.app.cancellation import raise_if_cancelled
 from service.app.state.folds import DealNotFound, Folded, Folds
@@ -44,11 +45,6 @@ PACE_FACTORS = {"slow": 2.0, "normal": 1.0, "fast": 0.3}  # a deal's pace: times
 def bot_command_id(seat: int, version: int) -> str:
     """The command id of a bot's move (the same in every process that might make it)."""
     return f"bot:{seat}:{version}"
-
-
-def away_command_id(seat: int, version: int) -> str:
-    """A move the greedy bot made for an away person (TB-2.6): the log says so in its id."""
-    return f"away:{seat}:{version}"
 
 
 AWAY_LEVEL = "greedy"  # plays an away person's seat (TB-2.6)
