@@ -5,14 +5,16 @@ Three scenarios, each against a fresh ``dealstream serve`` process and its own `
 sockets in this process (a few hundred bytes each, so thousands fit), parsed just enough to see
 each message's event name and id.
 
-* ``fanout``: ``--deals`` live tables (half MCR, half Paohuzi; one person, the rest ``greedy`` bots
-  at ``--bot-delay``), ``--per-deal`` subscribers each (the person's own stream plus spectators).
-  The person answers its prompts after ``--think`` seconds. Delivery latency is, for every
-  command the service acknowledged and every subscriber of that deal, the time from the answer's
-  arrival to the subscriber's first message with an id at or past the command's last version.
+* ``fanout``: ``--deals`` live tables (the registered games in turn, ``domain.game.GAMES`` in name
+  order; one person, the rest ``greedy`` bots at ``--bot-delay``), ``--per-deal`` subscribers
+  each (the person's own stream plus spectators). The person answers its prompts after
+  ``--think`` seconds. Delivery latency is, for every command the service acknowledged and every
+  subscriber of that deal, the time from the answer's arrival to the subscriber's first message
+  with an id at or past the command's last version.
   Also: the Redis connections the service holds (``CLIENT LIST``; its live-stream connections
   carry the name ``dealstream-streams``), blocked clients, and failed commands.
-* ``churn``: ``--churn`` streams opened and dropped, ``--wave`` at a time, while a probe asks the
+* ``churn``: ``--churn`` streams opened and dropped, ``--wave`` at a time, on one table of
+  ``--churn-game`` (by default the first game the registry names), while a probe asks the
   service for a view every 0.1 s; then the time until Redis's blocked clients and the service's
   open streams are back to where they were.
 * ``faults``: smaller tables under play, then Redis stopped for 5 s (SIGSTOP) and later killed and
@@ -46,7 +48,7 @@ from typing import Any
 import aiohttp
 import redis
 
-from bench.common import emit, parser
+from bench.common import add_game, by_name, emit, parser, registered, seat_count
 
 ROOT = Path(__file__).resolve().parents[1]
 STREAMS_NAME = "dealstream-streams"
@@ -249,7 +251,7 @@ class Table:
     subs: list[Subscriber] = field(default_factory=list)
 
     async def play_one(self, session: aiohttp.ClientSession, stop_at: float) -> None:
-        seats = ["human"] + ["bot:greedy"] * (3 if self.game == "mcr" else 2)
+        seats = ["human"] + ["bot:greedy"] * (seat_count(self.game) - 1)
         async with session.post(self.service.base + "/deals", json={"game": self.game, "seats": seats}) as r:
             created = await r.json()
         deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -335,8 +337,9 @@ async def fanout(args: Any) -> dict[str, Any]:
         baseline = server.clients()
         stop_at = time.monotonic() + args.warmup + args.seconds
         rng = random.Random(7)
+        games = by_name()
         tables = [
-            Table(service, ("mcr", "paohuzi")[i % 2], args.per_deal, args.think, random.Random(rng.random()))
+            Table(service, games[i % len(games)], args.per_deal, args.think, random.Random(rng.random()))
             for i in range(args.deals)
         ]
         peak = dict(baseline)
@@ -395,7 +398,8 @@ async def churn(args: Any) -> dict[str, Any]:
     try:
         await service.ready()
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
-            body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]}
+            seats = ["human"] + ["bot:greedy"] * (seat_count(args.churn_game) - 1)
+            body = {"game": args.churn_game, "seats": seats}
             async with session.post(service.base + "/deals", json=body) as r:
                 created = await r.json()
             deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -467,8 +471,9 @@ async def faults(args: Any) -> dict[str, Any]:
     try:
         await service.ready()
         stop_at = time.monotonic() + 600
+        games = by_name()
         tables = [
-            Table(service, ("mcr", "paohuzi")[i % 2], args.fault_per_deal, 0.05, random.Random(i))
+            Table(service, games[i % len(games)], args.fault_per_deal, 0.05, random.Random(i))
             for i in range(args.fault_deals)
         ]
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as session:
@@ -575,6 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.5, help="the person's think time (fanout)")
     p.add_argument("--churn", type=int, default=10_000, help="streams opened and dropped")
     p.add_argument("--wave", type=int, default=500, help="streams opened at once (churn)")
+    add_game(p, "--churn-game", registered()[0], "the game of the table whose streams churn")
     p.add_argument("--fault-deals", type=int, default=20)
     p.add_argument("--fault-per-deal", type=int, default=20)
     args = p.parse_args(argv)
