@@ -31,4 +31,8 @@ def test_the_clock_bench_measures_expiries_and_a_restart(real_redis_url: str) ->
         assert figures[key] >= 0
     assert figures["lateness_p50_ms"] <= figures["lateness_p99_ms"] <= figures["lateness_max_ms"]
     assert figures["restart_tables_acted"] == 4  # every table whose deadline passed while down
-    assert figures["restart_acted_within_s"] >= 0 and "restart_target_met" in figures
+    # counted from the new process's first answered /health: a process that acts on the passed
+    # deadlines before its HTTP side answers gives a figure just below 0 (seen: -0.002 s), which
+    # is as good as it gets; what must hold is that it acted after it was spawned
+    assert figures["restart_from_spawn_s"] > 0 and "restart_target_met" in figures
+    assert isinstance(figures["restart_acted_within_s"], float)
