@@ -485,8 +485,21 @@ async def test_a_ten_option_claim_keeps_the_hand_in_view(web_server, browser):  
             await page.evaluate(
                 "w => window.scrollTo(0, w === 'top' ? 0 : document.body.scrollHeight)", where
             )
-            for sel in ("#my-hand", "#prompt-head"):
-                box = await page.locator(sel).bounding_box()
+            # both boxes read in one step of the page, once both are laid out: a re-render (the
+            # stream's next message) may replace a node between two separate reads (a loaded CI
+            # run read None that way)
+            boxes = await (
+                await page.wait_for_function(
+                    """sels => {
+                        const rects = sels.map((s) => document.querySelector(s)?.getBoundingClientRect());
+                        return rects.every((r) => r && r.height > 0)
+                            ? rects.map((r) => ({y: r.y, height: r.height})) : null;
+                    }""",
+                    arg=["#my-hand", "#prompt-head"],
+                    timeout=30_000,
+                )
+            ).json_value()
+            for sel, box in zip(("#my-hand", "#prompt-head"), boxes, strict=True):
                 assert 0 <= box["y"] and box["y"] + box["height"] <= height + 1, (width, where, sel, box)
         await page.screenshot(path=shot(f"claim-ten-options-{width}"))
         # the last option (pass) is reachable inside the prompt and answers the window
