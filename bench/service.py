@@ -2,19 +2,20 @@
 
 What is measured: the real aiohttp app (``build_app`` over ``DealService`` over ``EventStore``,
 ``--dev`` so decks can be fixed, no bot delay) runs in this process on a free localhost port,
-backed by a real Redis. Before the clock starts, deals of both games are worked out in memory on
-seeded decks (``make_script``: the first seat to act wins when it can, else takes its first legal
-action), in another process so that the engines' memo tables here start cold. One
-``aiohttp.ClientSession`` then drives ``--deals`` tables at once (half MCR with four human
-seats, half Paohuzi with three): each creates a deal on a script's deck and POSTs the
-script's commands back to back, each with its seat's token and ``expected_version`` pinned. The
-server decides every command on its own log, so a refused step (422/409) would show in
-``errors_by_status``. A table starts the next deal when one ends (``--once``: one deal per table),
-so the concurrency stays at ``--deals``. ``commands_per_s`` counts command POSTs answered 200
-over the play time; each went through the token check, ``decide``, the Lua append and the seat's
-redacted events in the answer. The answer carries no view (no ``return_view``), as for a player
-that listens to the SSE stream, which pushes each seat its view after every change (no polling);
-``--return-view`` asks for it with every command, as the web table does.
+backed by a real Redis. Before the clock starts, deals of every registered game
+(``domain.game.GAMES``) are worked out in memory on seeded decks (``make_script``: the first seat
+to act wins when it can, else takes its first legal action), in another process so that the
+engines' memo tables here start cold. One ``aiohttp.ClientSession`` then drives ``--deals`` tables
+at once (the games in turn, in name order, every seat human): each creates a deal on a script's
+deck and POSTs the script's commands back to back, each with its seat's token and
+``expected_version`` pinned. The server decides every command on its own log, so a refused step
+(422/409) would show in ``errors_by_status``. A table starts the next deal when one ends
+(``--once``: one deal per table), so the concurrency stays at ``--deals``. ``commands_per_s``
+counts command POSTs answered 200 over the play time; each went through the token check,
+``decide``, the Lua append and the seat's redacted events in the answer. The answer carries no
+view (no ``return_view``), as for a player that listens to the SSE stream, which pushes each seat
+its view after every change (no polling); ``--return-view`` asks for it with every command, as the
+web table does.
 
 Why a ratio: the machines are shared and noisy, and here client and server share one event loop,
 so an absolute rate says little on its own. With the same client, the same concurrency and the
@@ -46,7 +47,7 @@ import aiohttp
 import msgspec
 from aiohttp import web
 
-from bench.common import emit, median, parser, run_on_redis
+from bench.common import by_name, emit, median, parser, run_on_redis, seat_count
 from domain.game import StartDeal
 from domain.shuffle import dealer_and_deck
 from service import bootstrap
@@ -59,7 +60,6 @@ SCRIPTS_PER_GAME = 150  # a 60 s run starts about 500 deals per game: each deck 
 REPLAY_STEP = 100
 REPLAY_SAMPLES = 20
 RATIO_TARGET = 0.4
-SEATS = {"mcr": ["human"] * 4, "paohuzi": ["human"] * 3}
 WIN_TYPES = ("Win", "DeclareWin")
 SEGMENTS = 8  # play segments, between SEGMENTS + 1 health windows (finer: load swings hit both)
 HEALTH_SHARE = 0.3  # of the time budget, spent on health windows
@@ -103,6 +103,11 @@ class Script:
     steps: list[tuple[int, dict[str, Any], int]]
 
 
+def humans(game: str) -> list[str]:
+    """A person in every seat of the game."""
+    return ["human"] * seat_count(game)
+
+
 def make_script(game_name: str, index: int) -> Script:
     """Play one deal in memory on a seeded deck: each step the first seat to act wins if it can,
     else takes its first legal action. The server, given the same deck, dealer and commands,
@@ -113,7 +118,7 @@ def make_script(game_name: str, index: int) -> Script:
         hashlib.sha256(f"bench:{game_name}:{index}".encode()).digest(), game.deck_size, game.seat_count
     )
     events = game.create(
-        deal_id="script", seats=SEATS[game_name], server_seed=bytes(32), fixed_deck=deck, fixed_dealer=dealer
+        deal_id="script", seats=humans(game_name), server_seed=bytes(32), fixed_deck=deck, fixed_dealer=dealer
     )
     state = game.fold(events)
     version = len(events)
@@ -134,7 +139,7 @@ def make_script(game_name: str, index: int) -> Script:
 
 
 def make_scripts(count: int) -> dict[str, list[Script]]:
-    return {game: [make_script(game, i) for i in range(count)] for game in SEATS}
+    return {game: [make_script(game, i) for i in range(count)] for game in by_name()}
 
 
 def make_scripts_elsewhere(count: int) -> dict[str, list[Script]]:
@@ -258,12 +263,12 @@ class Bench:
         """A --dev deal on a scripted deck; StartDeal is the script's first command."""
         script = self.scripts[game][self.created[game] % len(self.scripts[game])]
         self.created[game] += 1
-        body = {"game": game, "seats": SEATS[game], "deck": script.deck, "dealer": script.dealer}
+        body = {"game": game, "seats": humans(game), "deck": script.deck, "dealer": script.dealer}
         status, created = await self.request("POST", "/deals", body=body)
         self.tally.play_requests += 1
         if status != 201:
             return None
-        tokens = [created["tokens"][str(s)] for s in range(len(SEATS[game]))]
+        tokens = [created["tokens"][str(s)] for s in range(seat_count(game))]
         deal = Deal(created["deal_id"], game, tokens, script=script.steps)
         self.deals.append(deal)
         return deal
@@ -281,7 +286,8 @@ class Bench:
 
     async def table(self, index: int) -> None:
         """One of ``concurrency`` tables: plays deals back to back (one only with ``once``)."""
-        game = "mcr" if index % 2 == 0 else "paohuzi"
+        games = by_name()
+        game = games[index % len(games)]
         try:
             while not self.stopping:
                 await self.checkpoint()
