@@ -9,6 +9,7 @@ import { renderReplay, stopReplay, currentReplay, drawReplay } from "./replay.js
 import { renderRules } from "./rules_page.js";
 import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
+import { games, gameUi } from "./games.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -47,8 +48,7 @@ function renderChrome() {
   document.title = t("app.title");
   $("#brand").textContent = t("app.title");
   $("#nav-lobby").textContent = t("nav.lobby");
-  $("#nav-rules-ph").textContent = t("nav.rules.paohuzi");
-  $("#nav-rules-mcr").textContent = t("nav.rules.mcr");
+  for (const g of games()) $("#" + g.navId).textContent = t("nav.rules." + g.name);
   $("#nav-rules-tb").textContent = t("rules.table");
   $("#lang-label").textContent = t("language");
   $("#settings-toggle").textContent = t("settings");
@@ -76,8 +76,8 @@ function route() {
   // an invite (#/join/<deal>/<code>) or a lobby table's seat (#/join/<deal>/seat/<n>)
   if (parts[0] === "join" && parts[1]) return parts[2] === "seat" ? renderJoin(parts[1], undefined, parts[3]) : renderJoin(parts[1], parts[2]);
   if (parts[0] === "rules") {
-    renderRules(parts[1] || "paohuzi");
-    const a = $({ mcr: "#nav-rules-mcr", table: "#nav-rules-tb" }[parts[1]] || "#nav-rules-ph"); if (a) a.setAttribute("aria-current", "page");
+    renderRules(parts[1] || games()[0].name);
+    const a = $(parts[1] === "table" ? "#nav-rules-tb" : "#" + (gameUi(parts[1]) || games()[0]).navId); if (a) a.setAttribute("aria-current", "page");
     if (parts[2] !== undefined) { const s = $("#sec-" + parts[2]); if (s) s.scrollIntoView(); }
     return;
   }

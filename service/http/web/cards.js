@@ -1,5 +1,6 @@
 // Cards (Paohuzi) and tiles (MCR) drawn as inline SVG; names come from the translation table.
 import { t } from "./i18n.js";
+import { gameUi } from "./games.js";
 
 const SVGNS = 'xmlns="http://www.w3.org/2000/svg"';
 const CJK = "'Noto Sans CJK SC','Noto Sans SC','WenQuanYi Micro Hei','Microsoft YaHei','PingFang SC',serif";
@@ -171,8 +172,9 @@ export function mcTileSvg(tile, opts = {}) {
 
 // Generic: one card/tile element (button when interactive)
 export function pieceHtml(game, id, { cls = "", attrs = "", back = false, tag = "span" } = {}) {
-  const svg = game === "paohuzi" ? phCardSvg(id, { back }) : mcTileSvg(id, { back });
-  const name = back ? t("hidden") : game === "paohuzi" ? phCardName(id) : mcTileName(id);
+  const ui = gameUi(game);
+  const svg = ui.pieceSvg(id, { back });
+  const name = back ? t("hidden") : ui.pieceName(id);
   const role = tag === "span" ? ` role="img"` : "";
   return `<${tag} class="piece ${game} ${cls}"${role} aria-label="${name}" title="${name}" ${attrs}>${svg}</${tag}>`;
 }

@@ -1,4 +1,5 @@
 // The fairness check (docs/design.md, the shuffle) done in the browser with crypto.subtle and BigInt.
+import { gameUi } from "./games.js";
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) throw new Error("not hex");
@@ -60,42 +61,12 @@ export function parseLog(text) {
   return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
-const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+export const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-// What the log says was dealt, compared with the deck the seed gives. Returns [ok, detail].
+// What the log says was dealt, compared with the deck the seed gives (each game's own
+// compareDeal, games/*.js). Returns [ok, detail].
 function compareDeal(game, records, dealer, deck) {
-  const data = records.map((r) => r.data);
-  if (game === "paohuzi") {
-    const ds = data.find((d) => d.type === "DealStarted");
-    if (!ds) return [false, "no DealStarted"];
-    const n = 3;
-    const slices = [deck.slice(0, 21), deck.slice(21, 41), deck.slice(41, 61)];
-    for (let k = 0; k < 3; k++) {
-      const seat = (dealer + k) % n;
-      if (!same(ds.hands[seat], slices[k])) return [false, `seat ${seat}: PH-2.3`];
-    }
-    if (!same(ds.stock, deck.slice(61))) return [false, "stock: PH-2.3"];
-    if (ds.face_up !== deck[20]) return [false, "face-up card: PH-2.4"];
-    const reveals = data.filter((d) => d.type === "CardRevealed").map((d) => d.card);
-    if (!same(reveals, deck.slice(61, 61 + reveals.length))) return [false, "revealed cards: PH-5.1"];
-    return [true, `${61 + reveals.length}/80`];
-  }
-  let front = 0, back = deck.length, checked = 0;
-  for (const d of data) {
-    if (d.type === "TilesDealt") {
-      const want = deck.slice(front, front + d.tiles.length);
-      if (!same(d.tiles, want)) return [false, `seat ${d.seat}: MC-2.4`];
-      front += d.tiles.length; checked += d.tiles.length;
-    } else if (d.type === "FlowerReplaced" && d.replacement !== null) {
-      back -= 1; checked += 1;
-      if (d.replacement !== deck[back]) return [false, "flower replacement: MC-2.4"];
-    } else if (d.type === "TileDrawn") {
-      const want = d.replacement ? deck[--back] : deck[front++];
-      checked += 1;
-      if (d.tile !== want) return [false, d.replacement ? "replacement tile: MC-3.3" : "draw: MC-3.1"];
-    }
-  }
-  return [true, `${checked}/144`];
+  return gameUi(game).compareDeal(records.map((r) => r.data), dealer, deck);
 }
 
 // The client seed as the check's input shows it: one seed as it is; with several people
@@ -137,7 +108,7 @@ export async function fairnessCheck(game, records, inputs) {
   const seed = await dealSeed(serverSeed, clientSeed, Array.isArray(revealed.client_seeds));
   const seedOk = bytesToHex(seed) === String(seedHex).toLowerCase();
   steps.push({ id: "seed", ok: seedOk, detail: bytesToHex(seed) });
-  const size = game === "paohuzi" ? 80 : 144, seats = game === "paohuzi" ? 3 : 4;
+  const size = gameUi(game).deckSize, seats = gameUi(game).seats;
   const { dealer, deck } = await dealerAndDeck(seed, size, seats);
   const dealerOk = started ? started.data.dealer === dealer : false;
   steps.push({ id: "dealer", ok: dealerOk, detail: String(dealer) });

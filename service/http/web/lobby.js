@@ -2,7 +2,7 @@
 // open for a friend), the pace, the clock, the seed; open tables to join, deals in progress to
 // watch and finished deals to replay.
 import { t } from "./i18n.js";
-import { pieceHtml } from "./cards.js";
+import { games as registered, gameUi } from "./games.js";
 import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";
@@ -37,7 +37,7 @@ async function loadGames() {
 }
 
 function fallbackGame(game) {
-  return { seats: game === "paohuzi" ? 3 : 4, levels: [{ level: "greedy", default: true, strength: null }, { level: "random", default: false, strength: null }] };
+  return { seats: gameUi(game).seats, levels: [{ level: "greedy", default: true, strength: null }, { level: "random", default: false, strength: null }] };
 }
 
 function strengthText(l) {
@@ -51,7 +51,8 @@ function strengthText(l) {
 
 export async function renderLobby() {
   const known = await loadGames();
-  const game = store.get("lobby.game", "paohuzi");
+  const stored = store.get("lobby.game", null);
+  const game = gameUi(stored) ? stored : registered()[0].name; // the first registered game by default
   const info = (known && known[game]) || fallbackGame(game);
   const levels = info.levels.map((l) => l.level);
   const dflt = (info.levels.find((l) => l.default) || info.levels[0]).level;
@@ -79,8 +80,8 @@ export async function renderLobby() {
     <h1 id="lobby-title">${t("lobby.title")}</h1>
     <p class="lead">${t("lobby.lead")}</p>
     <fieldset class="games"><legend>${t("lobby.game")}</legend>
-      ${["paohuzi", "mcr"].map((g) => `<label class="game-choice ${g === game ? "chosen" : ""}"><input type="radio" name="game" value="${g}"${g === game ? " checked" : ""}>
-        <span class="game-icon" dir="ltr">${g === "paohuzi" ? pieceHtml("paohuzi", 73) + pieceHtml("paohuzi", 6) : pieceHtml("mcr", 16) + pieceHtml("mcr", 128)}</span>
+      ${registered().map((ui) => ui.name).map((g) => `<label class="game-choice ${g === game ? "chosen" : ""}"><input type="radio" name="game" value="${g}"${g === game ? " checked" : ""}>
+        <span class="game-icon" dir="ltr">${gameUi(g).iconHtml()}</span>
         <span><strong>${t("game." + g)}</strong><small>${t("game." + g + ".short")}</small></span></label>`).join("")}
     </fieldset>
     <fieldset class="seats"><legend>${t("lobby.seats")}</legend>${seatRows}

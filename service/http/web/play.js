@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
 import { awayBannerHtml, bindWaitingRoom, clockBadgeHtml, roomLevels, tickClocks, waitingRoomHtml } from "./people.js";
 import { LogBook, entryHtml, namer, pieceName } from "./words.js";
+import { gameUi } from "./games.js";
 import {
   modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness,
 } from "./table.js";
@@ -201,8 +202,8 @@ async function refresh(ctx) {
   } catch (e) { if (!ctx.view) showProblem(e, ctx.game); }
 }
 
-const claimWindow = (game, v) => (v && v.prompt === "claim" ? (game === "paohuzi" ? v.window : v.window && v.window.window) : null);
-const myAnswer = (game, v) => (game === "paohuzi" ? v.my_answer : v.window && v.window.answer);
+const claimWindow = (game, v) => (v && v.prompt === "claim" ? gameUi(game).claimWindow(v) : null);
+const myAnswer = (game, v) => gameUi(game).myAnswer(v);
 
 function applyView(ctx, v) {
   // views arrive from three places (command answers, the stream, refetches): never go back in time
@@ -213,8 +214,8 @@ function applyView(ctx, v) {
     const w = claimWindow(ctx.game, prev);
     if (w !== null && w !== undefined && claimWindow(ctx.game, v) !== w && !ctx.sent.has(w) && !myAnswer(ctx.game, prev)) {
       // the prompt went away without an answer from here: its window closed under the person
-      const res = ctx.game === "paohuzi" && v.last_resolution && v.last_resolution.window === w ? v.last_resolution : null;
-      const card = ctx.game === "paohuzi" ? prev.table && prev.table.card : prev.window && prev.window.card;
+      const res = gameUi(ctx.game).closedBy(v, w);
+      const card = gameUi(ctx.game).claimCard(prev);
       startHold(ctx, { window: w, card, resolution: res ? { ...res, card } : null }, false);
     }
   }
@@ -275,7 +276,7 @@ function renderTable(ctx) {
   releaseHold(ctx, m);
   const latest = ctx.log.latest();
   m.lastText = latest ? latest.text : t("last.none");
-  const legalDiscards = new Set(m.legal.filter((a) => a.type === "Discard").map((a) => (m.game === "paohuzi" ? a.card : a.tile)));
+  const legalDiscards = new Set(m.legal.filter((a) => a.type === "Discard").map(gameUi(m.game).actionPiece));
   if (ctx.selected !== null && !legalDiscards.has(ctx.selected)) ctx.selected = null;
   const focusCard = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : undefined;
   ctx.rendered = true;
@@ -385,7 +386,7 @@ function bindCoach(ctx, m) {
 // remember what the person is being asked (for a hold), and sound the tone for a new question
 function notePrompt(ctx, m) {
   if (ctx.seat === null || ctx.hold) return;
-  const w = m.prompt === "claim" ? (m.game === "paohuzi" ? m.window : m.window && m.window.window) : null;
+  const w = claimWindow(m.game, m);
   if (m.prompt === "claim") ctx.promptShown = { window: w, legal: m.legal };
   const key = m.prompt ? `${m.prompt}:${m.prompt === "claim" ? "w" + w : "v" + m.version}` : null;
   if (key && key !== ctx.promptKey) {
@@ -546,7 +547,7 @@ function bindTable(ctx, m) {
 
 function confirmDiscard(ctx, m) {
   const sel = ctx.selected;
-  const a = m.legal.find((x) => x.type === "Discard" && (m.game === "paohuzi" ? x.card : x.tile) === sel);
+  const a = m.legal.find((x) => x.type === "Discard" && gameUi(m.game).actionPiece(x) === sel);
   if (a) send(ctx, a);
 }
 

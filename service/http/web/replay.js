@@ -4,7 +4,8 @@ import { t, isRtl } from "./i18n.js";
 import { pieceHtml, mcTileName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { api, esc, $, ownSeat, tokensOf } from "./net.js";
-import { Describer, namer, pieceName, windowNo, noun, SEATS } from "./words.js";
+import { Describer, namer, pieceName, windowNo, noun } from "./words.js";
+import { gameUi } from "./games.js";
 import { modelFromSeatView, modelFromFullView, feltHtml, resultHtml, runFairness, actionAria } from "./table.js";
 import { showProblem, announce } from "./ui.js";
 import { initReview, stopReview, reviewBarHtml, decisionPanelHtml, sliderMarksHtml, bindReview, jumpMistake } from "./review.js";
@@ -154,13 +155,11 @@ export function drawReplay(ctx) {
   m.bottom = all ? (ctx.ownSeat ?? 0) : Number(f.perspective);
   m.you = ctx.ownSeat; m.people = ctx.summary && ctx.summary.names;
   const ev = f.event;
-  if (ctx.game === "paohuzi" && m.table && ev && ev.card === m.table.card && (ev.type === "CardRevealed" || ev.type === "CardDiscarded")) {
-    m.table = { card: ev.card, source: ev.type === "CardRevealed" ? "reveal" : "discard", seat: ev.seat };
-  }
+  gameUi(ctx.game).replayStep(m, ev); // what the game's table shows of this step beyond the view
   const said = stepText(ctx);
   m.lastText = "";
   const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
-  const persp = [...Array(SEATS[ctx.game]).keys()].map((i) => `<option value="${i}"${String(i) === f.perspective ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
+  const persp = [...Array(gameUi(ctx.game).seats).keys()].map((i) => `<option value="${i}"${String(i) === f.perspective ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
   const showResult = m.result && ctx.step === ctx.total;
   const playing = !!ctx.playing;
   const oldPanel = $(".claims");

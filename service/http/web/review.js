@@ -7,7 +7,8 @@ import { t, isRtl } from "./i18n.js";
 import { pieceHtml } from "./cards.js";
 import { actionLabel, actionAria } from "./table.js";
 import { api, esc, $ } from "./net.js";
-import { namer, pieceName, SEATS } from "./words.js";
+import { namer, pieceName } from "./words.js";
+import { gameUi } from "./games.js";
 import { showProblem, announce } from "./ui.js";
 
 const POLL_MS = 300;
@@ -80,13 +81,13 @@ async function poll(ctx) {
 // ------------------------------------------------------------------ labels
 function optionHtml(game, a) {
   if (a.type === "Discard") {
-    const id = game === "paohuzi" ? a.card : a.tile;
+    const id = gameUi(game).actionPiece(a);
     return `${pieceHtml(game, id, { cls: "xs" })} ${esc(t("discard.this", { card: pieceName(game, id) }))}`;
   }
   return actionLabel(game, a);
 }
 function optionText(game, a) {
-  if (a.type === "Discard") return t("discard.this", { card: pieceName(game, game === "paohuzi" ? a.card : a.tile) });
+  if (a.type === "Discard") return t("discard.this", { card: pieceName(game, gameUi(game).actionPiece(a)) });
   return actionAria(game, a);
 }
 const unitOf = (r) => t("unit." + (r.unit === "tun" ? "tun" : "points"));
@@ -98,7 +99,7 @@ export function reviewBarHtml(ctx) {
   if (!ctx.over) return "";
   const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const s = ctx.rv.state;
-  const seats = [...Array(SEATS[ctx.game]).keys()].map((i) => `<option value="${i}"${i === ctx.rv.seat ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
+  const seats = [...Array(gameUi(ctx.game).seats).keys()].map((i) => `<option value="${i}"${i === ctx.rv.seat ? " selected" : ""}>${esc(nm(i))}</option>`).join("");
   const running = s && s.status === "running";
   const start = `<div class="rv-start"><label for="rv-seat">${esc(t("rv.seat"))}</label> <select id="rv-seat"${running ? " disabled" : ""}>${seats}</select>
     <button type="button" class="primary" id="rv-go"${running || (s && s.status === "done") ? " disabled" : ""}>${esc(t("rv.start"))}</button></div>`;

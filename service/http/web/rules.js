@@ -2,6 +2,7 @@
 // each game's rules (PH, MC) and the table rules (TB) the two games share.
 import { getLang } from "./i18n.js";
 import { PEOPLE_RULES } from "./i18n_people.js";
+import { games } from "./games.js";
 
 const PH_EN = {
   title: "Paohuzi — how the table plays",
@@ -682,7 +683,8 @@ export function ruleText(game, id) {
     const own = { ...PROTOCOL.en, ...PEOPLE_RULES.en, ...(PROTOCOL[lang] || {}), ...(PEOPLE_RULES[lang] || {}) };
     return own[id] || (id.startsWith("TB-") && own[id.replace(/\.\d+$/, "")]) || "";
   }
-  const g = game || (id.startsWith("MC") ? "mcr" : "paohuzi");
+  // the game whose rule ids start as this one does (the first game's when none does)
+  const g = game || (games().find((x) => id.startsWith(x.rulePrefix)) || games()[0]).name;
   const doc = RULES[g] && (RULES[g][lang] || RULES[g].en);
   if (!doc) return "";
   for (const s of doc.sections) for (const [rid, text] of s.items) if (rid === id) return text;

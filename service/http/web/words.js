@@ -3,11 +3,10 @@
 // the reason a claim window closed. Sentences whose subject is the person have their own
 // ".you" form, so no language has to bend a verb to fit "You".
 import { t } from "./i18n.js";
-import { phCardName, phKindLabel, phKindFromName, mcTileName } from "./cards.js";
+import { phKindLabel, phKindFromName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { esc } from "./net.js";
-
-export const SEATS = { paohuzi: 3, mcr: 4 };
+import { gameUi } from "./games.js";
 
 // "You" for the person's seat, a person's own name where the seat has one (TB-1.3, always as
 // text), "Computer k" for the k-th bot seat, "Player k" for the k-th other person, and an open seat
@@ -36,11 +35,11 @@ export function levelOf(kinds, i) {
 }
 
 // claim windows are numbered from 1 in both games (Paohuzi's ids start at 1, MCR's at 0)
-export function windowNo(game, id) { return game === "mcr" ? Number(id) + 1 : Number(id); }
+export function windowNo(game, id) { return gameUi(game).windowNo(id); }
 
 export function pieceName(game, id) {
   if (id === null || id === undefined) return t("hidden");
-  return game === "paohuzi" ? phCardName(id) : mcTileName(id);
+  return gameUi(game).pieceName(id);
 }
 export function noun(kind) { const k = "noun." + kind; const s = t(k); return s === k ? kind : s; }
 
@@ -85,8 +84,7 @@ export class Describer {
       case "DealCreated":
         return { text: ev.rematch_of ? t("log.created.rematch", { deal: ev.rematch_of }) : t("log.created") };
       case "DealStarted":
-        if (g === "paohuzi") return { text: t("log.ph.started", { seat: nm.obj(ev.dealer), card: card(ev.face_up) }) };
-        return { text: t("log.mc.started", { seat: nm.obj(ev.dealer), wind: t("tile.wind" + ((ev.prevailing_wind ?? 0) + 1)) }) };
+        return { text: gameUi(g).startedText(ev, nm, card) };
       case "KanFormed":
         return { text: say(nm, "log.kan", ev.seat, { kind: phKindLabel(ev.cards[0] >> 2) }), rule: ev.rule_id };
       case "MeldMade": return this.meld(ev);
