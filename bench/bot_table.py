@@ -6,13 +6,13 @@ scripted tables load the same process, stays within 1.5x of the p99 at a table o
 
 What runs: the real app (``bootstrap.application``: the bot runner, the bot worker pool where the
 strong bots think, the default bot delay) on a free loopback port, backed by a real Redis.
-``--load`` of ``bench.service``'s scripted tables (four human seats of MCR, three of Paohuzi,
-commands back to back) play during the whole run. Beside them, ``--probes`` probe tables at a time
-each seat one person (seat 0) against bots at ``fast`` pace, half MCR, half Paohuzi. The person
-polls its view and, when it must act, POSTs its first legal action; each such POST's latency is
-a sample. The probe tables' bot level alternates in windows (greedy, strong, greedy, strong, …),
-so a change of machine load hits both levels alike; a window's tables are left when it closes
-(they wait on their person, so their bots stop too).
+``--load`` of ``bench.service``'s scripted tables (every seat human, commands back to back) play
+during the whole run. Beside them, ``--probes`` probe tables at a time each seat one person (seat
+0) against bots at ``fast`` pace, the registered games (``domain.game.GAMES``, in name order) in
+turn. The person polls its view and, when it must act, POSTs its first legal action; each such
+POST's latency is a sample. The probe tables' bot level alternates in windows (greedy, strong,
+greedy, strong, …), so a change of machine load hits both levels alike; a window's tables are left
+when it closes (they wait on their person, so their bots stop too).
 
 Reported: per level, the command latency p50/p99 and samples, the ratio of strong's p99 to
 greedy's (target ≤ 1.5), the bot decisions that fell back to greedy (the time budget ran out or a
@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bench.common import emit, median, parser, run_on_redis
+from bench.common import by_name, emit, median, parser, run_on_redis, seat_count
 from bench.service import Bench, make_scripts_elsewhere, percentile
 from service import bootstrap
 from service.gc_tuning import tune_gc
@@ -40,7 +40,6 @@ from service.store.connection import connect
 
 LEVELS = ("greedy", "strong")
 RATIO_TARGET = 1.5
-SEATS = {"mcr": 4, "paohuzi": 3}
 POLL_S = 0.05
 
 
@@ -57,9 +56,10 @@ class Probe:
         self.deals = 0
 
     async def table(self, index: int) -> None:
-        game = "mcr" if index % 2 == 0 else "paohuzi"
+        games = by_name()
+        game = games[index % len(games)]
         while time.perf_counter() < self.until:
-            seats = ["human", *[f"bot:{self.level}"] * (SEATS[game] - 1)]
+            seats = ["human", *[f"bot:{self.level}"] * (seat_count(game) - 1)]
             status, created = await self.bench.request(
                 "POST", "/deals", body={"game": game, "seats": seats, "pace": "fast"}
             )
