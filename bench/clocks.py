@@ -1,15 +1,16 @@
 """How late the table acts when a person's time runs out (TB-2.5), and after a crash.
 
-What is measured: one ``dealstream serve`` process (its own, started here on a free port over
-the chosen Redis, bots with no think time) holds ``--tables`` live MCR tables of four people
-who never answer, clock 2 / 2 / 0 s (``move_s`` / ``claim_s`` / ``bank_s``). Every wait of every
-seat therefore ends by an expiry: ``ClockExpired`` and the default move in one append, then,
-the second time in a row, ``SeatAway`` and the greedy bot playing that seat at its 1 s pace.
-After ``--seconds`` the logs are read back from Redis: for each ``ClockExpired``, its lateness is
-the time it was recorded minus the deadline it names (both from the log, TB-2.3), reported as
-p50 / p99 / max (target p99 <= 250 ms). ``cpu_ms_per_expiry``: the service process's CPU time
-over the window (user + system, from /proc) divided by the expiries it appended; the window also
-holds the away seats' bot moves, so this is an upper bound.
+What is measured: one ``dealstream serve`` process (its own, started here on a free port over the
+chosen Redis, bots with no think time) holds ``--tables`` live tables of ``--game`` (by default
+the registered game with the most seats: the most clocks per table), every seat a person who never
+answers, clock 2 / 2 / 0 s (``move_s`` / ``claim_s`` / ``bank_s``). Every wait of every seat
+therefore ends by an expiry: ``ClockExpired`` and the default move in one append, then, the second
+time in a row, ``SeatAway`` and the greedy bot playing that seat at its 1 s pace. After
+``--seconds`` the logs are read back from Redis: for each ``ClockExpired``, its lateness is the
+time it was recorded minus the deadline it names (both from the log, TB-2.3), reported as p50 /
+p99 / max (target p99 <= 250 ms). ``cpu_ms_per_expiry``: the service process's CPU time over the
+window (user + system, from /proc) divided by the expiries it appended; the window also holds the
+away seats' bot moves, so this is an upper bound.
 
 Then the crash: ``--restart-tables`` new tables (turns of 5 s) are started, the process is killed
 with SIGKILL before their first deadlines, and a new process is started once every deadline has passed.
@@ -35,7 +36,7 @@ from typing import Any
 import aiohttp
 import msgspec
 
-from bench.common import emit, parser, run_on_redis
+from bench.common import add_game, by_name, emit, parser, run_on_redis, seat_count
 from domain.envelope import decode_record
 from domain.table.clock import recorded_ms
 from service.store.connection import connect
@@ -43,7 +44,6 @@ from service.store.connection import connect
 ROOT = Path(__file__).resolve().parents[1]
 CLOCK = {"move_s": 2, "claim_s": 2, "bank_s": 0}
 CRASH_CLOCK = {"move_s": 5, "claim_s": 5, "bank_s": 0}
-SEATS = ["human"] * 4
 LATENESS_TARGET_P99_MS = 250
 RESTART_TARGET_S = 2.0
 
@@ -103,14 +103,20 @@ class Service:
                 self.kill()
 
 
+def most_seats() -> str:
+    """The registered game with the most seats (the first in name order on a tie)."""
+    return max(by_name(), key=seat_count)
+
+
 async def _open_tables(
-    session: aiohttp.ClientSession, base: str, count: int, clock: dict[str, int] = CLOCK
+    session: aiohttp.ClientSession, base: str, game: str, count: int, clock: dict[str, int] = CLOCK
 ) -> list[str]:
+    seats = ["human"] * seat_count(game)
     gate = asyncio.Semaphore(32)
 
     async def one(i: int) -> str:
         async with gate:
-            body = {"game": "mcr", "seats": SEATS, "clock": clock}
+            body = {"game": game, "seats": seats, "clock": clock}
             async with session.post(f"{base}/deals", json=body) as resp:
                 created = await resp.json()
             token = created["tokens"]["0"]
@@ -147,7 +153,10 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-async def measure(url: str, tables: int, seconds: float, restart_tables: int) -> dict[str, Any]:
+async def measure(
+    url: str, tables: int, seconds: float, restart_tables: int, game: str | None = None
+) -> dict[str, Any]:
+    game = game or most_seats()
     prefix = f"bench-clocks-{uuid.uuid4().hex[:8]}"
     redis = connect(url)
     data_dir = tempfile.mkdtemp(prefix="bench-clocks-")
@@ -158,7 +167,7 @@ async def measure(url: str, tables: int, seconds: float, restart_tables: int) ->
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64)) as session:
             await service.up(session)
             opened = time.time()
-            deal_ids = await _open_tables(session, service.base, tables)
+            deal_ids = await _open_tables(session, service.base, game, tables)
             figures["open_tables_s"] = round(time.time() - opened, 2)
             cpu_before = service.cpu_s()
             await asyncio.sleep(seconds)
@@ -179,7 +188,7 @@ async def measure(url: str, tables: int, seconds: float, restart_tables: int) ->
             # the crash: tables whose first deadlines come after the kill
             # their turn lasts CRASH_CLOCK's 5 s, so the kill comes before any of their deadlines
             opening = time.time()
-            crash_ids = await _open_tables(session, service.base, restart_tables, CRASH_CLOCK)
+            crash_ids = await _open_tables(session, service.base, game, restart_tables, CRASH_CLOCK)
             service.kill()
             figures["restart_killed_before_deadlines"] = time.time() < opening + CRASH_CLOCK["move_s"]
             await asyncio.sleep(max(0.0, opening + CRASH_CLOCK["move_s"] + 0.5 - time.time()))
@@ -233,9 +242,10 @@ def main() -> None:
     p.add_argument(
         "--restart-tables", type=int, default=100, help="tables whose deadlines pass while no process runs"
     )
+    add_game(p, "--game", most_seats(), "the game of every table")
     args = p.parse_args()
     figures = run_on_redis(
-        args.redis, lambda url: measure(url, args.tables, args.seconds, args.restart_tables)
+        args.redis, lambda url: measure(url, args.tables, args.seconds, args.restart_tables, args.game)
     )
     emit(figures, args.json)
 
