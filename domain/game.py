@@ -19,6 +19,15 @@ from domain.shuffle import commitment
 from domain.table.clock import ClockSettings
 
 
+class MatchPlace(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where a deal stands in a match (TB-5): the match's id, the deal's index in it (from 0) and
+    its round (MCR's prevailing wind, MC-6.2; 0 where the game has no rounds)."""
+
+    match_id: str
+    index: int
+    round: int = 0
+
+
 class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     """First event of every deal. ``server_seed`` is private until ``SeedRevealed``.
 
@@ -42,6 +51,9 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     # TB-2.7: seconds an untimed deal may wait before it is abandoned; None: the rule's hour
     # (a shorter one is a test fixture, ``--dev``, like the fixed deck)
     idle_limit_s: int | None = None
+    # TB-5.1: the match this deal is one of (its dealer is then in ``fixed_dealer``); None: a
+    # deal on its own, whose record is what it always was
+    match: MatchPlace | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
@@ -134,6 +146,7 @@ class DealCreation:
         table: str | None = None,
         clock: ClockSettings | None = None,
         idle_limit_s: int | None = None,
+        match: MatchPlace | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -156,6 +169,7 @@ class DealCreation:
                 table=table,
                 clock=clock,
                 idle_limit_s=idle_limit_s,
+                match=match,
             )
         ]
 
@@ -184,6 +198,7 @@ class Game(Protocol):
         table: str | None = None,
         clock: Any = None,
         idle_limit_s: int | None = None,
+        match: Any = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...

@@ -163,6 +163,8 @@ def evolve(s: State, e: Event) -> State:  # noqa: C901 - one dispatch over the e
         s.server_seed = e.server_seed
         s.fixed_deck = list(e.fixed_deck) if e.fixed_deck is not None else None
         s.fixed_dealer = e.fixed_dealer
+        # MC-6.2: a hand of a match is played in its round's wind (DealStarted names it)
+        s.prevailing_wind = e.match.round % 4 if e.match is not None else 0
         s.ruleset = e.ruleset  # the text stays as the log wrote it; ``s.rules`` reads it
         s.seating = Seating.of(e.seats, e.table)
         s.created = True

@@ -14,12 +14,14 @@ from .wall import dealer_of
 def start(run: Run, client_seed: str, client_seeds: list[str] | None) -> None:
     s = run.s
     dealer = dealer_of(s, client_seed, client_seeds)
+    # MC-2.3: East, or in a match the wind of the hand's round (MC-6.2), from its DealCreated
+    prevailing = s.prevailing_wind if s.prevailing_wind else PREVAILING_WIND
     winds = [(p - dealer) % SEATS for p in range(SEATS)]
     run.emit(
         DealStarted(
             dealer=dealer,
             client_seed=client_seed,
-            prevailing_wind=PREVAILING_WIND,
+            prevailing_wind=prevailing,
             seat_winds=winds,
             client_seeds=client_seeds,
         )
