@@ -62,6 +62,11 @@ const PH_EN = {
       ["PH-8.3", "Tun: 15 to 17 huxi is 1 tun, 18 to 20 is 2, and each further 3 huxi adds one: tun = 1 + (huxi − 15) ÷ 3, rounded down."],
       ["PH-8.4", "Both opponents pay the winner the tun. A drawn deal costs nobody anything."],
     ] },
+    { h: "Matches", items: [
+      ["PH-9.1", "A match is a number of deals. With a target in tun it ends earlier, after the deal in which a seat's running score reaches the target."],
+      ["PH-9.2", "The first deal's dealer comes from its seed. The winner of a deal deals the next one; after a drawn deal the seat after the dealer deals."],
+      ["PH-9.3", "Your running score is the sum of your payments over the deals played."],
+    ] },
   ],
 };
 
@@ -101,6 +106,12 @@ const MC_EN = {
       ["MC-5.1", "Everyone sees discards, exposed sets, flowers, how many concealed kongs each player has (not which), hand sizes, the wall count and whose turn it is."],
       ["MC-5.2", "Only you see your hand, your drawn tile, your claim options and your answers until the window closes."],
       ["MC-5.3", "The wall order, the other hands, concealed kong tiles and the seed stay hidden until the end."],
+    ] },
+    { h: "Matches", items: [
+      ["MC-6.1", "A match is a round (four hands), a game (four rounds, sixteen hands) or a number of hands. A Mahjong match has no target score."],
+      ["MC-6.2", "The round wind of hand k (counting from 0) is the wind of round k ÷ 4: East for the first four hands, then South, West and North."],
+      ["MC-6.3", "The first hand's dealer comes from its seed. After every hand, won or drawn, the next seat deals, and the seat winds follow the dealer. Players keep their seats between rounds."],
+      ["MC-6.4", "Your running score is the sum of your payments over the hands played."],
     ] },
   ],
 };
@@ -163,6 +174,11 @@ const PH_PT = {
       ["PH-8.3", "Tun: 15 a 17 huxi dá 1 tun, 18 a 20 dá 2, e cada 3 huxi a mais soma um: tun = 1 + (huxi − 15) ÷ 3, arredondado para baixo."],
       ["PH-8.4", "Os dois adversários pagam o tun ao vencedor. Num empate ninguém paga."],
     ] },
+    { h: "Partidas", items: [
+      ["PH-9.1", "Uma partida é um número de mãos. Com um alvo em tun acaba mais cedo, depois da mão em que a pontuação acumulada de um lugar chega ao alvo."],
+      ["PH-9.2", "O distribuidor da primeira mão sai da sua semente. Quem ganha uma mão distribui a seguinte; depois de um empate distribui o lugar a seguir ao distribuidor."],
+      ["PH-9.3", "A tua pontuação acumulada é a soma dos teus pagamentos nas mãos jogadas."],
+    ] },
   ],
 };
 
@@ -202,6 +218,12 @@ const MC_PT = {
       ["MC-5.1", "Todos veem descartes, conjuntos expostos, flores, quantos kongs ocultos cada um tem (não quais), o tamanho das mãos, a muralha e de quem é a vez."],
       ["MC-5.2", "Só você vê a sua mão, a peça tirada, as suas opções e respostas até a janela fechar."],
       ["MC-5.3", "A ordem da muralha, as outras mãos, as peças dos kongs ocultos e a semente ficam escondidas até ao fim."],
+    ] },
+    { h: "Partidas", items: [
+      ["MC-6.1", "Uma partida é uma ronda (quatro mãos), um jogo (quatro rondas, dezasseis mãos) ou um número de mãos. Uma partida de Mahjong não tem pontuação-alvo."],
+      ["MC-6.2", "O vento da ronda da mão k (a contar de 0) é o vento da ronda k ÷ 4: Leste nas primeiras quatro mãos, depois Sul, Oeste e Norte."],
+      ["MC-6.3", "O distribuidor da primeira mão sai da sua semente. Depois de cada mão, ganha ou empatada, distribui o lugar seguinte, e os ventos dos lugares seguem o distribuidor. Os jogadores não mudam de lugar entre rondas."],
+      ["MC-6.4", "A tua pontuação acumulada é a soma dos teus pagamentos nas mãos jogadas."],
     ] },
   ],
 };
@@ -264,6 +286,11 @@ const PH_NL = {
       ["PH-8.3", "Tun: 15 tot 17 huxi is 1 tun, 18 tot 20 is 2, en elke 3 huxi extra geeft er één bij: tun = 1 + (huxi − 15) ÷ 3, naar beneden afgerond."],
       ["PH-8.4", "Beide tegenstanders betalen de winnaar de tun. Bij gelijkspel betaalt niemand."],
     ] },
+    { h: "Partijen", items: [
+      ["PH-9.1", "Een partij is een aantal spellen. Met een doel in tun eindigt ze eerder, na het spel waarin de lopende score van een plaats het doel haalt."],
+      ["PH-9.2", "De gever van het eerste spel volgt uit de seed. Wie een spel wint, geeft het volgende; na gelijkspel geeft de plaats na de gever."],
+      ["PH-9.3", "Je lopende score is de som van je betalingen over de gespeelde spellen."],
+    ] },
   ],
 };
 
@@ -303,6 +330,12 @@ const MC_NL = {
       ["MC-5.1", "Iedereen ziet afgelegde stenen, open sets, bloemen, hoeveel verborgen kongs iemand heeft (niet welke), handgroottes, de muur en wie aan zet is."],
       ["MC-5.2", "Alleen jij ziet je hand, je gepakte steen, je claimmogelijkheden en antwoorden tot het venster sluit."],
       ["MC-5.3", "De volgorde van de muur, de andere handen, de stenen van verborgen kongs en de seed blijven verborgen tot het eind."],
+    ] },
+    { h: "Partijen", items: [
+      ["MC-6.1", "Een partij is een ronde (vier handen), een spel (vier rondes, zestien handen) of een aantal handen. Een Mahjong-partij heeft geen doelscore."],
+      ["MC-6.2", "De rondewind van hand k (geteld vanaf 0) is de wind van ronde k ÷ 4: Oost voor de eerste vier handen, dan Zuid, West en Noord."],
+      ["MC-6.3", "De gever van de eerste hand volgt uit de seed. Na elke hand, gewonnen of gelijk, geeft de volgende plaats, en de plaatswinden volgen de gever. Spelers wisselen niet van plaats tussen rondes."],
+      ["MC-6.4", "Je lopende score is de som van je betalingen over de gespeelde handen."],
     ] },
   ],
 };
@@ -365,6 +398,11 @@ const PH_AR = {
       ["PH-8.3", "التون: من 15 إلى 17 هوشي تون واحد، ومن 18 إلى 20 تونان، وكل 3 هوشي إضافية تضيف واحدًا: تون = 1 + (هوشي − 15) ÷ 3 مع التقريب إلى الأسفل."],
       ["PH-8.4", "يدفع الخصمان للفائز قيمة التون. ولا يدفع أحد في التعادل."],
     ] },
+    { h: "المباريات", items: [
+      ["PH-9.1", "المباراة عدد من الجولات. وإن كان لها هدف بالتون تنتهي أبكر، بعد الجولة التي تبلغ فيها النتيجة الجارية لمقعد ما ذلك الهدف."],
+      ["PH-9.2", "يُستخرج موزّع الجولة الأولى من بذرتها. الفائز بجولة يوزّع التالية؛ وبعد التعادل يوزّع المقعد الذي بعد الموزّع."],
+      ["PH-9.3", "نتيجتك الجارية هي مجموع مدفوعاتك في الجولات التي لُعبت."],
+    ] },
   ],
 };
 
@@ -404,6 +442,12 @@ const MC_AR = {
       ["MC-5.1", "يرى الجميع القطع المرمية والمجموعات المكشوفة والزهور وعدد الكونغ المخفية لكل لاعب (لا نوعها) وحجم الأيدي والجدار ومن عليه الدور."],
       ["MC-5.2", "أنت وحدك ترى يدك والقطعة المسحوبة وخيارات طلبك وأجوبتك حتى تُغلق النافذة."],
       ["MC-5.3", "ترتيب الجدار والأيدي الأخرى وقطع الكونغ المخفية والبذرة تبقى مخفية حتى النهاية."],
+    ] },
+    { h: "المباريات", items: [
+      ["MC-6.1", "المباراة جولة (أربع أيدٍ) أو لعبة (أربع جولات، ست عشرة يدًا) أو عدد من الأيدي. لا هدف للنقاط في مباراة الماهجونغ."],
+      ["MC-6.2", "ريح الجولة في اليد k (العدّ من 0) هي ريح الجولة k ÷ 4: الشرق في الأيدي الأربع الأولى، ثم الجنوب والغرب والشمال."],
+      ["MC-6.3", "يُستخرج موزّع اليد الأولى من بذرتها. بعد كل يد، فازها أحد أو انتهت بالتعادل، يوزّع المقعد التالي، وتتبع رياح المقاعد الموزّع. لا يغيّر اللاعبون مقاعدهم بين الجولات."],
+      ["MC-6.4", "نتيجتك الجارية هي مجموع مدفوعاتك في الأيدي التي لُعبت."],
     ] },
   ],
 };
@@ -466,6 +510,11 @@ const PH_FI = {
       ["PH-8.3", "Tun: 15–17 huxia on 1 tun, 18–20 on 2, ja jokainen lisä-3 huxia tuo yhden lisää: tun = 1 + (huxi − 15) ÷ 3 alaspäin pyöristettynä."],
       ["PH-8.4", "Molemmat vastustajat maksavat voittajalle tunin verran. Tasapelissä kukaan ei maksa."],
     ] },
+    { h: "Ottelut", items: [
+      ["PH-9.1", "Ottelu on jokin määrä jakoja. Jos sillä on tavoite tuneina, se päättyy aiemmin, sen jaon jälkeen, jossa jonkin paikan juokseva pistemäärä yltää tavoitteeseen."],
+      ["PH-9.2", "Ensimmäisen jaon jakaja saadaan sen siemenestä. Jaon voittaja jakaa seuraavan; tasapelin jälkeen jakaa jakajaa seuraava paikka."],
+      ["PH-9.3", "Juokseva pistemääräsi on maksujesi summa pelatuista jaoista."],
+    ] },
   ],
 };
 
@@ -506,6 +555,12 @@ const MC_FI = {
       ["MC-5.2", "Vain sinä näet kätesi, nostamasi laatan, ottovaihtoehtosi ja vastauksesi, kunnes ikkuna sulkeutuu."],
       ["MC-5.3", "Muurin järjestys, muiden kädet, piilotettujen nelosten laatat ja siemen pysyvät piilossa loppuun asti."],
     ] },
+    { h: "Ottelut", items: [
+      ["MC-6.1", "Ottelu on kierros (neljä kättä), peli (neljä kierrosta, kuusitoista kättä) tai jokin määrä käsiä. Mahjong-ottelussa ei ole tavoitepisteitä."],
+      ["MC-6.2", "Käden k (laskien nollasta) kierroksen tuuli on kierroksen k ÷ 4 tuuli: itä neljässä ensimmäisessä kädessä, sitten etelä, länsi ja pohjoinen."],
+      ["MC-6.3", "Ensimmäisen käden jakaja saadaan sen siemenestä. Jokaisen käden jälkeen, voitetun tai tasapelin, seuraava paikka jakaa, ja paikkojen tuulet seuraavat jakajaa. Pelaajat eivät vaihda paikkaa kierrosten välillä."],
+      ["MC-6.4", "Juokseva pistemääräsi on maksujesi summa pelatuista käsistä."],
+    ] },
   ],
 };
 
@@ -537,6 +592,13 @@ const TB_EN = {
       ["TB-4.1", "For every claim window the audit shows how long after the window opened each answer arrived, the deadline of every seat that was asked, and the rule that chose the winning claim. Arrival order decides nothing but lateness (TB-2.4): a pung that came after a chow still takes the discard (PH-6.4, MC-3.2)."],
       ["TB-4.2", "The audit checks every expired clock from the log alone: its deadline follows from TB-2.1 to TB-2.3, it was recorded after that deadline, the seat had not answered, and the move made for the seat is the one TB-2.5 or TB-2.6 gives."],
     ] },
+    { h: "Matches", items: [
+      ["TB-5.1", "A match is a series of deals at one table with the same seats. Each deal is created when the one before it ends, and the match keeps its own log beside the deals' logs."],
+      ["TB-5.2", "Each seat keeps its person or computer for the whole match. A person keeps the seat and its token from deal to deal, with no new invite; each deal still starts with every person's client seed."],
+      ["TB-5.3", "A deal that ends abandoned ends the match."],
+      ["TB-5.4", "The standings rank the seats by running score, highest first; equal scores share a rank."],
+      ["TB-5.5", "The match's audit reads each deal's result again from the deal's own log and checks that the match log agrees: the deals in order, their dealers and rounds, and their results."],
+    ] },
   ],
 };
 
@@ -567,6 +629,13 @@ const TB_PT = {
       ["TB-4.1", "Para cada janela de reclamação a auditoria mostra quanto tempo depois de a janela abrir chegou cada resposta, o prazo de cada lugar a quem se perguntou, e a regra que escolheu a reclamação vencedora. A ordem de chegada só decide o atraso (TB-2.4): um pung que chegou depois de um chow fica mesmo assim com o descarte (PH-6.4, MC-3.2)."],
       ["TB-4.2", "A auditoria verifica cada relógio esgotado só a partir do registo: o prazo resulta de TB-2.1 a TB-2.3, foi registado depois desse prazo, o lugar não tinha respondido, e a jogada feita pelo lugar é a que TB-2.5 ou TB-2.6 manda."],
     ] },
+    { h: "Partidas", items: [
+      ["TB-5.1", "Uma partida é uma série de mãos numa mesa com os mesmos lugares. Cada mão é criada quando a anterior acaba, e a partida tem o seu próprio registo ao lado dos registos das mãos."],
+      ["TB-5.2", "Cada lugar fica com a sua pessoa ou o seu computador durante toda a partida. Uma pessoa mantém o lugar e o seu token de mão para mão, sem novo convite; cada mão começa mesmo assim com a semente de cada pessoa."],
+      ["TB-5.3", "Uma mão que acaba abandonada acaba a partida."],
+      ["TB-5.4", "A classificação ordena os lugares pela pontuação acumulada, da maior para a menor; pontuações iguais partilham a posição."],
+      ["TB-5.5", "A auditoria da partida relê o resultado de cada mão no registo da própria mão e verifica que o registo da partida concorda: as mãos por ordem, os seus distribuidores e rondas, e os seus resultados."],
+    ] },
   ],
 };
 
@@ -596,6 +665,13 @@ const TB_NL = {
     { h: "Geschillen over tijd", items: [
       ["TB-4.1", "Voor elk claimvenster toont de audit hoe lang na het openen elk antwoord binnenkwam, de deadline van elke gevraagde plaats, en de regel die de winnende claim koos. De volgorde van binnenkomst beslist alleen of iets te laat is (TB-2.4): een pung die na een chow kwam, krijgt toch wat er afgelegd werd (PH-6.4, MC-3.2)."],
       ["TB-4.2", "De audit controleert elke verlopen klok uit het log alleen: de deadline volgt uit TB-2.1 tot TB-2.3, hij is na die deadline vastgelegd, de plaats had niet geantwoord, en de zet die voor de plaats is gedaan, is die van TB-2.5 of TB-2.6."],
+    ] },
+    { h: "Partijen", items: [
+      ["TB-5.1", "Een partij is een reeks spellen aan één tafel met dezelfde plaatsen. Elk spel wordt gemaakt als het vorige eindigt, en de partij heeft een eigen log naast de logs van de spellen."],
+      ["TB-5.2", "Elke plaats houdt de hele partij dezelfde persoon of computer. Een persoon houdt de plaats en het token van spel tot spel, zonder nieuwe uitnodiging; elk spel begint toch met de seed van elke persoon."],
+      ["TB-5.3", "Een spel dat verlaten eindigt, beëindigt de partij."],
+      ["TB-5.4", "De stand rangschikt de plaatsen op lopende score, hoogste eerst; gelijke scores delen een plaats."],
+      ["TB-5.5", "De audit van de partij leest het resultaat van elk spel opnieuw uit het eigen log van dat spel en controleert dat het log van de partij klopt: de spellen op volgorde, hun gevers en rondes, en hun resultaten."],
     ] },
   ],
 };
@@ -628,6 +704,13 @@ const TB_AR = {
       ["TB-4.1", "لكل نافذة مطالبة يبيّن التدقيق كم مضى على فتح النافذة حين وصل كل جواب، والموعد النهائي لكل مقعد سُئل، والقاعدة التي اختارت المطالبة الفائزة. ترتيب الوصول لا يقرر شيئًا سوى التأخر (TB-2.4): «بونغ» وصلت بعد «تشاو» تأخذ الرمية مع ذلك (PH-6.4، MC-3.2)."],
       ["TB-4.2", "يتحقق التدقيق من كل ساعة انتهت من السجل وحده: موعدها النهائي يُستخرج من TB-2.1 إلى TB-2.3، وقد سُجّل انتهاؤها بعد ذلك الموعد، ولم يكن المقعد قد أجاب، والحركة التي لُعبت عنه هي التي تقضي بها TB-2.5 أو TB-2.6."],
     ] },
+    { h: "المباريات", items: [
+      ["TB-5.1", "المباراة سلسلة جولات على طاولة واحدة بالمقاعد نفسها. تُنشأ كل جولة حين تنتهي التي قبلها، وللمباراة سجلها الخاص بجانب سجلات الجولات."],
+      ["TB-5.2", "يبقى لكل مقعد شخصه أو حاسوبه طوال المباراة. يحتفظ الشخص بمقعده ورمزه من جولة إلى أخرى دون دعوة جديدة؛ وتبدأ كل جولة مع ذلك ببذرة كل شخص."],
+      ["TB-5.3", "الجولة التي تنتهي متروكة تُنهي المباراة."],
+      ["TB-5.4", "ترتّب الترتيبات المقاعد حسب النتيجة الجارية، الأعلى أولًا؛ والنتائج المتساوية تتشارك المرتبة."],
+      ["TB-5.5", "يعيد تدقيق المباراة قراءة نتيجة كل جولة من سجل الجولة نفسها ويتحقق من أن سجل المباراة يوافقه: الجولات بترتيبها، وموزّعوها وجولاتها، ونتائجها."],
+    ] },
   ],
 };
 
@@ -657,6 +740,13 @@ const TB_FI = {
     { h: "Kiistat ajasta", items: [
       ["TB-4.1", "Jokaisesta ottoikkunasta tarkastus näyttää, kuinka pian ikkunan avautumisen jälkeen kukin vastaus saapui, jokaisen kysytyn paikan määräajan ja säännön, joka valitsi voittavan oton. Saapumisjärjestys ratkaisee vain myöhästymisen (TB-2.4): chow'n jälkeen tullut pung saa silti poiston (PH-6.4, MC-3.2)."],
       ["TB-4.2", "Tarkastus tarkistaa jokaisen loppuneen kellon pelkästä lokista: sen määräaika seuraa säännöistä TB-2.1–TB-2.3, se kirjattiin määräajan jälkeen, paikka ei ollut vastannut, ja paikan puolesta tehty siirto on se, jonka TB-2.5 tai TB-2.6 määrää."],
+    ] },
+    { h: "Ottelut", items: [
+      ["TB-5.1", "Ottelu on sarja jakoja yhdessä pöydässä samoin paikoin. Kukin jako luodaan, kun edellinen päättyy, ja ottelulla on oma lokinsa jakojen lokien rinnalla."],
+      ["TB-5.2", "Jokaisella paikalla on sama ihminen tai tietokone koko ottelun ajan. Ihminen pitää paikkansa ja sen tunnisteen jaosta toiseen ilman uutta kutsua; jokainen jako alkaa silti jokaisen ihmisen siemenellä."],
+      ["TB-5.3", "Hylättynä päättyvä jako päättää ottelun."],
+      ["TB-5.4", "Sijoitukset järjestävät paikat juoksevan pistemäärän mukaan, suurin ensin; samat pisteet jakavat sijan."],
+      ["TB-5.5", "Ottelun tarkastus lukee kunkin jaon tuloksen uudelleen jaon omasta lokista ja tarkistaa, että ottelun loki on samaa mieltä: jaot järjestyksessä, niiden jakajat ja kierrokset sekä tulokset."],
     ] },
   ],
 };
