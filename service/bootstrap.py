@@ -2,11 +2,11 @@
 the tests alike.
 
 ``application(redis, settings)`` builds the store, the parts the command and read sides share
-(the fold cache, the seat tokens, the presence), the command side (with its bot runner), the
-read side, the stream hub and the HTTP app over a Redis client the caller owns; ``app[DEALS]`` and
-``app[HUB]`` give a caller the parts it wants to look at. ``serve(url, settings)`` also makes the
-clients (one for commands and reads, a small named one for the live streams), checks that Redis
-answers, tunes the garbage collector and closes the clients with the app.
+(the fold cache, the seat tokens, the presence, the player keys), the command side (with its bot
+runner), the read side, the stream hub and the HTTP app over a Redis client the caller owns;
+``app[DEALS]`` and ``app[HUB]`` give a caller the parts it wants to look at. ``serve(url,
+settings)`` also makes the clients (one for commands and reads, a small named one for the live
+streams), checks that Redis answers, tunes the garbage collector and closes the clients with the app.
 
 With ``Settings.archive`` (the default) the app opens the archive of finished deals
 (``DEALSTREAM_ARCHIVE_URL``, else ``archive.sqlite3`` in the data directory), reads deals that
@@ -33,6 +33,7 @@ from service.app.commands.deals import DealService
 from service.app.live.hub import StreamHub
 from service.app.reads.queries import ReadSide
 from service.app.state.folds import Folds
+from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
 from service.gc_tuning import tune_gc
@@ -71,6 +72,7 @@ class Settings:
     dev: bool = False
     bot_delay: float = 1.0
     create_limit: int = 120
+    list_limit: int = 120  # reads of a player's list per address per minute (DS-28)
     max_streams: int = 10_000
     keepalive: float = 15.0
     redis_timeout: float = 10.0
@@ -94,7 +96,7 @@ class Settings:
 
 
 # no archive: the tests' deals stay in Redis under their own prefix (tests of the archive turn it on)
-TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000, archive=False)
+TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000, list_limit=10_000, archive=False)
 
 
 def application(
@@ -109,6 +111,7 @@ def application(
     folds = Folds(store)
     seats = SeatTokens(store, folds)
     presence = Presence(store)
+    players = Players(store)
     deals = DealService(
         store,
         dev=settings.dev,
@@ -117,12 +120,14 @@ def application(
         folds=folds,
         seats=seats,
         presence=presence,
+        players=players,
     )
-    reads = ReadSide(store, folds=folds, seats=seats, presence=presence)
+    reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
     hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams)
     app = build_app(
         deals,
         create_limit=settings.create_limit,
+        list_limit=settings.list_limit,
         hub=hub,
         reviews=Reviews(deals.store, pool),
         keepalive=settings.keepalive,

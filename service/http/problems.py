@@ -41,6 +41,10 @@ _DS_STATUS = {
     "DS-20": 403,
     "DS-21": 409,
     "DS-22": 429,
+    "DS-23": 404,  # no such match (issue 24)
+    "DS-26": 400,
+    "DS-27": 401,
+    "DS-28": 429,
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -64,6 +68,10 @@ _TITLES = {
 }
 
 
+# a rule whose status's usual title would say something else
+_RULE_TITLES = {"DS-27": "Player key required"}
+
+
 class Problem(msgspec.Struct, omit_defaults=True):
     type: str
     title: str
@@ -78,7 +86,7 @@ class Problem(msgspec.Struct, omit_defaults=True):
 def problem(status: int, detail: str, rule: str | None = None, **extra: Any) -> web.Response:
     body = Problem(
         type=f"/problems/{rule or status}",
-        title=_TITLES.get(status, "Error"),
+        title=_RULE_TITLES.get(rule or "") or _TITLES.get(status, "Error"),
         status=status,
         detail=detail,
         rule=rule,

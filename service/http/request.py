@@ -65,6 +65,18 @@ def bearer(request: web.Request) -> str | None:
     return token
 
 
+PLAYER_KEY_HEADER = "X-Player-Key"
+
+
+def player_key(request: web.Request) -> str:
+    """The player key of ``X-Player-Key`` (issue 24): none is 401 DS-27; its form is checked
+    where it is digested (DS-26), and never repeated in an answer or a log."""
+    key = request.headers.get(PLAYER_KEY_HEADER)
+    if key is None:
+        raise RuleViolation("DS-27", f"this needs a player key ({PLAYER_KEY_HEADER} header)")
+    return key
+
+
 def version_param(request: web.Request, name: str, header: str | None = None) -> int | None:
     """A version from a query parameter (or a header such as ``Last-Event-ID``): ASCII digits."""
     raw = request.headers.get(header) if header else None

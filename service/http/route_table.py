@@ -18,6 +18,8 @@ from service.app.commands.deals import CommandAnswer
 from service.app.games import kit
 from service.app.reads import queries
 from service.app.reads.audit import AuditReport
+from service.app.reads.matches import MatchAudit, MatchSummary
+from service.app.state.players import PLAYER_KEY_PATTERN
 from service.http import schemas
 
 # every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what
@@ -151,7 +153,7 @@ ROUTES: tuple[Route, ...] = (
         "create a deal (an all-bot deal starts at once)",
         (Answer(201, schemas.CreatedDeal),),
         request=schemas.CreateDeal,
-        errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12"),
+        errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12"),
     ),
     Route(
         "GET",
@@ -161,6 +163,26 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, queries.DealList),),
         parameters=(query_param("offset"), query_param("count", minimum=1, maximum=200)),
         errors=("DS-5", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/players/me/deals",
+        "my_deals",
+        "the deals the holder of the player key in `X-Player-Key` took a seat in (created or joined "
+        "with it as `player_key`), newest first: game, time, seat, status and, once over, the "
+        "public result and this seat's score; a key nobody used has an empty list",
+        (Answer(200, queries.PlayerDeals),),
+        parameters=(
+            query_param("limit", minimum=1, maximum=200),
+            query_param("before"),
+            {
+                "name": "X-Player-Key",
+                "in": "header",
+                "required": True,
+                "schema": {"type": "string", "pattern": PLAYER_KEY_PATTERN},
+            },
+        ),
+        errors=("DS-28", "DS-27", "DS-26", "DS-5", "DS-12"),
     ),
     Route(
         "GET",
@@ -245,7 +267,19 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.JoinedSeat),),
         request=schemas.JoinRequest,
         parameters=(DEAL_ID,),
-        errors=("DS-8", "DS-7", "DS-5", "DS-10", "TB-1.3", "DS-21", "DS-19", "DS-18", "DS-2", "DS-12"),
+        errors=(
+            "DS-8",
+            "DS-7",
+            "DS-5",
+            "DS-10",
+            "DS-26",
+            "TB-1.3",
+            "DS-21",
+            "DS-19",
+            "DS-18",
+            "DS-2",
+            "DS-12",
+        ),
     ),
     Route(
         "POST",
@@ -289,6 +323,37 @@ ROUTES: tuple[Route, ...] = (
         parameters=(DEAL_ID, SEAT, query_param("seed")),
         errors=("DS-7", "DS-5", "DS-12"),
     ),
+    Route(
+        "POST",
+        "/matches",
+        "create_match",
+        "create a match (TB-5): the body of POST /deals plus its length (\"round\", \"game\" or a "
+        "number of deals) and, for Paohuzi, a target; answers the first deal's creation and match_id",
+        (Answer(201, schemas.CreatedMatch),),
+        request=schemas.CreateMatch,
+        errors=(
+            "DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "MC-6.1", "PH-9.1", "DS-12",
+        ),  # fmt: skip
+    ),
+    Route(
+        "GET",
+        "/matches/{match_id}",
+        "match",
+        "a match's deals (dealer, round, result once ended), running scores and standings (TB-5.4)",
+        (Answer(200, MatchSummary),),
+        parameters=(path_param("match_id"),),
+        errors=("DS-23", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/matches/{match_id}/audit",
+        "match_audit",
+        "the match's audit (TB-5.5): each deal's result read again from its own log, and the match "
+        "log's order, dealers and rounds checked against the rules",
+        (Answer(200, MatchAudit),),
+        parameters=(path_param("match_id"),),
+        errors=("DS-23", "DS-12"),
+    ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
-RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22"})
+RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22", "DS-28"})

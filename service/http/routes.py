@@ -33,6 +33,7 @@ from service.http.request import (
     bearer,
     json_response,
     parse,
+    player_key,
     read_body,
     transport_alive,
     version_param,
@@ -56,6 +57,7 @@ WEB_ROOT = Path(__file__).with_name("web")
 KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
 COMMAND_LIMIT = 200  # commands one seat token may send per COMMAND_WINDOW_S (a person sends a few)
 COMMAND_WINDOW_S = 10.0
+LIST_WINDOW_S = 60.0  # a player's list is read at most ``list_limit`` times a minute per address
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
@@ -72,12 +74,19 @@ class Api:
         keepalive: float = KEEPALIVE_S,
         command_limit: int = COMMAND_LIMIT,
         reads: ReadSide | None = None,
+        list_limit: int = 120,
     ) -> None:
         self.deals = deals
         self.reads = (
             reads
             if reads is not None
-            else ReadSide(deals.store, folds=deals.folds, seats=deals.seats, presence=deals.presence)
+            else ReadSide(
+                deals.store,
+                folds=deals.folds,
+                seats=deals.seats,
+                presence=deals.presence,
+                players=deals.players,
+            )
         )
         self.hub = hub
         self.reviews = reviews
@@ -86,6 +95,8 @@ class Api:
         self.limiter = RateLimiter(create_limit, create_window)
         # commands per seat token: one person cannot flood a table (DS-22)
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
+        # reads of a player's list per address (DS-28)
+        self.list_limiter = RateLimiter(list_limit, LIST_WINDOW_S)
         self.keepalive = keepalive
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
@@ -107,7 +118,7 @@ class Api:
         created = await self.deals.create(
             body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
             pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
-            idle_s=body.idle_s,
+            idle_s=body.idle_s, player_key=body.player_key,
         )  # fmt: skip
         return json_response(created, status=201)
 
@@ -117,7 +128,12 @@ class Api:
         body = parse(await read_body(request), JoinRequest)
         token = bearer(request)  # a seat of this deal may not take a second one
         joined = await self.deals.join(
-            deal_id, invite=body.invite, seat=body.seat, name=body.name, token=token
+            deal_id,
+            invite=body.invite,
+            seat=body.seat,
+            name=body.name,
+            token=token,
+            player_key=body.player_key,
         )
         return json_response(JoinedSeat(**joined), status=201)
 
@@ -145,6 +161,21 @@ class Api:
         offset = whole(request, "offset", 0, 0, 10**9)
         count = whole(request, "count", 50, 1, 200)
         return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
+
+    async def my_deals(self, request: web.Request) -> web.Response:
+        """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24)."""
+        client = request.remote or "?"
+        if not self.list_limiter.allow(client):
+            from service.http.problems import problem
+
+            wait = self.list_limiter.retry_after(client)
+            answer = problem(429, f"too many reads of player lists from this address; wait {wait} s", "DS-28")
+            answer.headers["Retry-After"] = str(wait)
+            return answer
+        key = player_key(request)
+        limit = whole(request, "limit", 50, 1, 200)
+        before = whole(request, "before", None, 0, 2**53)
+        return json_response(await self.reads.player_deals(key, before, limit))
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""
@@ -274,6 +305,7 @@ def build_app(
     clock_sweep_s: float = SWEEP_S,
     command_limit: int = COMMAND_LIMIT,
     reads: ReadSide | None = None,
+    list_limit: int = 120,
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client);
     ``reads``: the read side (default: one over the command side's fold cache, seats and
@@ -291,6 +323,7 @@ def build_app(
         keepalive=keepalive,
         command_limit=command_limit,
         reads=reads,
+        list_limit=list_limit,
     )
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     from service.http.problems import problem_middleware

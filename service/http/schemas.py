@@ -11,6 +11,17 @@ import msgspec
 
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
+# the browser's own player key (issue 24): checked by the command side, so every bad one is
+# refused with DS-26; only its digest is kept, never in a deal's log
+PlayerKey = Annotated[
+    Any,
+    msgspec.Meta(
+        description="16 to 128 characters of A-Z, a-z, 0-9, '_' and '-' (DS-26 otherwise)",
+        extra_json_schema={
+            "anyOf": [{"type": "string", "pattern": "^[A-Za-z0-9_-]{16,128}$"}, {"type": "null"}]
+        },
+    ),
+]
 
 
 class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
@@ -18,7 +29,9 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     deal while it is live and let anyone watch its public table (default: only all-bot deals;
     a deal with people is unlisted until it ends). ``pace``: how long the bots think (slow: 2x,
     normal: 1x, fast: 0.3x the server's ``--bot-delay``). ``coach``: whether the seats may ask
-    for advice (``GET /deals/{id}/coach``; default: when exactly one seat is a person)."""
+    for advice (``GET /deals/{id}/coach``; default: when exactly one seat is a person).
+    ``player_key``: the creator's player key; its person seats are listed under it
+    (``GET /players/me/deals``)."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)]
     seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
@@ -35,15 +48,27 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     # TB-2.7: seconds an untimed deal may wait on its person before it is abandoned (default:
     # the rule's hour); only with ``--dev``, as a test fixture
     idle_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
+    player_key: PlayerKey = None
+
+
+class CreateMatch(CreateDeal, forbid_unknown_fields=True, kw_only=True):
+    """A match (TB-5): the body of ``POST /deals`` plus its ``length``: ``"round"`` or
+    ``"game"`` (MCR's four hands or four rounds, MC-6.1) or a number of deals (1-64), and for
+    Paohuzi an optional ``target`` in tun (PH-9.1). Checked by those rules (422)."""
+
+    length: int | str
+    target: int | None = None
 
 
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Take an open seat (TB-1.2): with its ``invite`` code, or at a table listed in the lobby by
-    ``seat`` number. ``name``: 1-24 printable characters, shown to everyone as text (TB-1.3)."""
+    ``seat`` number. ``name``: 1-24 printable characters, shown to everyone as text (TB-1.3).
+    ``player_key``: the joiner's player key; the seat is listed under it (``GET /players/me/deals``)."""
 
     name: Any  # checked by TB-1.3 itself (text, 1-24 printable characters, no < or >)
     invite: Annotated[str, msgspec.Meta(max_length=256)] | None = None
     seat: Annotated[int, msgspec.Meta(ge=0, le=7)] | None = None
+    player_key: PlayerKey = None
 
 
 class JoinedSeat(msgspec.Struct):
@@ -85,6 +110,15 @@ class CreatedDeal(msgspec.Struct):
     pace: str = "normal"
     rematch_of: str | None = None
     coach: bool = False
+
+
+class CreatedMatch(CreatedDeal, kw_only=True):
+    """The first deal's creation answer (its tokens and invites are the whole match's: TB-5.2)
+    and the match's id, length in deals and target."""
+
+    match_id: str
+    length: int
+    target: int | None = None
 
 
 class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -10,6 +10,8 @@ its own for a reason:
   read, head and version, the part every log backend must honour;
 - ``DealIndexes`` (``service.store.deal_index``): deal meta, the deal, public, finished and clock
   indexes, presence and archive leases;
+- ``PlayerIndex`` (``service.store.player_index``): each player's deals and matches by the
+  digest of its player key, kept apart from every deal's keys (issue 24);
 - ``DealRemoval`` (``service.store.handoff``): the archiver's snapshot and conditional removal;
 - ``RedisThenArchive`` (``service.store.reader``): every read that may meet a deal that left
   Redis, the single place that knows to try Redis first and then the archive.
@@ -32,6 +34,7 @@ from service.store.deal_index import DealIndexes, now_ms
 from service.store.handoff import DealRemoval
 from service.store.keys import StoreKeys
 from service.store.log import MAX_BATCH, AppendResult, StreamHead, VersionConflict, event_type_name
+from service.store.player_index import PlayerIndex
 from service.store.reader import RedisThenArchive
 from service.store.redis_log import RedisLogRecorder, default_wait_replicas
 
@@ -84,6 +87,7 @@ class EventStore:
         )
         self.indexes = DealIndexes(redis, self.keys, appends=self._appends, reads=self._reads)
         self.removal = DealRemoval(redis, self.keys, self.log, self.indexes)
+        self.players = PlayerIndex(redis, self.keys, appends=self._appends)
         self.reader = RedisThenArchive(self.log, self.indexes, archive)
 
     @property

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 class StoreKeys:
     """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving``
-    and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``."""
+    and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``; a
+    player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests
+    ``<prefix>:players:salt`` (issue 24)."""
 
-    __slots__ = ("prefix", "index", "public_index", "finished_index", "clocks")
+    __slots__ = ("prefix", "index", "public_index", "finished_index", "clocks", "player_salt")
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
@@ -26,6 +28,8 @@ class StoreKeys:
         self.finished_index = f"{prefix}:deals:finished"
         # live deals with a clock, scored by when to look at them next (ms, TB-2.5)
         self.clocks = f"{prefix}:deals:clocks"
+        # the server-wide salt of player-key digests (``service.store.player_index``)
+        self.player_salt = f"{prefix}:players:salt"
 
     def events(self, deal_id: str) -> str:
         """The deal's stream, one entry per record; also the channel its appends ring."""
@@ -43,3 +47,8 @@ class StoreKeys:
 
     def archive_lease(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:archiving"
+
+    def player(self, digest: str) -> str:
+        """The deals (and matches) a player took a seat in, by the digest of its player key; a
+        hash tag of its own, and no deal's: the archiver never removes it with a deal."""
+        return f"{self.prefix}:{{player:{digest}}}:deals"

@@ -37,6 +37,7 @@ from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.app.reads import queries
 from service.app.state.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
+from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
 from service.store.event_store import EventStore, VersionConflict, now_ms
@@ -145,10 +146,11 @@ class DealService:
         folds: Folds | None = None,
         seats: SeatTokens | None = None,
         presence: Presence | None = None,
+        players: Players | None = None,
     ) -> None:
-        """The command side over ``store``. ``folds``, ``seats`` and ``presence`` are the parts it
-        shares with the read side (``bootstrap`` makes them once and hands them to both); left
-        out, it makes its own."""
+        """The command side over ``store``. ``folds``, ``seats``, ``presence`` and ``players``
+        are the parts it shares with the read side (``bootstrap`` makes them once and hands them
+        to both); left out, it makes its own."""
         self.store = store
         self.dev = dev
         self.folds = folds if folds is not None else Folds(store, cache_size)
@@ -159,6 +161,8 @@ class DealService:
         self.bots = BotRunner(self, bot_delay, bot_pool)
         # who has a live stream (any process), for the views
         self.presence = presence if presence is not None else Presence(store)
+        # player keys' digests and the seats listed under them ("My games", issue 24)
+        self.players = players if players is not None else Players(store)
         self.kick_bots = self.bots.kick
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(cache_size, keep=lambda lock: lock.locked())
@@ -178,8 +182,11 @@ class DealService:
         name: str | None = None,
         clock: Any = None,
         idle_s: int | None = None,
+        player_key: Any = None,
     ) -> dict[str, Any]:
-        """A new deal. ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
+        """A new deal. ``player_key``: the creator's (DS-26 unless well formed): its person
+        seats are listed under the key's digest, never in the deal's log or meta.
+        ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
         open seats has one (the default when none is given), a deal of one person only if asked.
         ``open`` seats are for people the creator invites (each gets an invite
         code) or, with ``lobby``, for anyone who finds the table listed (TB-1). ``name``: the
@@ -190,13 +197,14 @@ class DealService:
         bots think (``PACES``). ``coach``: whether its seats may ask for advice (default: when
         exactly one seat is a person; advice at a table of several people would be an aid the
         others did not agree to)."""
+        player = await self.players.digest(player_key) if player_key is not None else None
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle limit other than TB-2.7's hour needs --dev")
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach,
-            lobby=lobby, name=name, clock=clock, idle_s=idle_s,
+            lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
@@ -250,6 +258,7 @@ class DealService:
         name: str | None = None,
         clock: Any = None,
         idle_s: int | None = None,
+        player: str | None = None,
     ) -> dict[str, Any]:
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
@@ -282,6 +291,8 @@ class DealService:
         if coach is None:
             coach = len(tokens) == 1 and not invites
         created_ms = now_ms()
+        if player is not None:  # before the deal exists: a row whose deal never came is skipped
+            await self.players.seated(player, "deal", deal_id, sorted(tokens), created_ms)
         meta = {
             "game": kit_.name,
             "seats": json.dumps(seat_kinds),
@@ -357,11 +368,21 @@ class DealService:
 
     # seats for people (TB-1) ----------------------------------------------------
     async def join(
-        self, deal_id: str, *, invite: str | None, seat: int | None, name: Any, token: str | None = None
+        self,
+        deal_id: str,
+        *,
+        invite: str | None,
+        seat: int | None,
+        name: Any,
+        token: str | None = None,
+        player_key: Any = None,
     ) -> dict[str, Any]:
         """A person takes an open seat: with its invite code, or at a lobby table by number.
         The seat is given once (the conditional append decides between concurrent joins); the
-        answer is the seat's new token, of which only the digest is kept (in the log)."""
+        answer is the seat's new token, of which only the digest is kept (in the log). With a
+        ``player_key`` the seat is listed under the key's digest once it is taken (never in the
+        log: ``SeatJoined`` is the same with or without one)."""
+        player = await self.players.digest(player_key) if player_key is not None else None
         name = seat_name(name)
         folded = await self.load(deal_id)
         if token is not None:
@@ -379,6 +400,8 @@ class DealService:
         digest = token_digest(new_token)
         command = JoinSeat(seat, name, digest, invite is not None)
         outcome = await self.execute(deal_id, None, command, command_id=f"join:{seat}:{digest[:24]}")
+        if player is not None:
+            await self.players.seated(player, "deal", deal_id, [seat], folded.created_ms or now_ms())
         return {
             "deal_id": deal_id,
             "seat": seat,

@@ -25,12 +25,15 @@ from typing import Any
 
 import msgspec
 
+from domain.envelope import decode_record
 from domain.errors import RuleViolation
+from domain.table.clock import DealAbandoned
 from domain.table.seating import PERSON
 from domain.table.view import SeatDeadline, TableView
 from service.app.lru import LRUCache
 from service.app.reads.audit import AuditReport, audit_log
 from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
 from service.store.event_store import EventStore
@@ -116,6 +119,50 @@ class LobbyList(msgspec.Struct):
     """Live tables listed in the lobby that still have an open seat, newest first (TB-1.2)."""
 
     tables: list[LobbyTable]
+
+
+class PlayerResult(msgspec.Struct):
+    """A finished deal's public result, for one seat: the winner (null: nobody won), this
+    seat's net payment and the game's unit."""
+
+    winner: int | None
+    score: int
+    unit: str
+
+
+class PlayerLinks(msgspec.Struct):
+    """The web table's page of the seat, the replay (once over) and the review of the seat's
+    decisions (the API route; once over)."""
+
+    table: str
+    replay: str | None
+    review: str | None
+
+
+class PlayerDeal(msgspec.Struct):
+    """One seat a player took. ``created_at``: the deal's first record's time, as the log
+    records it; ``status``: playing, over or abandoned (TB-2.7); ``result``: null while playing."""
+
+    deal_id: str
+    game: str
+    ruleset: str
+    created_at: str
+    seat: int
+    status: str
+    result: PlayerResult | None
+    links: PlayerLinks
+    match_id: str | None = None
+
+
+class PlayerDeals(msgspec.Struct):
+    """A player's deals, newest first (issue 24); ``next_before``: the ``before`` of the next
+    page (null: this is the last)."""
+
+    deals: list[PlayerDeal]
+    next_before: int | None = None
+
+
+PLAYER_READS = 8  # deals of one list folded at once
 
 
 # --- the gate (pure) -------------------------------------------------------------------------
@@ -375,6 +422,36 @@ def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
     )
 
 
+def player_deal(deal_id: str, folded: Folded, seat: int, created_at: str, match_id: str | None) -> PlayerDeal:
+    """A row of a player's list: what anyone may know of the deal (its game, time, the seat,
+    whether it is over) and, once it is over, its public result for that seat; never a card, a
+    token, an invite or who else listed it."""
+    result = None
+    status = "playing"
+    over = folded.over
+    if over:
+        outcome = folded.kit.deal_summary(folded.state)
+        abandoned = any(isinstance(e, DealAbandoned) for e in folded.events[-3:])
+        status = "abandoned" if abandoned else "over"
+        score = outcome.payments[seat] if 0 <= seat < len(outcome.payments) else 0
+        result = PlayerResult(winner=outcome.winner, score=score, unit=outcome.unit)
+    return PlayerDeal(
+        deal_id=deal_id,
+        game=folded.kit.name,
+        ruleset=folded.kit.game.ruleset if not folded.events else folded.events[0].ruleset,
+        created_at=created_at,
+        seat=seat,
+        status=status,
+        result=result,
+        links=PlayerLinks(
+            table=f"/#/play/{deal_id}/{seat}",
+            replay=f"/#/replay/{deal_id}" if over else None,
+            review=f"/deals/{deal_id}/reviews/{seat}" if over else None,
+        ),
+        match_id=match_id,
+    )
+
+
 ARENA_REPORT = Path(__file__).resolve().parents[3] / "bench" / "arena-results.json"
 DEFAULT_LEVELS = ("strong", "greedy")  # the lobby's default opponent: the first of these a game has
 
@@ -442,12 +519,14 @@ class ReadSide:
         folds: Folds,
         seats: SeatTokens,
         presence: Presence,
+        players: Players | None = None,
         audit_cache_size: int = 256,
     ) -> None:
         self.store = store
         self.folds = folds
         self.seats = seats
         self.presence = presence
+        self.players = players if players is not None else Players(store)
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
         # advice is a pure function of (deal, seat, version): asked again on every redraw of the
         # table, it is computed once per move (a few ms for MCR, see bench.coach)
@@ -533,3 +612,35 @@ class ReadSide:
             if len(tables) >= count:
                 break
         return LobbyList(tables=tables)
+
+    async def player_deals(self, player_key: Any, before_ms: int | None, count: int) -> PlayerDeals:
+        """The deals the holder of ``player_key`` took a seat in, newest first, each through
+        ``player_deal``; deals that neither Redis nor the archive holds are left out. A key
+        nobody used has an empty list, like any other. A page ends between two creation times,
+        so ``next_before`` loses no row of the next page."""
+        digest = await self.players.digest(player_key)
+        rows = await self.players.rows(digest, before_ms, count + 1)
+        if len(rows) > count:
+            page = rows[:count]
+            boundary = page[-1].created_ms
+            if rows[count].created_ms == boundary:  # the next page starts inside this ms
+                page = [row for row in page if row.created_ms > boundary] or page
+            more = True
+        else:
+            page, more = rows, False
+        limit = asyncio.Semaphore(PLAYER_READS)
+
+        async def one(row: Any) -> PlayerDeal | None:
+            if row.kind != "deal":
+                return None
+            async with limit:
+                try:
+                    folded = await self.folds.load(row.id)
+                except DealNotFound:
+                    return None
+                first = await self.store.read_raw(row.id, 1, 1)
+            created_at = decode_record(first[0]).recorded_at if first else ""
+            return player_deal(row.id, folded, row.seat, created_at, None)
+
+        shown = [d for d in await asyncio.gather(*(one(row) for row in page)) if d is not None]
+        return PlayerDeals(deals=shown, next_before=page[-1].created_ms if more and page else None)
