@@ -43,6 +43,7 @@ pytestmark = pytest.mark.redis
 FULL = os.environ.get("DEALSTREAM_FULL_LOAD") == "1"
 DEALS_PER_GAME = 12 if FULL else 3
 SEATS = {"paohuzi": 3, "mcr": 4}
+PLAYER_LIST = "/players/me/deals"  # asked with a player key (issue 24)
 
 NOT_CARDS = {
     "version", "first_version", "step", "total", "seat", "dealer", "turn", "window", "windows",
@@ -56,6 +57,7 @@ NOT_CARDS = {
     "move_s", "claim_s", "bank_s", "own_deadline_ms", "deadline_ms", "bank_ms",  # clocks (TB-2)
     # the coach's numbers (its cards are names, never ids)
     "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
+    "score", "next_before",  # a player's list: a seat's net payment, a creation time (issue 24)
 }  # fmt: skip
 
 
@@ -237,7 +239,12 @@ async def read_sse(http, deal_id: str, token: str | None) -> list[tuple[str, dic
 async def play_deal(http, game: str, seed: int) -> dict:
     rng = random.Random(seed)
     n = SEATS[game]
-    body = {"game": game, "seats": ["human"] * n, "coach": True}  # the coach route is asked too
+    # the creator's player key lists every seat of the deal under it (GET /players/me/deals); a
+    # second player's key lists a deal of its own, so the probes ask with both (issue 24)
+    keys = {"mine": f"leak-mine-{seed:08d}-key", "other": f"leak-other-{seed:08d}-key"}
+    other = {"game": game, "seats": ["human"] * n, "player_key": keys["other"]}
+    assert (await http.post("/deals", json=other)).status == 201
+    body = {"game": game, "seats": ["human"] * n, "coach": True, "player_key": keys["mine"]}  # coach too
     created = await (await http.post("/deals", json=body)).json()
     deal_id = created["deal_id"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
@@ -282,7 +289,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
         assert moves < 3000
         probe_now = window_open_after_answer(http, views, seat) or moves % 4 == 0
         if probe_now:
-            received.extend(await probe_every_route(http, deal_id, tokens, probes))
+            received.extend(await probe_every_route(http, deal_id, tokens, probes, keys))
             probes += 1
     for seat, task in listeners.items():
         for name, message in await asyncio.wait_for(task, 60):
@@ -298,7 +305,13 @@ async def play_deal(http, game: str, seed: int) -> dict:
             frame = await http.get(f"/deals/{deal_id}/replay", params={"step": step, "perspective": seat})
             assert frame.status == 200, (step, seat, await frame.text())
             received.append((seat, "frame", await frame.json()))
-    return {"deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes}
+    players = http.app[bootstrap.DEALS].players
+    # neither a player key nor its digest may be in any answer
+    hidden_keys = [*keys.values(), *[await players.digest(k) for k in keys.values()]]
+    return {
+        "deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes,
+        "player_secrets": hidden_keys,
+    }  # fmt: skip
 
 
 def window_open_after_answer(http, views: list[dict], seat: int) -> bool:
@@ -315,7 +328,15 @@ async def get_operations(http) -> list[tuple[str, list[dict]]]:
     ]
 
 
-def fill(parameters: list[dict], deal_id: str, seats: int, version: int, n: int, token: str | None):
+def fill(
+    parameters: list[dict],
+    deal_id: str,
+    seats: int,
+    version: int,
+    n: int,
+    token: str | None,
+    player_key: str | None = None,
+):
     """Path, query and header values for one request (the n-th probe picks other candidates)."""
     path, query, headers = {}, {}, {}
     for p in parameters:
@@ -329,6 +350,8 @@ def fill(parameters: list[dict], deal_id: str, seats: int, version: int, n: int,
             if token is None:
                 continue
             value = token
+        elif name == "before":  # a creation time in ms (a player's list pages on it): all of them
+            value = str(2**53)
         elif kind == "integer" and name in ("seat",):
             value = str(n % seats)
         elif kind == "integer":
@@ -336,6 +359,10 @@ def fill(parameters: list[dict], deal_id: str, seats: int, version: int, n: int,
             value = str(max(low, [version, 0, max(0, version - 1), version // 2, 1][n % 5]))
         elif where == "header" and name.lower() == "last-event-id":
             value = str(max(0, version - 1 - n % 3))
+        elif where == "header" and name.lower() == "x-player-key":
+            if player_key is None:
+                continue
+            value = player_key
         elif where == "path":
             value = str(n % seats)
         else:
@@ -371,14 +398,26 @@ async def read_stream(resp, version: int) -> list[tuple[str, dict]]:
         resp.close()
 
 
-async def probe_every_route(http, deal_id: str, tokens: list[str], n: int) -> list[tuple]:
-    """Every GET operation as each seat, a spectator and nobody, at the deal's current version."""
+async def probe_every_route(
+    http, deal_id: str, tokens: list[str], n: int, keys: dict[str, str] | None = None
+) -> list[tuple]:
+    """Every GET operation as each seat, a spectator and nobody, at the deal's current version.
+    A route that reads a player key (``X-Player-Key``) is asked by a seat with the key that
+    created the deal or another player's, and by a spectator or nobody with none or a key
+    nobody used."""
     version = (await (await http.get(f"/deals/{deal_id}")).json())["version"]
     out = []
+    keys = keys or {}
     for path, parameters in await get_operations(http):
         for viewer in [*range(len(tokens)), None]:
             token = tokens[viewer] if viewer is not None else None
-            values, query, headers = fill(parameters, deal_id, len(tokens), version, n + (viewer or 0), token)
+            if viewer is not None:
+                player_key = keys.get("mine" if (n + viewer) % 2 == 0 else "other")
+            else:
+                player_key = None if n % 2 == 0 else f"nobody-used-this-key-{n:04d}"
+            values, query, headers = fill(
+                parameters, deal_id, len(tokens), version, n + (viewer or 0), token, player_key
+            )
             if token is not None and "token" not in query:
                 headers["Authorization"] = f"Bearer {token}"
             url = path.format(**values)
@@ -440,6 +479,10 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
             continue
         if where.startswith("route:"):
             body = message["body"]
+            if where == f"route:{PLAYER_LIST}":  # the probe saw lists, not only refusals
+                listed = isinstance(body, dict) and played["deal_id"] in json.dumps(body.get("deals"))
+                kind = "listed" if listed else "refused" if message["status"] >= 400 else "other"
+                counted[f"players:{kind}"] = counted.get(f"players:{kind}", 0) + 1
             leaked = card_ids(body) & hidden[seat][version]
             assert not leaked, (played["deal_id"], seat, where, version, sorted(leaked), body)
             told = secret_leaks(body, seat, secrets[version])
@@ -448,6 +491,7 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
             if not over[version]:
                 assert seed not in text, (played["deal_id"], seat, where, version)
             assert not any(token in text for token in played["tokens"]), (where, "a seat token in an answer")
+            assert not any(s in text for s in played["player_secrets"]), (where, "a player key or digest")
             continue
         if where == "answer":
             # an answer's events are versions first_version..version minus those hidden from the
@@ -467,6 +511,7 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
         if not over[version]:  # the seed stays secret while anyone can still move
             assert seed not in text, (played["deal_id"], seat, where, version)
         assert not any(token in text for token in played["tokens"]), "a seat token in a message"
+        assert not any(s in text for s in played["player_secrets"]), "a player key or its digest in a message"
     return counted
 
 
@@ -491,6 +536,9 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
     assert totals.get("answer", 0) > 10 * DEALS_PER_GAME
     assert totals.get("answer:view", 0) > 5 * DEALS_PER_GAME
     assert totals.get("sse:deal-over", 0) == DEALS_PER_GAME * (SEATS[game] + 1)
+    if PLAYER_LIST in operations:  # asked with the deal's own key, another's, none and an unused one
+        assert totals.get("players:listed", 0) and totals.get("players:refused", 0), {k: v for k, v in totals.items() if "players" in k}
+        assert totals.get("players:other", 0)  # another player's list, or an unused key's empty one
 
 
 def test_the_card_id_walk_finds_ids_and_skips_counts():
