@@ -18,6 +18,7 @@ from service.app.commands.deals import CommandAnswer
 from service.app.games import kit
 from service.app.reads import queries
 from service.app.reads.audit import AuditReport
+from service.app.reads.matches import MatchAudit, MatchSummary
 from service.app.state.players import PLAYER_KEY_PATTERN
 from service.http import schemas
 
@@ -321,6 +322,36 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, (Review, ReviewProgress)),),
         parameters=(DEAL_ID, SEAT, query_param("seed")),
         errors=("DS-7", "DS-5", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/matches",
+        "create_match",
+        'create a match (TB-5): the body of POST /deals plus its length ("round", "game" or a '
+        "number of deals) and, for Paohuzi, a target; answers the first deal's creation and match_id",
+        (Answer(201, schemas.CreatedMatch),),
+        request=schemas.CreateMatch,
+        errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "MC-6.1", "PH-9.1")
+        + ("DS-12",),
+    ),
+    Route(
+        "GET",
+        "/matches/{match_id}",
+        "match",
+        "a match's deals (dealer, round, result once ended), running scores and standings (TB-5.4)",
+        (Answer(200, MatchSummary),),
+        parameters=(path_param("match_id"),),
+        errors=("DS-23", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/matches/{match_id}/audit",
+        "match_audit",
+        "the match's audit (TB-5.5): each deal's result read again from its own log, and the match "
+        "log's order, dealers and rounds checked against the rules",
+        (Answer(200, MatchAudit),),
+        parameters=(path_param("match_id"),),
+        errors=("DS-23", "DS-12"),
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)

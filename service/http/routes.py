@@ -13,6 +13,7 @@ import asyncio
 import logging
 from pathlib import Path
 
+import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
@@ -20,10 +21,13 @@ from service.app.analysis.reviews import Reviews
 from service.app.bots.runner import BotPool
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService
+from service.app.commands.matches import MatchService
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
 from service.app.reads import queries
+from service.app.reads.matches import MatchReads
 from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
+from service.app.state.match_log import MatchLog
 from service.http import sse
 from service.http.openapi import openapi_document
 from service.http.request import (
@@ -43,6 +47,7 @@ from service.http.route_table import ROUTES
 from service.http.schemas import (
     CommandRequest,
     CreateDeal,
+    CreateMatch,
     FilledSeat,
     FillRequest,
     Health,
@@ -98,6 +103,9 @@ class Api:
         # reads of a player's list per address (DS-28)
         self.list_limiter = RateLimiter(list_limit, LIST_WINDOW_S)
         self.keepalive = keepalive
+        # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
+        self.matches = MatchService(deals, MatchLog(deals.store))
+        self.match_reads = MatchReads(self.matches.log, self.reads)
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
@@ -121,6 +129,21 @@ class Api:
             idle_s=body.idle_s, player_key=body.player_key,
         )  # fmt: skip
         return json_response(created, status=201)
+
+    async def create_match(self, request: web.Request) -> web.Response:
+        """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
+        if not self.limiter.allow(request.remote or "?"):
+            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
+        fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
+        game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
+        created = await self.matches.create(game, length, target, **fields)
+        return json_response(created, status=201)
+
+    async def match(self, request: web.Request) -> web.Response:
+        return json_response(await self.match_reads.summary(request.match_info["match_id"]))
+
+    async def match_audit(self, request: web.Request) -> web.Response:
+        return json_response(await self.match_reads.audit(request.match_info["match_id"]))
 
     async def join(self, request: web.Request) -> web.Response:
         """Take an open seat (TB-1.2): the answer holds the seat's token, shown this once."""
@@ -326,6 +349,7 @@ def build_app(
         list_limit=list_limit,
     )
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
+    matches = api.matches  # its sweep runs beside the clock keeper
     from service.http.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
@@ -345,6 +369,7 @@ def build_app(
         await hub.wait_connected()
         background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
         background.append(asyncio.create_task(keeper.run()))
+        background.append(asyncio.create_task(matches.run()))
 
     async def on_shutdown(app: web.Application) -> None:
         # live streams wait on their queues; end them now instead of after the shutdown timeout
@@ -359,6 +384,7 @@ def build_app(
         for task in stuck:
             log.warning("background task %s did not stop within %.0f s", task.get_name(), STOP_BACKGROUND_S)
         await keeper.close()
+        await matches.close()
         await reviews.close()
         await deals.close()
 

@@ -51,6 +51,15 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     player_key: PlayerKey = None
 
 
+class CreateMatch(CreateDeal, forbid_unknown_fields=True, kw_only=True):
+    """A match (TB-5): the body of ``POST /deals`` plus its ``length``: ``"round"`` or
+    ``"game"`` (MCR's four hands or four rounds, MC-6.1) or a number of deals (1-64), and for
+    Paohuzi an optional ``target`` in tun (PH-9.1). Checked by those rules (422)."""
+
+    length: int | str
+    target: int | None = None
+
+
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Take an open seat (TB-1.2): with its ``invite`` code, or at a table listed in the lobby by
     ``seat`` number. ``name``: 1-24 printable characters, shown to everyone as text (TB-1.3).
@@ -101,6 +110,15 @@ class CreatedDeal(msgspec.Struct):
     pace: str = "normal"
     rematch_of: str | None = None
     coach: bool = False
+
+
+class CreatedMatch(CreatedDeal, kw_only=True):
+    """The first deal's creation answer (its tokens and invites are the whole match's: TB-5.2)
+    and the match's id, length in deals and target."""
+
+    match_id: str
+    length: int
+    target: int | None = None
 
 
 class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):

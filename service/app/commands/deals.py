@@ -21,6 +21,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ import msgspec
 
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
-from domain.game import StartDeal
+from domain.game import MatchPlace, StartDeal
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
 from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
@@ -40,6 +41,7 @@ from service.app.state.folds import DealNotFound, Folded, Folds, step_clock, ste
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
+from service.metrics import Metrics, command_outcome
 from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")
@@ -147,6 +149,7 @@ class DealService:
         seats: SeatTokens | None = None,
         presence: Presence | None = None,
         players: Players | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """The command side over ``store``. ``folds``, ``seats``, ``presence`` and ``players``
         are the parts it shares with the read side (``bootstrap`` makes them once and hands them
@@ -158,12 +161,16 @@ class DealService:
         self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
-        self.bots = BotRunner(self, bot_delay, bot_pool)
+        # commands by game, type and outcome; the bots' decisions (issue 26; default: unread)
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.bots = BotRunner(self, bot_delay, bot_pool, metrics=self.metrics)
         # who has a live stream (any process), for the views
         self.presence = presence if presence is not None else Presence(store)
         # player keys' digests and the seats listed under them ("My games", issue 24)
         self.players = players if players is not None else Players(store)
         self.kick_bots = self.bots.kick
+        # called with a match's id when a deal of that match ends (TB-5.1: the next deal follows)
+        self.on_match_deal_over: Callable[[str], Awaitable[None]] | None = None
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(cache_size, keep=lambda lock: lock.locked())
 
@@ -183,6 +190,8 @@ class DealService:
         clock: Any = None,
         idle_s: int | None = None,
         player_key: Any = None,
+        deal_id: str | None = None,
+        match: MatchPlace | None = None,
     ) -> dict[str, Any]:
         """A new deal. ``player_key``: the creator's (DS-26 unless well formed): its person
         seats are listed under the key's digest, never in the deal's log or meta.
@@ -203,8 +212,8 @@ class DealService:
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle limit other than TB-2.7's hour needs --dev")
         return await self._create(
-            game_name, seats, client_seed, deck, dealer, spectators, pace, None, coach=coach,
-            lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player,
+            game_name, seats, client_seed, deck, dealer, spectators, pace, None, deal_id, coach=coach,
+            lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
@@ -259,18 +268,30 @@ class DealService:
         clock: Any = None,
         idle_s: int | None = None,
         player: str | None = None,
+        match: MatchPlace | None = None,
+        creator_digests: dict[int, str] | None = None,
+        joined: dict[int, tuple[str, str, bool]] | None = None,
     ) -> dict[str, Any]:
+        """``match``: the deal is one of a match (TB-5.1); ``creator_digests`` and ``joined``
+        (seat -> name, token digest, invited) carry the people of its previous deal over with
+        their tokens (TB-5.2): the creator's seats by their digests, each joined seat open at
+        creation, without an invite, and taken again by its person's digest at once."""
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
         if pace not in PACES:
             raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == PERSON}
-        invites = {i: secrets.token_urlsafe(16) for i, kind in enumerate(seat_kinds) if kind == OPEN}
+        digests = {seat: token_digest(tok) for seat, tok in tokens.items()}
+        if creator_digests is not None:  # a match's next deal: the same tokens (TB-5.2)
+            tokens, digests = {}, dict(creator_digests)
+        joined = joined or {}
+        invited = [i for i, kind in enumerate(seat_kinds) if kind == OPEN and i not in joined]
+        invites = {i: secrets.token_urlsafe(16) for i in invited}
         if lobby and not invites:
             raise RuleViolation("TB-1.2", "a table in the lobby needs at least one open seat")
         if name is not None:
             name = seat_name(name)
-            if not tokens:
+            if not digests:
                 raise RuleViolation("TB-1.3", "a name is for the creator's own seat: it needs a 'human' seat")
         # TB-2.1: a table people may join has a clock; one person plays untimed unless it asks
         settings = parse_clock(clock) if clock is not None or invites else None
@@ -285,6 +306,7 @@ class DealService:
             table=TABLE_RULES,
             clock=settings,
             idle_limit_s=idle_s if settings is None else None,
+            match=match,
         )
         if spectators is None:
             spectators = not tokens and not invites
@@ -302,16 +324,19 @@ class DealService:
             "coach": "1" if coach else "0",
             "lobby": "1" if lobby else "0",
             **({"rematch_of": rematch_of} if rematch_of else {}),
-            **{f"token:{seat}": token_digest(tok) for seat, tok in tokens.items()},
+            **{f"token:{seat}": digest for seat, digest in digests.items()},
             # an invite is kept as its digest only, like a token (TB-1.2)
             **{f"invite:{seat}": token_digest(code) for seat, code in invites.items()},
         }
         await self.store.put_meta(deal_id, meta)
         result = await self.store.append(deal_id, 0, events, command_id="create")
+        if result.duplicate:  # a match's next deal another process created (same id): finish it
+            await self._seat_again(deal_id, joined, name, digests, bool(invites))
+            return await self._created_again(deal_id)
         # a lobby table is listed while it is live, for anyone to find a free seat at
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         # the first command needs neither the meta nor the log back from Redis
-        self.seats.remember(deal_id, {seat: token_digest(tok) for seat, tok in tokens.items()})
+        self.seats.remember(deal_id, digests)
         folded = Folded(
             kit_,
             kit_.game.fold(events),
@@ -329,16 +354,20 @@ class DealService:
         self.folds.remember(deal_id, folded)
         if settings is not None:  # every clocked live deal is looked at by the clock keepers
             await self.store.schedule_clock(deal_id, created_ms + LOOK_AGAIN_MS)
-        elif tokens:  # an untimed deal of a person: looked at once its idle limit could pass (TB-2.7)
+        elif digests:  # an untimed deal of a person: looked at once its idle limit could pass (TB-2.7)
             await self.store.schedule_clock(deal_id, created_ms + idle_limit_ms(events[0]))
         version = result.last_version
+        for seat, (joined_name, digest, invited) in sorted(joined.items()):  # TB-5.2: back in their seats
+            command = JoinSeat(seat, joined_name, digest, invited)
+            carried = await self.execute(deal_id, None, command, command_id=f"join:{seat}:{digest[:24]}")
+            version = carried.last_version
         if name is not None:
-            seat = min(tokens)
+            seat = min(digests)
             named = await self.execute(
                 deal_id, seat, JoinSeat(seat, name, "", False), command_id=seat_command_id(seat, "name")
             )
             version = named.last_version
-        if not tokens and not invites:
+        if not digests and not invites and not joined:
             # never an empty client seed: sha256(server_seed || "") is the public commitment itself
             seed = client_seed or secrets.token_hex(16)
             outcome = await self.execute(
@@ -362,6 +391,45 @@ class DealService:
             "rematch_of": rematch_of,
             "coach": coach,
         }
+
+    async def _seat_again(
+        self, deal_id: str, joined: dict[int, tuple[str, str, bool]], name: str | None,
+        digests: dict[int, str], invites: bool,
+    ) -> None:
+        """What a creation does after its first append, done again where it was cut short
+        (each step's command id makes a step already appended an answer, not a second append)."""
+        steps: list[tuple[int | None, Any, str]] = [
+            (None, JoinSeat(seat, n, digest, inv), f"join:{seat}:{digest[:24]}")
+            for seat, (n, digest, inv) in sorted(joined.items())
+        ]
+        if name is not None:
+            seat = min(digests)
+            steps.append((seat, JoinSeat(seat, name, "", False), seat_command_id(seat, "name")))
+        for seat, command, command_id in steps:
+            try:
+                await self.execute(deal_id, seat, command, command_id=command_id)
+            except RuleViolation:
+                pass  # the deal went on without it (dealt already): nothing to make good
+        if not digests and not invites and not joined and not (await self.load(deal_id)).started:
+            try:
+                start = StartDeal(seat=0, client_seed=secrets.token_hex(16))
+                await self.execute(deal_id, None, start, command_id="start")
+            except (CommandIdReused, RuleViolation):
+                pass  # another process dealt it first
+
+    async def _created_again(self, deal_id: str) -> dict[str, Any]:
+        """The creation answer of a deal already created (no token or invite: they were given
+        to whoever created it, or were carried over)."""
+        folded = await self.load(deal_id)
+        created = folded.events[0]
+        return {
+            "deal_id": deal_id, "game": folded.kit.name, "ruleset": created.ruleset,
+            "seats": list(created.seats), "commitment": created.commitment,
+            "tokens": {}, "invites": {}, "join_links": {},
+            "lobby": folded.lobby, "clock": msgspec.to_builtins(created.clock) if created.clock else None,
+            "version": folded.version, "spectators": folded.spectators, "pace": folded.pace,
+            "rematch_of": folded.rematch_of, "coach": folded.coach,
+        }  # fmt: skip
 
     def _lock(self, deal_id: str) -> asyncio.Lock:
         return self._locks.get_or_put(deal_id, asyncio.Lock)
@@ -463,10 +531,28 @@ class DealService:
         arrival order, settle claims), unless the client pinned ``expected_version``.
         ``person``: the command came from a seat's person, whose clock it must beat (TB-2.4).
         """
-        async with self._lock(deal_id):
-            outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version, person)
+        started, counted = time.perf_counter(), "error"
+        try:
+            async with self._lock(deal_id):
+                outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version, person)
+            counted = "duplicate" if outcome.duplicate else "accepted"
+        except BaseException as exc:
+            counted = command_outcome(exc)
+            raise
+        finally:
+            folded_now = self.folds.cached(deal_id)
+            kit_ = folded_now.kit if folded_now is not None else None
+            self.metrics.command(kit_, command, counted, time.perf_counter() - started)
         if kick:
             self.bots.kick(deal_id)
+        folded = outcome.folded
+        if folded is not None and folded.over and self.on_match_deal_over is not None and folded.events:
+            match = getattr(folded.events[0], "match", None)
+            if match is not None:  # TB-5.1: the match's next deal (the sweep retries a failure)
+                try:
+                    await self.on_match_deal_over(match.match_id)
+                except Exception:  # noqa: BLE001 - the deal's own answer stands
+                    log.exception("match %s: going on after deal %s failed", match.match_id, deal_id)
         return outcome
 
     async def command(

@@ -82,6 +82,8 @@ class DealSummary(msgspec.Struct):
     # people whose StartDeal the deal still waits for (TB-1.4); never their seeds (TB-3.2)
     waiting_to_start: list[int] = []
     table: TableView | None = None  # names, away seats and the clocks, as this viewer may see them
+    # a deal of a match (TB-5): {"match_id", "index", "next_deal_id"} (null until the next deal exists)
+    match: dict[str, Any] | None = None
 
 
 class ReplayFrame(msgspec.Struct):
@@ -543,6 +545,10 @@ class ReadSide:
         answer = summary(deal_id, folded, viewer, await self.presence.seats(deal_id))
         if folded.over:  # only a finished deal is played again
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
+        place = getattr(folded.events[0], "match", None)
+        if place is not None:  # TB-5.1: the next deal of its match, once created
+            nxt = await self.store.meta_field(deal_id, "next_deal_id") if folded.over else None
+            answer.match = {"match_id": place.match_id, "index": place.index, "next_deal_id": nxt}
         return answer
 
     async def view(self, deal_id: str, viewer: Viewer) -> Any:
