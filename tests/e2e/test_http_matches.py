@@ -132,7 +132,6 @@ async def _over(http, match_id):
 
 
 async def test_the_next_deal_is_created_once_when_the_sweep_and_the_command_side_race(http, store):
-    deals = http.server.app["deals"] if "deals" in http.server.app else None
     from service import bootstrap
 
     deals = http.server.app[bootstrap.DEALS]
