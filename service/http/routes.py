@@ -186,7 +186,9 @@ class Api:
         return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
 
     async def my_deals(self, request: web.Request) -> web.Response:
-        """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24)."""
+        """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24). No
+        key is 401 before anything is counted; then the address's reads are (DS-28)."""
+        key = player_key(request)
         client = request.remote or "?"
         if not self.list_limiter.allow(client):
             from service.http.problems import problem
@@ -195,7 +197,6 @@ class Api:
             answer = problem(429, f"too many reads of player lists from this address; wait {wait} s", "DS-28")
             answer.headers["Retry-After"] = str(wait)
             return answer
-        key = player_key(request)
         limit = whole(request, "limit", 50, 1, 200)
         before = whole(request, "before", None, 0, 2**53)
         return json_response(await self.reads.player_deals(key, before, limit))
