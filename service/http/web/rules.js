@@ -81,7 +81,7 @@ const MC_EN = {
     { h: "Dealing", items: [
       ["MC-2.1", "Seats 0 to 3 play in that order."],
       ["MC-2.2", "The seed of the deal picks the dealer and builds the wall; both can be checked at the end."],
-      ["MC-2.3", "The round wind is East. The dealer sits East, then South, West and North follow in turn order."],
+      ["MC-2.3", "Outside a match the round wind is East; in a match it is the wind MC-6.2 gives. The dealer sits East, then South, West and North follow in turn order."],
       ["MC-2.4", "The dealer takes 14 tiles and the others 13, from the front of the wall. Flowers are laid out at once and replaced from the back of the wall, dealer first."],
       ["MC-2.5", "Each flower adds one point, but only to a hand that already makes eight points without them."],
     ] },
@@ -193,7 +193,7 @@ const MC_PT = {
     { h: "A distribuição", items: [
       ["MC-2.1", "Os lugares 0 a 3 jogam por esta ordem."],
       ["MC-2.2", "A semente escolhe o distribuidor e monta a muralha; ambos se verificam no fim."],
-      ["MC-2.3", "O vento da ronda é Leste. O distribuidor é Leste; Sul, Oeste e Norte seguem pela ordem de jogo."],
+      ["MC-2.3", "Fora de uma partida, o vento da ronda é Leste; numa partida, é o vento dado pela MC-6.2. O distribuidor é Leste; Sul, Oeste e Norte seguem pela ordem de jogo."],
       ["MC-2.4", "O distribuidor recebe 14 peças e os outros 13, da frente da muralha. As flores são expostas logo e substituídas pelo fundo da muralha, a começar pelo distribuidor."],
       ["MC-2.5", "Cada flor vale um ponto, mas só numa mão que já faça oito pontos sem elas."],
     ] },
@@ -305,7 +305,7 @@ const MC_NL = {
     { h: "Delen", items: [
       ["MC-2.1", "Plaatsen 0 tot 3 spelen in die volgorde."],
       ["MC-2.2", "De seed kiest de gever en bouwt de muur; beide zijn aan het eind na te rekenen."],
-      ["MC-2.3", "De rondewind is oost. De gever zit oost; zuid, west en noord volgen in beurtvolgorde."],
+      ["MC-2.3", "Buiten een partij is de rondewind oost; in een partij is het de wind die MC-6.2 geeft. De gever zit oost; zuid, west en noord volgen in beurtvolgorde."],
       ["MC-2.4", "De gever krijgt 14 stenen en de anderen 13, van de voorkant van de muur. Bloemen gaan meteen open en worden vervangen vanaf de achterkant, te beginnen bij de gever."],
       ["MC-2.5", "Elke bloem is één punt waard, maar alleen bij een hand die zonder bloemen al acht punten haalt."],
     ] },
@@ -417,7 +417,7 @@ const MC_AR = {
     { h: "التوزيع", items: [
       ["MC-2.1", "تلعب المقاعد من 0 إلى 3 بهذا الترتيب."],
       ["MC-2.2", "تختار البذرة الموزّع وتبني الجدار، ويمكن التحقق منهما في النهاية."],
-      ["MC-2.3", "ريح الجولة هي الشرق. الموزّع شرق، ثم الجنوب والغرب والشمال بترتيب اللعب."],
+      ["MC-2.3", "خارج المباراة ريح الجولة هي الشرق؛ وفي المباراة هي الريح التي تحددها MC-6.2. الموزّع شرق، ثم الجنوب والغرب والشمال بترتيب اللعب."],
       ["MC-2.4", "يأخذ الموزّع 14 قطعة والآخرون 13 من مقدمة الجدار. تُكشف الزهور فورًا وتُستبدل من مؤخرة الجدار بدءًا بالموزّع."],
       ["MC-2.5", "كل زهرة بنقطة واحدة، لكن فقط ليد تبلغ ثماني نقاط من دونها."],
     ] },
@@ -529,7 +529,7 @@ const MC_FI = {
     { h: "Jako", items: [
       ["MC-2.1", "Paikat 0–3 pelaavat tässä järjestyksessä."],
       ["MC-2.2", "Siemen valitsee jakajan ja rakentaa muurin; molemmat voi tarkistaa lopuksi."],
-      ["MC-2.3", "Kierroksen tuuli on itä. Jakaja on itä, ja etelä, länsi ja pohjoinen seuraavat vuorojärjestyksessä."],
+      ["MC-2.3", "Ottelun ulkopuolella kierroksen tuuli on itä; ottelussa se on MC-6.2:n mukainen tuuli. Jakaja on itä, ja etelä, länsi ja pohjoinen seuraavat vuorojärjestyksessä."],
       ["MC-2.4", "Jakaja saa 14 laattaa ja muut 13 muurin etupäästä. Kukat asetetaan heti esille ja korvataan muurin takapäästä jakajasta alkaen."],
       ["MC-2.5", "Jokainen kukka on yhden pisteen arvoinen, mutta vain kädessä, joka yltää kahdeksaan pisteeseen ilman niitä."],
     ] },
