@@ -199,7 +199,8 @@ class Api:
             return answer
         limit = whole(request, "limit", 50, 1, 200)
         before = whole(request, "before", None, 0, 2**53)
-        return json_response(await self.reads.player_deals(key, before, limit))
+        answer = await self.reads.player_deals(key, before, limit, match_row=self.match_reads.player_match)
+        return json_response(answer)
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""

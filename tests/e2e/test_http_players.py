@@ -173,7 +173,7 @@ async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, s
     assert (await my_deals(http, ana, limit=2)) == await my_deals(http, ana)
 
     # a key nobody used: an empty list, like any other; no answer holds a secret
-    assert await my_deals(http, new_key()) == {"deals": [], "next_before": None}
+    assert await my_deals(http, new_key()) == {"deals": [], "next_before": None, "matches": []}
     digests = [await http.app[bootstrap.DEALS].players.digest(k) for k in (ana, bo)]
     tokens = [solo["tokens"]["0"], shared["tokens"]["0"], bo_token, cy_token, live["tokens"]["0"]]
     for key in (ana, bo):
@@ -183,7 +183,14 @@ async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, s
 
 
 async def test_bad_keys_are_refused_and_nothing_is_stored(http, store):
-    bad = ["short", "x" * 129, "has space in it, long", "ünïcödé-key-0123456789", 12345678901234567, ["k"] * 20]
+    bad = [
+        "short",
+        "x" * 129,
+        "has space in it, long",
+        "ünïcödé-key-0123456789",
+        12345678901234567,
+        ["k"] * 20,
+    ]
     body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True}
     for key in bad:
         await _problem(await http.post("/deals", json={**body, "player_key": key}), 400, "DS-26")
@@ -260,7 +267,9 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
         no_secret_in(name, ana, bo)
         if any(d in name for d in digests):
             assert name in {store.keys.player(d) for d in digests}, name
-        if name.startswith(f"{store.prefix}:{{{with_keys}}}") or name.startswith(f"{store.prefix}:{{{without}}}"):
+        if name.startswith(f"{store.prefix}:{{{with_keys}}}") or name.startswith(
+            f"{store.prefix}:{{{without}}}"
+        ):
             assert not any(d in name for d in digests)
     lists = {d: [m.decode() for m in await store.redis.zrange(store.keys.player(d), 0, -1)] for d in digests}
     assert lists == {digests[0]: [f"deal:{with_keys}:0"], digests[1]: [f"deal:{with_keys}:1"]}
@@ -280,6 +289,38 @@ async def test_an_abandoned_deal_lists_as_abandoned(http):
     row = await wait_for(abandoned, timeout=60, interval=0.1)
     assert row["deal_id"] == created["deal_id"]
     assert row["status"] == "abandoned" and row["result"] == {"winner": None, "score": 0, "unit": "points"}
+
+
+async def test_a_match_lists_under_both_players_with_its_first_deal(http):
+    """A match created and joined with player keys: each player's list has the match (its seat,
+    running score and deals so far) and its first deal, which names the match."""
+    ana, bo = new_key(), new_key()
+    body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True, "length": 2}
+    resp = await http.post("/matches", json={**body, "player_key": ana})
+    assert resp.status == 201, await resp.text()
+    created = await resp.json()
+    match_id, first = created["match_id"], created["deal_id"]
+    joined = await http.post(f"/deals/{first}/join", json={"seat": 1, "name": "Bo", "player_key": bo})
+    assert joined.status == 201, await joined.text()
+    for key, seat in ((ana, 0), (bo, 1)):
+        listing = await my_deals(http, key)
+        assert [(d["deal_id"], d["seat"], d["match_id"]) for d in listing["deals"]] == [
+            (first, seat, match_id)
+        ]
+        (row,) = listing["matches"]
+        assert row == {
+            "match_id": match_id,
+            "game": "paohuzi",
+            "ruleset": created["ruleset"],
+            "created_at": row["created_at"],
+            "seat": seat,
+            "status": "playing",
+            "score": 0,
+            "unit": "tun",
+            "deal_ids": [first],
+            "links": {"match": f"/matches/{match_id}"},
+        }
+    await _problem(await http.post("/matches", json={**body, "player_key": "short"}), 400, "DS-26")
 
 
 @pytest.fixture
@@ -314,7 +355,11 @@ async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(arc
 
     await wait_for(finished, timeout=60)
     before = await my_deals(http, ana)
-    assert before["deals"][0]["result"] == {"winner": outcome.winner, "score": outcome.payments[0], "unit": "tun"}
+    assert before["deals"][0]["result"] == {
+        "winner": outcome.winner,
+        "score": outcome.payments[0],
+        "unit": "tun",
+    }
     await store.redis.zadd(store.finished_index_key, {deal_id: 1})  # its end dated back: archive it
 
     async def archived() -> bool:

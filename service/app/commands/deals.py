@@ -311,6 +311,8 @@ class DealService:
         created_ms = now_ms()
         if player is not None:  # before the deal exists: a row whose deal never came is skipped
             await self.players.seated(player, "deal", deal_id, sorted(tokens), created_ms)
+            if match is not None:  # its match too: the match's later deals are found through it
+                await self.players.seated(player, "match", match.match_id, sorted(tokens), created_ms)
         meta = {
             "game": kit_.name,
             "seats": json.dumps(seat_kinds),
@@ -465,7 +467,11 @@ class DealService:
         command = JoinSeat(seat, name, digest, invite is not None)
         outcome = await self.execute(deal_id, None, command, command_id=f"join:{seat}:{digest[:24]}")
         if player is not None:
-            await self.players.seated(player, "deal", deal_id, [seat], folded.created_ms or now_ms())
+            created_ms = folded.created_ms or now_ms()
+            await self.players.seated(player, "deal", deal_id, [seat], created_ms)
+            match = getattr(folded.events[0], "match", None) if folded.events else None
+            if match is not None:  # the seat stays the person's for the whole match (TB-5.2)
+                await self.players.seated(player, "match", match.match_id, [seat], created_ms)
         return {
             "deal_id": deal_id,
             "seat": seat,

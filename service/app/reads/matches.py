@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.envelope import record_hash, verify_chain
+from domain.envelope import decode_record, record_hash, verify_chain
 from domain.game import MatchPlace
 from domain.match import (
     MatchCreated,
@@ -22,9 +22,10 @@ from domain.match import (
     plan,
     standings,
 )
-from service.app.reads.queries import NOBODY, ReadSide
+from service.app.games import kit
+from service.app.reads.queries import NOBODY, PlayerMatch, ReadSide
 from service.app.state.folds import DealNotFound
-from service.app.state.match_log import MatchLog, deal_ended
+from service.app.state.match_log import MatchLog, MatchNotFound, deal_ended
 
 
 class MatchResult(msgspec.Struct):
@@ -186,6 +187,31 @@ class MatchReads:
         if not report.ok:
             problems.append(f"deal {index} ({deal_id}): its own audit fails")
         return MatchAuditDeal(index, deal_id, len(problems) == before, report.ok, _result(found))
+
+    async def player_match(self, match_id: str, seat: int) -> PlayerMatch | None:
+        """A row of a player's list (``GET /players/me/deals``, issue 24): the public facts of
+        the match and the running score of ``seat`` (None: no such match)."""
+        try:
+            state, _version = await self.log.state(match_id)
+        except MatchNotFound:
+            return None
+        created = state.created
+        if created is None:
+            return None
+        raws = await self.log.raw(match_id)
+        scores = list(state.scores)
+        return PlayerMatch(
+            match_id=match_id,
+            game=created.game,
+            ruleset=created.ruleset,
+            created_at=decode_record(raws[0]).recorded_at if raws else "",
+            seat=seat,
+            status="over" if state.over else "playing",
+            score=scores[seat] if 0 <= seat < len(scores) else 0,
+            unit=kit(created.game).deal_summary(kit(created.game).game.initial_state()).unit,
+            deal_ids=[entry.deal_id for entry in state.deals],
+            links={"match": f"/matches/{match_id}"},
+        )
 
 
 class _Entry(msgspec.Struct):

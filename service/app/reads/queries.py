@@ -156,12 +156,31 @@ class PlayerDeal(msgspec.Struct):
     match_id: str | None = None
 
 
+class PlayerMatch(msgspec.Struct):
+    """One seat a player took in a match (TB-5): its game, time (the match log's first record),
+    the seat (the same in every deal of it, TB-5.2), whether it is over, this seat's running
+    score and the match's deals so far (``GET /matches/{id}`` has the rest)."""
+
+    match_id: str
+    game: str
+    ruleset: str
+    created_at: str
+    seat: int
+    status: str  # playing | over
+    score: int
+    unit: str
+    deal_ids: list[str]
+    links: dict[str, str]
+
+
 class PlayerDeals(msgspec.Struct):
-    """A player's deals, newest first (issue 24); ``next_before``: the ``before`` of the next
-    page (null: this is the last)."""
+    """A player's deals and matches, each newest first (issue 24); ``next_before``: the
+    ``before`` of the next page (null: this is the last). A deal of a match names it in
+    ``match_id``; a match's later deals are listed under the match."""
 
     deals: list[PlayerDeal]
     next_before: int | None = None
+    matches: list[PlayerMatch] = []
 
 
 PLAYER_READS = 8  # deals of one list folded at once
@@ -619,11 +638,14 @@ class ReadSide:
                 break
         return LobbyList(tables=tables)
 
-    async def player_deals(self, player_key: Any, before_ms: int | None, count: int) -> PlayerDeals:
+    async def player_deals(
+        self, player_key: Any, before_ms: int | None, count: int, match_row: Any = None
+    ) -> PlayerDeals:
         """The deals the holder of ``player_key`` took a seat in, newest first, each through
         ``player_deal``; deals that neither Redis nor the archive holds are left out. A key
         nobody used has an empty list, like any other. A page ends between two creation times,
-        so ``next_before`` loses no row of the next page."""
+        so ``next_before`` loses no row of the next page. ``match_row``: reads a match's row
+        (``MatchReads.player_match``; the matches' read side is built on this one)."""
         digest = await self.players.digest(player_key)
         rows = await self.players.rows(digest, before_ms, count + 1)
         if len(rows) > count:
@@ -636,7 +658,12 @@ class ReadSide:
             page, more = rows, False
         limit = asyncio.Semaphore(PLAYER_READS)
 
-        async def one(row: Any) -> PlayerDeal | None:
+        async def one(row: Any) -> PlayerDeal | PlayerMatch | None:
+            if row.kind == "match":
+                if match_row is None:
+                    return None
+                async with limit:
+                    return await match_row(row.id, row.seat)
             if row.kind != "deal":
                 return None
             async with limit:
@@ -646,7 +673,12 @@ class ReadSide:
                     return None
                 first = await self.store.read_raw(row.id, 1, 1)
             created_at = decode_record(first[0]).recorded_at if first else ""
-            return player_deal(row.id, folded, row.seat, created_at, None)
+            match = getattr(folded.events[0], "match", None) if folded.events else None
+            return player_deal(row.id, folded, row.seat, created_at, match.match_id if match else None)
 
-        shown = [d for d in await asyncio.gather(*(one(row) for row in page)) if d is not None]
-        return PlayerDeals(deals=shown, next_before=page[-1].created_ms if more and page else None)
+        shown = await asyncio.gather(*(one(row) for row in page))
+        return PlayerDeals(
+            deals=[d for d in shown if isinstance(d, PlayerDeal)],
+            next_before=page[-1].created_ms if more and page else None,
+            matches=[m for m in shown if isinstance(m, PlayerMatch)],
+        )
