@@ -37,16 +37,20 @@ from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
 from service.gc_tuning import tune_gc
+from service.http import observe
 from service.http.routes import CLOCKS, HUB, build_app
+from service.metrics import Metrics
 from service.store.archive import Archive, open_archive
 from service.store.connection import STREAMS_CLIENT_NAME, connect
 from service.store.embedded import DEFAULT_DATA_DIR
-from service.store.event_store import EventStore
+from service.store.event_store import EventStore, now_ms
 
 log = logging.getLogger("dealstream.bootstrap")
 DEALS = web.AppKey("deals", DealService)
 ARCHIVE = web.AppKey("archive", Archive)
-__all__ = ["ARCHIVE", "CLOCKS", "DEALS", "HUB", "Settings", "application", "serve"]
+METRICS = web.AppKey("metrics", Metrics)
+DEFAULT_METRICS_PORT = 9464  # GET /metrics, on 127.0.0.1 only (issue 26)
+__all__ = ["ARCHIVE", "CLOCKS", "DEALS", "HUB", "METRICS", "Settings", "application", "serve"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,11 @@ class Settings:
     data_dir: str | None = None
     archive_after_s: float | None = DEFAULT_OLDER_THAN_S
     archive_interval_s: float = 30.0
+    # GET /metrics on 127.0.0.1:metrics_port (None: not served); with metrics_required a port
+    # that cannot be bound stops the start, else it is logged and the service runs without it
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    metrics_required: bool = False
 
     def open_archive(self) -> Archive | None:
         """The archive these settings name (None without ``archive``); it connects on first use."""
@@ -107,6 +116,8 @@ def application(
     pool = BotPool(settings.bot_workers, settings.bot_budget)
     archive = settings.open_archive()
     store = EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas, archive=archive)
+    metrics = Metrics()  # this app's own registry (issue 26): GET /metrics on the metrics port
+    store.observe_appends(metrics)
     # the parts the command side and the read side share, made once
     folds = Folds(store)
     seats = SeatTokens(store, folds)
@@ -121,24 +132,60 @@ def application(
         seats=seats,
         presence=presence,
         players=players,
+        metrics=metrics,
     )
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
-    hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams)
+    hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams, metrics=metrics)
     app = build_app(
         deals,
         create_limit=settings.create_limit,
         list_limit=settings.list_limit,
         hub=hub,
-        reviews=Reviews(deals.store, pool),
+        reviews=Reviews(deals.store, pool, metrics),
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
         clock_sweep_s=settings.clock_sweep_s,
         reads=reads,
     )
     app[DEALS] = deals
+    app[METRICS] = metrics
+    observe.install(app, metrics)
+    _gauges(metrics, store, folds, hub)
     if archive is not None:
         _run_archive(app, store, archive, settings)
     return app
+
+
+def _gauges(metrics: Metrics, store: EventStore, folds: Folds, hub: StreamHub) -> None:
+    """The gauges read at scrape time: open streams, live deals and away seats (from this
+    process's fold cache), and the archive backlog (one read of the finished index)."""
+    from domain.game import GAMES
+
+    metrics.streams_open.set_function(lambda: hub.subscribers)
+
+    def deals_here() -> None:
+        live = dict.fromkeys(GAMES, 0)
+        away = dict.fromkeys(GAMES, 0)
+        for deal_id in folds.deal_ids():
+            folded = folds.cached(deal_id)
+            if folded is None or folded.over:
+                continue
+            game = folded.kit.name
+            live[game] = live.get(game, 0) + 1
+            seating = getattr(folded.state, "seating", None)
+            away[game] = away.get(game, 0) + sum(1 for a in (seating.away if seating else None) or () if a)
+        for game, n in live.items():
+            metrics.live_deals.labels(game).set(n)
+        for game, n in away.items():
+            metrics.away_seats.labels(game).set(n)
+
+    async def backlog() -> None:
+        oldest = await store.indexes.oldest_finished()
+        metrics.archive_backlog.set(0.0 if oldest is None else max(0.0, (now_ms() - oldest) / 1000))
+        metrics.finished_in_redis.set(await store.finished_count())
+
+    metrics.add_refresher(deals_here)
+    metrics.add_refresher(backlog)
 
 
 def _run_archive(app: web.Application, store: EventStore, archive: Archive, settings: Settings) -> None:
@@ -196,4 +243,28 @@ async def serve(url: str, settings: Settings) -> web.Application:
         await streams_client.aclose()
 
     app.on_cleanup.append(close_clients)
+    if settings.metrics_port:
+        _serve_metrics(app, settings)
     return app
+
+
+def _serve_metrics(app: web.Application, settings: Settings) -> None:
+    """``GET /metrics`` on ``metrics_host:metrics_port``, a site of its own beside the public one."""
+    runner = web.AppRunner(observe.metrics_app(app[METRICS]), access_log=None)
+
+    async def start(_app: web.Application) -> None:
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, settings.metrics_host, settings.metrics_port).start()
+        except OSError as exc:
+            if settings.metrics_required:
+                raise
+            log.warning("metrics not served: %s:%s: %s", settings.metrics_host, settings.metrics_port, exc)
+            return
+        log.info("metrics on http://%s:%s/metrics", settings.metrics_host, settings.metrics_port)
+
+    async def stop(_app: web.Application) -> None:
+        await runner.cleanup()
+
+    app.on_startup.append(start)
+    app.on_cleanup.append(stop)

@@ -30,6 +30,17 @@ def at_least_one(text: str) -> int:
     return n
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: the thing is off)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError("must be a port number from 0 to 65535")
+    return n
+
+
 def review_seed(text: str) -> int:
     """A review seed, as the API takes it: a whole number from 0 to 2**31."""
     try:
@@ -104,6 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read the archive but leave the archiving to another process or `dealstream archive`",
     )
+    s.add_argument(
+        "--metrics-port", type=port_number, default=None,
+        help="serve GET /metrics on 127.0.0.1:PORT, 0: not at all (default: DEALSTREAM_METRICS_PORT,"
+        " else 9464, skipped with a warning when taken)",
+    )  # fmt: skip
+    s.add_argument(
+        "--log-format", choices=("plain", "json"), default=None,
+        help="plain text, or one JSON object a line (default: DEALSTREAM_LOG_FORMAT, else plain)",
+    )  # fmt: skip
     redis_opts(s)
     s.set_defaults(func=serve.cmd_serve)
 

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import logging
+import os
 import sys
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from aiohttp import web
 
-    from service import bootstrap
+    from service import bootstrap, log_format
     from service.store.connection import resolve_redis_url
     from service.store.embedded import DataDirInUse
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    fmt = args.log_format or os.environ.get("DEALSTREAM_LOG_FORMAT") or "plain"
+    if fmt not in log_format.FORMATS:
+        print(f"dealstream: DEALSTREAM_LOG_FORMAT is one of {', '.join(log_format.FORMATS)}", file=sys.stderr)
+        return 2
+    log_format.configure(fmt)
+    metrics_port, metrics_required = metrics_port_of(args)
     try:
         url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
     except DataDirInUse as exc:
@@ -34,6 +39,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         archive_url=args.archive,
         data_dir=args.data_dir,
         archive_after_s=None if args.no_archiver else args.archive_after,
+        metrics_port=metrics_port or None,
+        metrics_required=metrics_required,
     )
     try:
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
@@ -45,3 +52,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if embedded is not None:
             embedded.stop()
     return 0
+
+
+def metrics_port_of(args: argparse.Namespace) -> tuple[int, bool]:
+    """The metrics port (0: off) and whether it was asked for (then a port that cannot be bound
+    stops the start): ``--metrics-port``, else ``DEALSTREAM_METRICS_PORT``, else the default."""
+    from service.bootstrap import DEFAULT_METRICS_PORT
+
+    if args.metrics_port is not None:
+        return args.metrics_port, True
+    env = os.environ.get("DEALSTREAM_METRICS_PORT")
+    if env:
+        return int(env), True
+    return DEFAULT_METRICS_PORT, False

@@ -21,6 +21,7 @@ append is one atomic script guarded by its own version check.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from typing import Any
 
@@ -66,6 +67,9 @@ class AutoPipeline:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.batches = 0  # how many pipelines went out, and how many commands (for benchmarks)
         self.commands = 0
+        # metrics (issue 26): ``observe_append_batch(commands, seconds)`` after each round trip
+        # and ``observe_append(seconds)`` per command, from its queueing to its reply; None: none
+        self.observer: Any = None
         # a plain TCP or unix-socket client gets its own lean connection; others go through redis-py
         self._resp = RespConnection.for_client(redis)
 
@@ -76,6 +80,9 @@ class AutoPipeline:
             self._loop, self._queue, self._sender = loop, deque(), None
             self._resp = RespConnection.for_client(self.redis)
         future = loop.create_future()
+        if self.observer is not None:
+            queued, observe = time.perf_counter(), self.observer.observe_append
+            future.add_done_callback(lambda _f: observe(time.perf_counter() - queued))
         self._queue.append((args, future))
         if self._sender is None or self._sender.done():
             self._sender = loop.create_task(self._send())
@@ -89,6 +96,7 @@ class AutoPipeline:
             batch = [(args, future) for args, future in batch if not future.cancelled()]
             if not batch:
                 continue
+            sent = time.perf_counter()
             try:
                 replies = await self._round_trip([args for args, _ in batch])
             except BaseException as exc:  # the whole round trip failed: every caller hears it
@@ -105,6 +113,8 @@ class AutoPipeline:
                 continue
             self.batches += 1
             self.commands += len(batch)
+            if self.observer is not None:
+                self.observer.observe_append_batch(len(batch), time.perf_counter() - sent)
             for (_, future), reply in zip(batch, replies, strict=True):
                 if future.done():
                     continue

@@ -156,6 +156,12 @@ class DealIndexes:
         )
         return [(text(d), int(score)) for d, score in rows]
 
+    async def oldest_finished(self) -> int | None:
+        """The finish time (ms) of the oldest finished deal still in Redis (one ZRANGE of one
+        entry: the archive backlog's metric reads it at each scrape); None when there is none."""
+        rows = await self.redis.zrange(self.keys.finished_index, 0, 0, withscores=True)
+        return int(rows[0][1]) if rows else None
+
     async def finished_count(self, cutoff_ms: int | None = None) -> int:
         return await self.redis.zcount(
             self.keys.finished_index, "-inf", "+inf" if cutoff_ms is None else cutoff_ms

@@ -105,6 +105,11 @@ class EventStore:
         """(round trips, appends) the pipelined append path has made so far."""
         return self._appends.batches, self._appends.commands
 
+    def observe_appends(self, observer: Any) -> None:
+        """Report the append pipeline's round trips and latencies to ``observer`` (a
+        ``service.metrics.Metrics``; issue 26)."""
+        self._appends.observer = observer
+
     # keys ------------------------------------------------------------------
     def events_key(self, deal_id: str) -> str:
         return self.keys.events(deal_id)

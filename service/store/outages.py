@@ -54,3 +54,32 @@ def reply_error(message: str) -> rx.RedisError:
 def is_outage_reply(reply: object) -> bool:
     """An error reply (from ``reply_error``) that a later retry may see answered."""
     return isinstance(reply, tuple(OUTAGE_REPLIES.values()))
+
+
+# an outage's kind, for the metrics (a short fixed list: a label of bounded cardinality)
+_KINDS: tuple[tuple[type[BaseException], str], ...] = (
+    (rx.BusyLoadingError, "loading"),
+    (rx.ClusterDownError, "clusterdown"),
+    (rx.MasterDownError, "masterdown"),
+    (rx.TryAgainError, "tryagain"),
+    (rx.ReadOnlyError, "readonly"),
+    (rx.SlotNotCoveredError, "slot_not_covered"),
+    (rx.TimeoutError, "timeout"),
+    (TimeoutError, "timeout"),
+    (rx.ConnectionError, "connection"),
+    (rx.ClusterError, "cluster"),
+    (ConnectionError, "connection"),
+)
+
+
+def outage_kind(exc: BaseException) -> str:
+    """One of a fixed list of words for what kind of outage ``exc`` is (``other`` if none)."""
+    name = type(exc).__name__
+    if name == "NotReplicated":
+        return "not_replicated"
+    if name == "ArchiveUnavailable":
+        return "archive"
+    for kind, word in _KINDS:
+        if isinstance(exc, kind):
+            return word
+    return "other"

@@ -33,6 +33,7 @@ from projections import review as rv
 from service.app.bots.runner import BotPool
 from service.app.games import kit_for_ruleset
 from service.app.state.folds import DealNotFound
+from service.metrics import Metrics
 from service.store.event_store import EventStore
 
 log = logging.getLogger("dealstream.reviews")
@@ -109,10 +110,19 @@ def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Poi
 class Reviews:
     """Starts reviews and answers their progress or result."""
 
-    def __init__(self, store: EventStore, pool: BotPool) -> None:
+    def __init__(self, store: EventStore, pool: BotPool, metrics: Metrics | None = None) -> None:
         self.store = store
         self.pool = pool
         self._running: dict[tuple[str, int, int], asyncio.Task] = {}
+        self._left: dict[tuple[str, int, int], int] = {}  # decisions a running review has yet to evaluate
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.metrics.add_refresher(self._gauge)
+
+    def _gauge(self) -> None:
+        """The reviews running here and their decisions still queued (read at scrape time)."""
+        running = [key for key, task in self._running.items() if not task.done()]
+        self.metrics.reviews_running.set(len(running))
+        self.metrics.reviews_queued.set(sum(self._left.get(key, 0) for key in running))
 
     def key(self, deal_id: str, seat: int, seed: int) -> str:
         return f"{self.store.prefix}:{{{deal_id}}}:review:{rv.METHOD}:{seat}:{seed}"
@@ -153,12 +163,15 @@ class Reviews:
         self, deal_id: str, seat: int, seed: int, ruleset: str, points: list[rv.Point],
         table_moves: list[rv.TableMove], started: int,
     ) -> None:  # fmt: skip
+        key = (deal_id, seat, seed)
+        self._left[key] = len(points)
         try:
             scores: list[list[tuple[float, float]]] = []
             for i in range(0, len(points), CHUNK):
                 chunk = msgspec.json.encode(points[i : i + CHUNK])
                 answer = await self.pool.run(_evaluate, ruleset, chunk, seed)
                 scores.extend(msgspec.json.decode(answer))
+                self._left[key] = len(points) - len(scores)
                 await self._put(
                     deal_id, seat, seed, ReviewProgress("running", len(scores), len(points), started),
                     ttl=PROGRESS_TTL_S,
@@ -167,12 +180,16 @@ class Reviews:
             review = build(ruleset, deal_id, seat, seed, points, scored, table_moves)
             done = {"status": "done", **msgspec.to_builtins(review)}
             await self._put(deal_id, seat, seed, done, ttl=DONE_TTL_S)
+            self.metrics.reviews.labels("done").inc()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - a failed review is reported, never fatal
+            self.metrics.reviews.labels("failed").inc()
             log.exception("review of deal %s seat %d failed", deal_id, seat)
             failed = ReviewProgress("failed", 0, len(points), started, error=type(exc).__name__)
             await self._put(deal_id, seat, seed, failed, ttl=PROGRESS_TTL_S)
+        finally:
+            self._left.pop(key, None)
 
     async def close(self) -> None:
         for task in self._running.values():

@@ -32,6 +32,7 @@ from domain.table.absence import away_command_id
 from service.app.bots.workers import die_with_parent
 from service.app.cancellation import raise_if_cancelled
 from service.app.state.folds import DealNotFound, Folded, Folds
+from service.metrics import Metrics
 from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.bots")
@@ -201,6 +202,13 @@ class BotPool:
         self._drop()
 
 
+def _fallback_reason(exc: BaseException) -> str:
+    """Why a search fell back to the greedy move, as a label: over its budget, or its worker died."""
+    if isinstance(exc, TimeoutError):
+        return "budget"
+    return "worker_died" if isinstance(exc, BrokenProcessPool) else "os_error"
+
+
 def _away_first(folded: Folded, seats: list[int]) -> bool:
     """The first of ``seats`` is a person's seat that is away."""
     seating = folded.state.seating
@@ -227,10 +235,18 @@ class CommandSide(Protocol):
 class BotRunner:
     """Moves the bot seats of the deals this process holds folds of."""
 
-    def __init__(self, deals: CommandSide, delay: float = 0.0, pool: BotPool | None = None) -> None:
+    def __init__(
+        self,
+        deals: CommandSide,
+        delay: float = 0.0,
+        pool: BotPool | None = None,
+        *,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.deals = deals
         self.delay = delay
         self.pool = pool
+        self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks (issue 26)
         self._tasks: dict[str, asyncio.Task] = {}
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
 
@@ -272,6 +288,7 @@ class BotRunner:
                     backoff = 0.05
                 except (*STORE_OUTAGES, OSError) as exc:  # waited out, not a reason to stop
                     raise_if_cancelled()  # unless it was a cancellation the client turned into one
+                    self.metrics.outage("bots", exc)
                     log.warning("bot runner on deal %s waits for the event store: %s", deal_id, exc)
                     await asyncio.sleep(backoff)
                     backoff = min(RETRY_MAX_S, backoff * 2)
@@ -319,11 +336,15 @@ class BotRunner:
                 return folded.kit.convert_command(msgspec.json.decode(answer))
             except (TimeoutError, BrokenProcessPool, OSError) as exc:
                 self.pool.fallbacks += 1
+                self.metrics.bot_fallbacks.labels(level, _fallback_reason(exc)).inc()
                 log.warning("bot %s on deal %s seat %d: %s; playing the %s move", level, deal_id, seat,
                             type(exc).__name__ or exc, FALLBACK_LEVEL)  # fmt: skip
                 return folded.kit.make_bot(FALLBACK_LEVEL, seed).choose(view)
         finally:
-            self.decision_ms.append((time.perf_counter() - started) * 1000)
+            took = time.perf_counter() - started
+            self.metrics.bot_decisions.labels(folded.kit.name, level).inc()
+            self.metrics.bot_decision_duration.labels(level).observe(took)
+            self.decision_ms.append(took * 1000)
             if len(self.decision_ms) > 10_000:
                 del self.decision_ms[:5_000]
 

@@ -21,6 +21,7 @@ from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
 from service.app.commands.deals import DealService, StaleVersion
 from service.app.state.folds import DealNotFound
+from service.metrics import Metrics
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES
 
@@ -37,8 +38,12 @@ def expiry_command_id(version: int, seat: int) -> str:
 
 
 class ClockKeeper:
-    def __init__(self, deals: DealService, interval_s: float = SWEEP_S) -> None:
+    def __init__(
+        self, deals: DealService, interval_s: float = SWEEP_S, metrics: Metrics | None = None
+    ) -> None:
         self.deals = deals
+        # expiries and outages (issue 26): the command side's metrics unless given others
+        self.metrics = metrics if metrics is not None else getattr(deals, "metrics", None) or Metrics()
         self.store = deals.store
         self.interval_s = interval_s
         self.expired = 0  # ClockExpired batches this process appended
@@ -59,6 +64,7 @@ class ClockKeeper:
                 raise
             except STORE_OUTAGES as exc:
                 raise_if_cancelled()  # a cancellation the Redis client turned into an outage
+                self.metrics.outage("clocks", exc)
                 log.warning("clock keeper waits for the event store: %s", exc)
                 backoff = min(2.0, backoff * 2)
             except Exception:  # noqa: BLE001 - one deal's trouble must not stop every clock
@@ -83,6 +89,7 @@ class ClockKeeper:
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
             if isinstance(exc, STORE_OUTAGES):
+                self.metrics.outage("clocks", exc)
                 log.warning("clock keeper: deal %s waits for the event store: %s", deal_id, exc)
             else:
                 log.error("clock keeper: deal %s: %r", deal_id, exc)
@@ -126,6 +133,7 @@ class ClockKeeper:
             return False
         if not outcome.duplicate:
             self.expired += 1
+            self.metrics.clock_expiries.labels("expired").inc()
             self.lateness_ms.append(max(0, now_ms() - due.final_ms))
             if len(self.lateness_ms) > 100_000:
                 del self.lateness_ms[:50_000]
@@ -161,4 +169,5 @@ class ClockKeeper:
             return False
         if not outcome.duplicate:
             self.abandoned += 1
+            self.metrics.clock_expiries.labels("abandoned").inc()
         return not outcome.duplicate

@@ -41,6 +41,7 @@ from service.app.state.folds import DealNotFound, Folded, Folds, step_clock, ste
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
+from service.metrics import Metrics, command_outcome
 from service.store.event_store import EventStore, VersionConflict, now_ms
 
 log = logging.getLogger("dealstream.deals")
@@ -148,6 +149,7 @@ class DealService:
         seats: SeatTokens | None = None,
         presence: Presence | None = None,
         players: Players | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         """The command side over ``store``. ``folds``, ``seats``, ``presence`` and ``players``
         are the parts it shares with the read side (``bootstrap`` makes them once and hands them
@@ -159,7 +161,9 @@ class DealService:
         self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
-        self.bots = BotRunner(self, bot_delay, bot_pool)
+        # commands by game, type and outcome; the bots' decisions (issue 26; default: unread)
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.bots = BotRunner(self, bot_delay, bot_pool, metrics=self.metrics)
         # who has a live stream (any process), for the views
         self.presence = presence if presence is not None else Presence(store)
         # player keys' digests and the seats listed under them ("My games", issue 24)
@@ -533,8 +537,20 @@ class DealService:
         arrival order, settle claims), unless the client pinned ``expected_version``.
         ``person``: the command came from a seat's person, whose clock it must beat (TB-2.4).
         """
-        async with self._lock(deal_id):
-            outcome = await self._execute_locked(deal_id, seat, command, command_id, expected_version, person)
+        started, counted = time.perf_counter(), "error"
+        try:
+            async with self._lock(deal_id):
+                outcome = await self._execute_locked(
+                    deal_id, seat, command, command_id, expected_version, person
+                )
+            counted = "duplicate" if outcome.duplicate else "accepted"
+        except BaseException as exc:
+            counted = command_outcome(exc)
+            raise
+        finally:
+            folded_now = self.folds.cached(deal_id)
+            kit_ = folded_now.kit if folded_now is not None else None
+            self.metrics.command(kit_, command, counted, time.perf_counter() - started)
         if kick:
             self.bots.kick(deal_id)
         folded = outcome.folded

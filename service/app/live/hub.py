@@ -42,7 +42,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.envelope import StoredEvent, decode_record, record_hash
+from domain.table.clock import recorded_ms
 from service.app.state.folds import Folds
+from service.metrics import Metrics
 from service.store.doorbell import Doorbell
 from service.store.event_store import MAX_BATCH, EventStore
 from service.store.outages import STORE_OUTAGES
@@ -125,12 +127,14 @@ class StreamHub:
         sweep_interval: float = 0.5,
         queue_limit: int = 256,
         pong_timeout: float = 2.0,
+        metrics: Metrics | None = None,
     ) -> None:
         """``store``: the service's event store, whose prefix and archive the hub reads with;
         ``folds``: the fold cache the records the hub reads are folded into (shared with the
         command and read sides); ``redis``: the client the hub's two connections come from
-        (default: the store's)."""
+        (default: the store's); ``metrics``: where the delivery lag and outages are counted."""
         self.folds = folds
+        self.metrics = metrics if metrics is not None else Metrics()
         client = redis if redis is not None else store.redis
         self.redis = client
         # reads only, on the hub's own client; a deal that left Redis reads from the archive
@@ -298,6 +302,7 @@ class StreamHub:
             except asyncio.CancelledError:
                 raise
             except (*STORE_OUTAGES, TimeoutError) as exc:
+                self.metrics.outage("streams", exc)
                 if self.connected:
                     log.warning("stream doorbell lost (%s); reconnecting", exc)
                 self.connected = False
@@ -348,6 +353,8 @@ class StreamHub:
                     fut.cancel()
                 raise
             except Exception as exc:  # noqa: BLE001 - the one reader must outlive any read's trouble
+                if isinstance(exc, STORE_OUTAGES):
+                    self.metrics.outage("streams", exc)
                 if not isinstance(exc, STORE_OUTAGES):
                     log.exception("stream reader failed a read; retrying")
                 elif self.reads_ok:
@@ -413,6 +420,10 @@ class StreamHub:
         feed.head_hash = record_hash(raws[-1])
         batch = Batch(feed.deal_id, records, events, raws)
         self.delivered += 1
+        try:  # how far behind the store this delivery is (its last record's recorded time)
+            self.metrics.hub_lag.observe(max(0.0, time.time() - recorded_ms(records[-1].recorded_at) / 1000))
+        except ValueError:  # a record whose time does not parse (an imported log): not measured
+            pass
         for sub in list(feed.subscribers):
             if sub.queue.qsize() >= self.queue_limit:
                 sub.close("slow")

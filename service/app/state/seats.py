@@ -14,6 +14,7 @@ import hmac
 
 from domain.errors import RuleViolation
 from service.app.lru import LRUCache
+from service.app.request_context import note_seat
 from service.app.state.folds import DealNotFound, Folds
 from service.store.event_store import EventStore
 
@@ -75,6 +76,7 @@ class SeatTokens:
             seat = seat_of({i: d for i, d in enumerate(joined) if d}, digest)
         if seat is None:
             raise RuleViolation("DS-8", "this token is not a seat of this deal")
+        note_seat(seat)  # the request's log lines name the seat, never the token
         return seat
 
     async def seat_or_none(self, deal_id: str, token: str) -> int | None:
