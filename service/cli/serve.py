@@ -63,5 +63,7 @@ def metrics_port_of(args: argparse.Namespace) -> tuple[int, bool]:
         return args.metrics_port, True
     env = os.environ.get("DEALSTREAM_METRICS_PORT")
     if env:
+        if not env.isdigit() or int(env) > 65535:
+            raise SystemExit(f"dealstream: DEALSTREAM_METRICS_PORT is a port number, not {env!r}")
         return int(env), True
     return DEFAULT_METRICS_PORT, False
