@@ -16,6 +16,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.game import GAMES, DealOutcome, Game, Projections, get_ruleset
+from service.app.bots import programs
 
 
 class GameKit:
@@ -31,6 +32,7 @@ class GameKit:
         review: ModuleType | None = None,
         coach: ModuleType | None = None,
         text: ModuleType | None = None,
+        default_move: Any = None,
     ) -> None:
         self.game = game
         self.text = text  # the game in words: piece names, the table and result in a replay
@@ -42,7 +44,8 @@ class GameKit:
         self.summary = summary
         self.view_type = view_type  # the seat view bots read (a msgspec Struct)
         self.event_decoder = msgspec.json.Decoder(game.event_type)
-        self.bot_levels = sorted(bots.BOTS)
+        self.builtin_levels = sorted(bots.BOTS)
+        self.default_move = default_move  # TB-2.5: (state, seat) -> the move a clock expiry plays
         # msgspec caches what it learns about a Struct type on the class, but not about a bare
         # Union: converting into a one-field Struct costs ~1 µs where the Union costs ~18 µs
         self._command_box = msgspec.defstruct(f"{game.name}_command_box", [("command", game.command_type)])
@@ -62,7 +65,18 @@ class GameKit:
         """Winner (None: draw), net payments per seat, and the winner's score in its unit."""
         return self.summary.deal_summary(state)
 
+    @property
+    def bot_levels(self) -> list[str]:
+        """The game's own levels, then the bot programs the operator registered (issue 25)."""
+        return self.builtin_levels + programs.levels_for(self.name)
+
+    def has_level(self, level: str) -> bool:
+        """A level of ``--bots``: one of ``bot_levels``, or ``prog:NAME`` for a program."""
+        return level in self.bot_levels or level.removeprefix(programs.PREFIX) in programs.levels_for(self.name)
+
     def make_bot(self, level: str, seed: int) -> Any:
+        if level not in self.builtin_levels and programs.program(level) is not None:
+            return programs.ProgramBot(self, level)  # a bot program, for self-play
         return self.bots.make_bot(level, seed)
 
 
@@ -85,6 +99,7 @@ def _build(name: str) -> GameKit:
         part(f"projections.{folder}.review"),
         part(f"{package}.coach"),
         part(f"projections.{folder}.text"),
+        part(f"{package}.queries").default_move,
     )
 
 
@@ -107,5 +122,6 @@ def kit_for_ruleset(ruleset: str) -> GameKit:
     if game is base.game:
         return base
     return GameKit(
-        game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach, base.text
+        game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach, base.text,
+        base.default_move,
     )

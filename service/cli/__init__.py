@@ -9,6 +9,7 @@ progress and table) and ``archive``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from domain.game import GAMES
 from service.cli import archive, logs, play, serve
@@ -60,6 +61,23 @@ def main(argv: list[str] | None = None) -> int:
         sp.add_argument("--redis", help="Redis URL (default: DEALSTREAM_REDIS_URL, else embedded)")
         sp.add_argument("--data-dir", help="embedded Redis data directory (default ./dealstream-data)")
         sp.add_argument("--prefix", default="ds", help="key prefix (default ds)")
+
+    def program_opts(sp: argparse.ArgumentParser) -> None:  # issue 25, docs/bots.md
+        sp.add_argument(
+            "--bot-program", action="append", metavar="NAME=COMMAND",
+            help="make bot:NAME a seat level played by COMMAND (our bot protocol; repeat for more)",
+        )  # fmt: skip
+        sp.add_argument(
+            "--bot-program-protocol", action="append", metavar="NAME=PROTOCOL",
+            help="the protocol program NAME speaks: dealstream (the default) or botzone",
+        )  # fmt: skip
+        sp.add_argument(
+            "--bot-program-timeout", type=float, metavar="SECONDS",
+            help="seconds a program may take for one decision (default 5)",
+        )  # fmt: skip
+        sp.add_argument(
+            "--bot-program-memory", type=int, metavar="MIB", help="address space of a program (default 1024 MiB)"
+        )
 
     def log_opts(sp: argparse.ArgumentParser) -> None:
         redis_opts(sp)
@@ -125,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         help="plain text, or one JSON object a line (default: DEALSTREAM_LOG_FORMAT, else plain)",
     )  # fmt: skip
     redis_opts(s)
+    program_opts(s)
     s.set_defaults(func=serve.cmd_serve)
 
     s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
@@ -137,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", default="dealstream", help="tournament seed: deal i's wall depends on it and i only"
     )
     s.add_argument("--json", action="store_true")
+    program_opts(s)
     s.set_defaults(func=play.cmd_simulate)
 
     s = sub.add_parser(
@@ -157,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument("--seed", default="dealstream", help="arena seed: walls and bot seeds derive from it")
     s.add_argument("--json", action="store_true", help="print one JSON object (no progress bar)")
+    program_opts(s)
     s.set_defaults(func=play.cmd_arena)
 
     for name, func, help_ in (
@@ -217,4 +238,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--redis-timeout must be at least 0.5 seconds")
     if getattr(args, "max_streams", 1) < 1 or getattr(args, "keepalive", 1.0) <= 0:
         p.error("--max-streams and --keepalive must be positive")
+    if getattr(args, "bot_program", None) or getattr(args, "bot_program_protocol", None):
+        from service.app.bots import programs
+
+        problem = programs.configure(
+            args.bot_program, args.bot_program_protocol,
+            decision_s=args.bot_program_timeout, memory_mib=args.bot_program_memory,
+        )  # fmt: skip
+        if problem is not None:
+            print(f"dealstream {args.cmd}: {problem}", file=sys.stderr)
+            return 2
     return args.func(args)

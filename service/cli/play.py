@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from domain.selfplay import play_deal
+from service.app.bots import programs
 from service.app.games import kit
 
 
@@ -19,7 +20,7 @@ def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: s
     bots = [k.make_bot(level, base + i) for i, level in enumerate(levels)]
     events, state = play_deal(
         k.game,
-        k.projections.view_from_state,
+        programs.view_fn(k, bots),  # a bot program's seat learns its default move (TB-2.5)
         bots,
         deal_id=deal_seed.hex()[:16],
         seats=[f"bot:{lv}" for lv in levels],
@@ -38,7 +39,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     k = kit(args.game)
     levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
-    if len(levels) != k.game.seat_count or any(lv not in k.bot_levels for lv in levels):
+    if len(levels) != k.game.seat_count or not all(k.has_level(lv) for lv in levels):
         print(f"--bots needs {k.game.seat_count} of {', '.join(k.bot_levels)}", file=sys.stderr)
         return 2
     seats = k.game.seat_count

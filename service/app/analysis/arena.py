@@ -34,6 +34,7 @@ from domain.selfplay import play_deal
 from service.app.analysis.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
 from service.app.analysis.intervals import mean_interval, percentile
 from service.app.analysis.intervals import t_quantile as t_quantile
+from service.app.bots import programs
 from service.app.bots.workers import die_with_parent
 from service.app.games import kit
 
@@ -132,7 +133,7 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
             before = [len(t) for t in times]
             events, state = play_deal(
                 game,
-                k.projections.view_from_state,
+                programs.view_fn(k, players),  # a bot program's seat learns its default move (TB-2.5)
                 players,
                 deal_id=f"arena-{w}-{r}",
                 seats=[f"bot:{bots[b]}" for b in owners],
@@ -167,7 +168,7 @@ def check_lineup(game_name: str, bots: Sequence[str]) -> str | None:
     """Why ``bots`` cannot play an arena of ``game_name`` (None: they can)."""
     k = kit(game_name)
     seats = k.game.seat_count
-    unknown = [b for b in bots if b not in k.bot_levels]
+    unknown = [b for b in bots if not k.has_level(b)]
     if unknown:
         return f"unknown bot level(s) {', '.join(unknown)}; {game_name} has {', '.join(k.bot_levels)}"
     if not 2 <= len(bots) <= seats:

@@ -29,6 +29,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.table.absence import away_command_id
+from service.app.bots.programs import ProgramHost, fallback_command_id
 from service.app.bots.workers import die_with_parent
 from service.app.cancellation import raise_if_cancelled
 from service.app.state.folds import DealNotFound, Folded, Folds
@@ -248,6 +249,7 @@ class BotRunner:
         self.pool = pool
         self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks (issue 26)
         self._tasks: dict[str, asyncio.Task] = {}
+        self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
 
     def kick(self, deal_id: str) -> None:
@@ -308,13 +310,23 @@ class BotRunner:
         folded = await self.deals.folds.load(deal_id)
         seats = [] if folded.over else self._bots_to_act(folded)
         if not seats:
+            if folded.over:
+                await self.programs.end_deal(deal_id)
             return False
         seat = seats[0]
         version = folded.version
         view = folded.kit.projections.view_from_state(folded.state, seat)
-        command = await self._choose(folded, deal_id, seat, version, view)
-        away = _away_first(folded, [seat])
-        command_id = away_command_id(seat, version) if away else bot_command_id(seat, version)
+        level = folded.seats[seat][4:] if folded.seats[seat].startswith("bot:") else None
+        if level is not None and level not in folded.kit.builtin_levels:  # a bot program (issue 25)
+            default = folded.kit.default_move(folded.state, seat)
+            command, why = await self.programs.decide(folded.kit, deal_id, seat, level, view, default, folded.state)
+            command_id = bot_command_id(seat, version) if why is None else fallback_command_id(level, seat, version, why)
+            if why is not None:
+                self.metrics.bot_fallbacks.labels(level, why).inc()
+        else:
+            command = await self._choose(folded, deal_id, seat, version, view)
+            away = _away_first(folded, [seat])
+            command_id = away_command_id(seat, version) if away else bot_command_id(seat, version)
         try:
             await self.deals.execute(deal_id, seat, command, command_id=command_id, kick=False)
         except RuleViolation:
@@ -367,5 +379,6 @@ class BotRunner:
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await self.programs.close()
         if self.pool is not None:
             self.pool.close()
