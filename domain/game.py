@@ -54,6 +54,10 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     # TB-5.1: the match this deal is one of (its dealer is then in ``fixed_dealer``); None: a
     # deal on its own, whose record is what it always was
     match: MatchPlace | None = None
+    # where a deal played elsewhere came from ("botzone": a judge's match, docs/botzone.md): its
+    # deck and dealer are the match's (``fixed_deck``), its seed was never committed to before the
+    # deal, so the audit checks no commitment; None: a deal played here
+    imported: str | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):

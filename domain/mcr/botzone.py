@@ -669,6 +669,7 @@ class SeatTracker:
             self.drawn[p] += 1
             self.flower_seen = True
             s.flowers[p].append(t)
+            s.turn, s.phase, s.last_tile = p, "between", None
             self.stage = p
         elif op == "PLAY":
             self._need(len(w) == 4 and self.stage == p, where, f"seat {p} may not discard now")
@@ -909,6 +910,17 @@ def answer(tracker: SeatTracker, bot: Any) -> str:
             discard = after.legal_actions[0]
         text = f"{text} {code_of(discard.tile)}"
     return text
+
+
+def safe_answer(tracker: SeatTracker, bot: Any) -> tuple[str, str | None]:
+    """``answer``, or, should our own code fail on a request that read well, the answer the
+    judge always accepts (discard the tile just drawn, else PASS) and the failure, for a log:
+    a crash would be a penalty."""
+    try:
+        return answer(tracker, bot), None
+    except Exception as exc:  # noqa: BLE001 - the judge must get an answer it accepts
+        words = tracker.last_words
+        return (f"PLAY {words[1]}" if words[:1] == ["2"] else "PASS"), f"{type(exc).__name__}: {exc}"
 
 
 def bot_seed(requests: Iterable[str]) -> int:

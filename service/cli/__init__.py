@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from domain.game import GAMES
-from service.cli import archive, logs, play, serve
+from service.cli import archive, botzone, logs, play, serve
 from service.cli.play import play_one
 
 __all__ = ["main", "play_one"]
@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         log_opts(s)
         if name == "audit":
             s.add_argument("--json", action="store_true")
+        if name == "export":  # docs/records.md (jsonl), docs/botzone.md (a Botzone match of an MCR deal)
+            s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl")
         if name == "replay":
             s.add_argument("--perspective", default="all", help="a seat number, or all (after the end)")
             s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
@@ -230,8 +232,12 @@ def main(argv: list[str] | None = None) -> int:
 
     s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
     s.add_argument("file")
+    s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl",
+                   help="jsonl: an exported log (docs/records.md); botzone: a Botzone match (docs/botzone.md)")  # fmt: skip
     log_opts(s)
     s.set_defaults(func=logs.cmd_import)
+
+    botzone.add_parser(sub)  # our MCR bots as Botzone programs (docs/botzone.md)
 
     args = p.parse_args(argv)
     if getattr(args, "redis_timeout", 10.0) < 0.5:

@@ -141,6 +141,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not raws:
         print(f"no deal {args.deal!r}", file=sys.stderr)
         return 1
+    if getattr(args, "format", "jsonl") == "botzone":
+        from service.cli.botzone import export_botzone
+
+        return export_botzone(args, raws)
     sys.stdout.buffer.write(b"\n".join(raws) + b"\n")
     return 0
 
@@ -149,6 +153,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     from domain.envelope import verify_chain
     from service.store.event_store import now_ms
 
+    if getattr(args, "format", "jsonl") == "botzone":
+        from service.cli.botzone import import_botzone
+
+        return import_botzone(args)
     raws = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
     broken = verify_chain(raws)
     if not raws or broken is not None:

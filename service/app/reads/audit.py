@@ -97,7 +97,7 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     )
     revealed = events[-1] if isinstance(events[-1], SeedRevealed) else None
     report.finished = revealed is not None
-    if revealed is not None:
+    if revealed is not None and created.imported is None:  # an imported deal committed to no seed
         _check_seed(created, revealed, len(records), report)
     _redecide(kit_, records, events, report)
     try:
