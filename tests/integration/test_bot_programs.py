@@ -1,0 +1,282 @@
+"""Bot programs (issue 25, docs/bots.md): real processes playing whole deals in self-play, through
+``dealstream simulate`` and ``arena``, and each way a program can fail costing its seat only the
+default move (TB-2.5) of that decision."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.selfplay import play_deal
+from service.app.bots import programs
+from service.app.games import kit
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "bots"
+PY = sys.executable
+
+pytestmark = pytest.mark.timeout(300)
+
+# misbehaving programs, each a few lines of Python (argv[1], when given, is a file to write to)
+CRASH_ON_SECOND = """
+import json, sys
+for n, line in enumerate(sys.stdin):
+    if n % 2 == 1:
+        sys.exit(3)
+    print(json.dumps(json.loads(line)["view"]["legal_actions"][0]), flush=True)
+"""
+SLEEPS = """
+import os, sys, time
+open(sys.argv[1], "a").write(f"{os.getpid()}\\n")
+sys.stdin.readline()
+time.sleep(3600)
+"""
+GARBAGE = """
+import sys
+for line in sys.stdin:
+    print("I discard the red dragon!", flush=True)
+"""
+ILLEGAL = """
+import json, sys
+for line in sys.stdin:
+    view = json.loads(line)["view"]
+    tile = next(t for t in range(144) if t not in view["hand"])
+    print(json.dumps({"type": "Discard", "tile": tile}), flush=True)
+"""
+HUGE = """
+import sys
+sys.stdin.readline()
+sys.stdout.write("x" * 10_000_000 + "\\n")
+sys.stdout.flush()
+sys.stdin.read()
+"""
+GREEDY_FOR_MEMORY = """
+import json, sys
+for line in sys.stdin:
+    hog = bytearray(3 << 30)
+    print(json.dumps(json.loads(line)["view"]["legal_actions"][0]), flush=True)
+"""
+ENV_DUMP = """
+import json, os, sys
+json.dump(dict(os.environ), open(sys.argv[1], "w"))
+for line in sys.stdin:
+    print(json.dumps(json.loads(line)["view"]["legal_actions"][-1]), flush=True)
+"""
+
+
+@pytest.fixture
+def register(tmp_path):
+    """Register programs (name -> source or argv) for this test, with a short decision time."""
+
+    def make(limits: programs.Limits | None = None, **sources: Any) -> None:
+        specs = []
+        for name, source in sources.items():
+            if isinstance(source, str):
+                path = tmp_path / f"{name}.py"
+                path.write_text(source)
+                argv = (PY, str(path))
+            else:
+                argv = tuple(source)
+            specs.append(programs.ProgramSpec(name, argv))
+        programs.register(specs, limits or programs.Limits(decision_s=2.0))
+
+    yield make
+    programs.register([])
+
+
+class Watched:
+    """A program bot whose every decision is kept: (command, the seat's default move, why it failed)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.decisions: list[tuple[Any, Any, list[str]]] = []
+
+    def choose(self, view: Any) -> Any:
+        n, default = len(self.bot.reasons), self.bot.default
+        command = self.bot.choose(view)
+        self.decisions.append((command, default, self.bot.reasons[n:]))
+        return command
+
+
+def play(game: str, levels: list[str], seed: bytes = b"programs") -> tuple[list[Any], Any, list[Any]]:
+    """One whole deal in memory; program seats are ``Watched``."""
+    k = kit(game)
+    bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
+    bots = [Watched(b) if isinstance(b, programs.ProgramBot) else b for b in bots]
+    events, state = play_deal(
+        k.game, programs.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
+        seats=[f"bot:{lv}" for lv in levels],
+    )  # fmt: skip
+    assert k.game.is_over(state)
+    for b in bots:
+        if isinstance(b, Watched):
+            b.bot.close()
+    return events, state, bots
+
+
+def failed(bot: Watched) -> list[tuple[Any, Any, list[str]]]:
+    return [d for d in bot.decisions if d[2]]
+
+
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+def test_the_python_example_plays_whole_deals_without_a_failure(register, game):
+    register(example=[PY, str(EXAMPLES / "first_legal.py")])
+    k = kit(game)
+    assert "example" in k.bot_levels and "example" not in k.builtin_levels
+    _, _, bots = play(game, ["example"] * k.game.seat_count)
+    for bot in bots:
+        assert bot.decisions and not failed(bot)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+def test_the_javascript_example_plays_whole_deals_without_a_failure(register, game):
+    register(example=["node", str(EXAMPLES / "first_legal.js")])
+    k = kit(game)
+    _, _, bots = play(game, ["example", "greedy", "example", "greedy"][: k.game.seat_count])
+    assert all(b.decisions and not failed(b) for b in bots if isinstance(b, Watched))
+
+
+def _only_defaults(bot: Watched, reason: str) -> None:
+    """Every failed decision played the seat's default move (TB-2.5), for ``reason``."""
+    bad = failed(bot)
+    assert bad, "the program never failed"
+    for command, default, reasons in bad:
+        assert reasons in ([reason], ["given_up"]), reasons
+        assert default is not None and command == default
+    assert bad[0][2] == [reason]
+
+
+def test_a_program_that_crashes_on_its_second_decision_costs_that_decision_only(register):
+    register(crashy=CRASH_ON_SECOND)
+    _, _, bots = play("mcr", ["crashy", "greedy", "greedy", "greedy"])
+    bot = bots[0]
+    _only_defaults(bot, "crashed")
+    assert bot.decisions[0][2] == [] and bot.decisions[1][2] == ["crashed"]
+    assert any(not r for _, _, r in bot.decisions[2:])  # restarted: it answers again after a crash
+
+
+def test_a_program_that_hangs_is_killed_after_the_decision_time(register, tmp_path):
+    pids = tmp_path / "pids"
+    register(programs.Limits(decision_s=1.0), sleepy=[PY, "-c", SLEEPS, str(pids)])
+    started = time.monotonic()
+    _, _, bots = play("paohuzi", ["sleepy", "greedy", "greedy"])
+    bot = bots[0]
+    _only_defaults(bot, "timeout")
+    timeouts = sum(r == ["timeout"] for _, _, r in bot.decisions)
+    assert timeouts == programs.limits().failures  # then the seat plays its default moves to the end
+    assert all(r == ["given_up"] for _, _, r in bot.decisions[timeouts:])
+    assert time.monotonic() - started < 60
+    for pid in pids.read_text().split():
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid), 0)  # killed (and reaped): nothing left sleeping
+
+
+def test_a_program_that_prints_garbage_plays_the_default_move(register):
+    register(chatty=GARBAGE)
+    _, _, bots = play("mcr", ["greedy", "chatty", "greedy", "greedy"])
+    _only_defaults(bots[1], "garbage")
+
+
+def test_a_program_that_answers_an_illegal_move_plays_the_default_move(register):
+    register(cheat=ILLEGAL)
+    _, _, bots = play("mcr", ["greedy", "greedy", "cheat", "greedy"])
+    _only_defaults(bots[2], "illegal")
+
+
+def test_a_program_that_prints_ten_megabytes_is_cut_off(register):
+    register(flood=HUGE)
+    _, _, bots = play("paohuzi", ["greedy", "flood", "greedy"])
+    _only_defaults(bots[1], "too_long")
+
+
+def test_a_program_over_its_memory_limit_dies_and_its_seat_plays_on(register):
+    register(programs.Limits(decision_s=5.0, memory_mib=256), hog=GREEDY_FOR_MEMORY)
+    _, _, bots = play("mcr", ["hog", "greedy", "greedy", "greedy"])
+    _only_defaults(bots[0], "crashed")
+
+
+def test_a_program_inherits_no_secret(register, tmp_path, monkeypatch):
+    monkeypatch.setenv("DEALSTREAM_REDIS_URL", "redis://secret@127.0.0.1:6379/0")
+    monkeypatch.setenv("DEALSTREAM_ADMIN_TOKEN", "hunter2")
+    monkeypatch.setenv("REDIS_PASSWORD", "hunter2")
+    out = tmp_path / "env.json"
+    register(nosy=[PY, "-c", ENV_DUMP, str(out)])
+    _, _, bots = play("paohuzi", ["nosy", "greedy", "greedy"])
+    assert not failed(bots[0])
+    env = json.loads(out.read_text())
+    assert not [k for k in env if k.startswith("DEALSTREAM") or "REDIS" in k], env
+    assert "hunter2" not in json.dumps(env)
+    assert set(env) <= {"PATH", "LANG", "HOME", "PWD", "LC_CTYPE", "SHLVL", "_"}
+    assert not os.path.exists(env["HOME"])  # a home of its own, removed with the process
+
+
+def test_names_and_commands_are_checked_before_anything_runs(tmp_path):
+    assert programs.configure(["greedy=python3 x.py"]) is not None  # a built-in level
+    assert programs.configure(["Bad Name=python3"]) is not None
+    assert "no such file" in programs.configure([f"p={PY} {tmp_path / 'nope.py'}"])
+    assert "no such file" in programs.configure([f"p={tmp_path / 'nope'}"])
+    assert "not an executable" in programs.configure(["p=no-such-command-anywhere"])
+    assert programs.configure(["p=python3 x.py"], ["p=carrier-pigeon"]) is not None
+    assert programs.configure(["p=python3 x.py"], ["q=botzone"]) is not None
+    assert programs.registered() == {}
+
+
+# --- through the real command line ------------------------------------------------------------------
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PY, "-m", "service.cli", *args], cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+EXAMPLE = f"ex={PY} examples/bots/first_legal.py"
+
+
+@pytest.mark.parametrize("game,bots", [("paohuzi", "prog:ex,greedy,ex"), ("mcr", "ex,strong,prog:ex,random")])
+def test_simulate_seats_a_program(game, bots):
+    proc = cli("simulate", "--game", game, "--deals", "2", "--bots", bots, "--bot-program", EXAMPLE, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["deals"] == 2 and out["bots"] == bots.split(",")
+    assert "failed" not in proc.stderr  # the example never costs its seat a move
+
+
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+def test_arena_plays_strong_against_a_program_in_duplicate(game):
+    proc = cli(
+        "arena", "--game", game, "--bots", "strong,prog:ex", "--walls", "2", "--jobs", "2",
+        "--bot-program", EXAMPLE, "--json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["bots"] == ["strong", "prog:ex"] and out["walls"] == 2
+    assert out["per_bot"]["prog:ex"]["decisions"] > 0
+    assert "failed" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena", "serve"])
+def test_a_program_path_that_does_not_exist_stops_the_command(command, tmp_path):
+    missing = tmp_path / "nowhere" / "bot.py"
+    args = {
+        "simulate": ["simulate", "--game", "mcr", "--bots", "ghost,greedy,greedy,greedy"],
+        "arena": ["arena", "--game", "mcr", "--bots", "strong,prog:ghost", "--walls", "1"],
+        "serve": ["serve", "--port", "0", "--data-dir", str(tmp_path / "data")],
+    }[command]
+    proc = cli(*args, "--bot-program", f"ghost={PY} {missing}")
+    assert proc.returncode != 0
+    assert "ghost" in proc.stderr and str(missing) in proc.stderr and "no such file" in proc.stderr
+    assert not (tmp_path / "data").exists()  # serve stopped before it stored anything
+
+
+def test_an_unregistered_program_level_is_refused_by_simulate():
+    proc = cli("simulate", "--game", "mcr", "--bots", "prog:ex,greedy,greedy,greedy")
+    assert proc.returncode == 2 and "--bots" in proc.stderr
