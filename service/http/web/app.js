@@ -10,6 +10,7 @@ import { renderRules } from "./rules_page.js";
 import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
 import { games, gameUi } from "./games.js";
+import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -62,7 +63,7 @@ function renderChrome() {
 }
 
 // ------------------------------------------------------------------ router
-function stopAll() { stopLive(); stopReplay(); stopLobby(); }
+function stopAll() { stopLive(); stopReplay(); stopLobby(); stopMatchPage(); }
 
 function route() {
   stopAll();
@@ -72,7 +73,12 @@ function route() {
   for (const a of document.querySelectorAll("header nav a")) a.removeAttribute("aria-current");
   if (parts[0] === "play" && parts[1]) return renderPlay(parts[1], parts[2]);
   if (parts[0] === "watch" && parts[1]) return renderWatch(parts[1]);
-  if (parts[0] === "replay" && parts[1]) return renderReplay(parts[1]);
+  if (parts[0] === "replay" && parts[1]) { // #/replay/<deal>/review/<seat>: the review of that seat
+    const shown = renderReplay(parts[1]);
+    if (parts[2] === "review" && parts[3] !== undefined) openReview(parts[1], Number(parts[3]));
+    return shown;
+  }
+  if (parts[0] === "match" && parts[1]) return renderMatch(parts[1]);
   // an invite (#/join/<deal>/<code>) or a lobby table's seat (#/join/<deal>/seat/<n>)
   if (parts[0] === "join" && parts[1]) return parts[2] === "seat" ? renderJoin(parts[1], undefined, parts[3]) : renderJoin(parts[1], parts[2]);
   if (parts[0] === "rules") {

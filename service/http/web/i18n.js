@@ -1,6 +1,7 @@
 // Every UI string, per language. {name} placeholders are filled by t(key, params).
 import { TABLE_STRINGS } from "./i18n_table.js";
 import { PEOPLE_STRINGS } from "./i18n_people.js";
+import { MATCH_STRINGS } from "./i18n_matches.js";
 export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederlands"], ["ar", "العربية"], ["fi", "Suomi"]];
 const RTL = new Set(["ar"]);
 
@@ -340,7 +341,7 @@ const fi = {
 };
 
 export const STRINGS = { en, pt, nl, ar, fi };
-for (const more of [TABLE_STRINGS, PEOPLE_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
+for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
 let lang = "en";
 export function setLang(code) { lang = STRINGS[code] ? code : "en"; }
 export function getLang() { return lang; }

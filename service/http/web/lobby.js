@@ -7,6 +7,9 @@ import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";
 import { NAME_MAX, nameProblem, openTablesHtml } from "./people.js";
+import { withKey } from "./player_key.js";
+import { matchChoiceHtml, bindMatchChoice, matchRequest } from "./matches.js";
+import { myGamesHtml, loadMyGames } from "./mygames.js";
 
 const PACES = ["slow", "normal", "fast"];
 // TB-2.1: the server's defaults for a deal with people, and its bounds
@@ -97,6 +100,7 @@ export async function renderLobby() {
       <p class="help">${t("lobby.pacehelp")}</p>
       <label class="check"><input type="checkbox" id="spectators"${store.get("lobby.spectators", false) ? " checked" : ""}> ${t("lobby.spectators")}</label>
     </fieldset>
+    ${matchChoiceHtml(game)}
     <fieldset class="clock" id="clock-set"><legend>${t("lobby.clock")}</legend>
       <label class="check"><input type="checkbox" id="use-clock"${store.get("lobby.useclock", false) ? " checked" : ""}> ${t("lobby.useclock")}</label>
       ${clockRows}
@@ -120,7 +124,8 @@ export async function renderLobby() {
     <form id="open-replay" class="seed-row"><label for="replay-id">${t("lobby.replayid")}</label>
       <input id="replay-id" spellcheck="false" placeholder="0123456789abcdef"><button class="secondary">${t("lobby.openreplay")}</button></form>
     <ul id="recent-list" class="deal-list"><li>…</li></ul>
-  </section>`;
+  </section>
+  ${myGamesHtml()}`;
   for (const r of document.querySelectorAll('input[name="game"]')) {
     r.onchange = () => { store.set("lobby.game", r.value); renderLobby(); };
   }
@@ -135,9 +140,11 @@ export async function renderLobby() {
   $("#use-clock").onchange = (e) => store.set("lobby.useclock", e.target.checked);
   for (const k of Object.keys(CLOCK)) $("#clock-" + k).oninput = () => store.set("lobby.clock", clockValue());
   $("#new-seed").onclick = () => { store.set("lobby.seed", randomSeed()); renderLobby(); };
+  bindMatchChoice(game);
   $("#start").onclick = () => startDeal(game);
   $("#open-replay").onsubmit = (e) => { e.preventDefault(); const id = $("#replay-id").value.trim(); if (id) location.hash = "#/replay/" + id; };
   loadDeals();
+  loadMyGames();
   stopLobby();
   refreshTimer = setInterval(loadDeals, 5000);
 }
@@ -181,7 +188,8 @@ async function startDeal(game) {
   const btn = $("#start"); btn.disabled = true;
   try {
     const allBots = !seats.includes("human") && !seats.includes("open");
-    const body = { game, seats, client_seed: clientSeed, pace };
+    const body = withKey({ game, seats, client_seed: clientSeed, pace }); // "My games" lists it under this browser's key
+    const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
     const open = seats.includes("open");
     const name = $("#my-name").value;
@@ -191,13 +199,15 @@ async function startDeal(game) {
     }
     if (open && $("#list-lobby").checked) body.lobby = true;
     if (open || $("#use-clock").checked) body.clock = clockValue(); // TB-2.1: with people always
+    if (match) Object.assign(body, match);
+    const path = match ? "/matches" : "/deals";
     let created;
     try {
-      created = await api("/deals", { method: "POST", body });
+      created = await api(path, { method: "POST", body });
     } catch (e) { // a server without paces: deal without one
       if (!(e.problem && e.problem.rule === "DS-5" && /pace/.test(e.problem.detail || ""))) throw e;
       delete body.pace;
-      created = await api("/deals", { method: "POST", body });
+      created = await api(path, { method: "POST", body });
     }
     store.set("lobby.seed", clientSeed);
     if (allBots) {

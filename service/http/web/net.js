@@ -11,8 +11,8 @@ export class Problem extends Error {
   constructor(p) { super(p.detail || p.title || "error"); this.problem = p; }
 }
 
-export async function api(path, { method = "GET", token, body, timeout = 20000 } = {}) {
-  const headers = {};
+export async function api(path, { method = "GET", token, body, timeout = 20000, headers: extra } = {}) {
+  const headers = { ...(extra || {}) };
   if (token) headers.Authorization = "Bearer " + token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let resp;

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, serverNow } from "./net.js";
 import { namer } from "./words.js";
 import { toast, showProblem } from "./ui.js";
+import { withKey } from "./player_key.js";
 
 export const NAME_MAX = 24;
 
@@ -199,7 +200,7 @@ export async function renderJoin(deal, code, seatStr) {
     if (!seed.trim()) { toast(t("lobby.seedneeded"), "error"); return; }
     const btn = $("#join-submit"); btn.disabled = true;
     try {
-      const body = bySeat ? { seat, name: nameValue } : { invite: code, name: nameValue };
+      const body = withKey(bySeat ? { seat, name: nameValue } : { invite: code, name: nameValue }); // listed in "My games"
       const joined = await api(`/deals/${deal}/join`, { method: "POST", body });
       store.set("tokens." + deal, { ...tokensOf(deal), [String(joined.seat)]: joined.token });
       store.set("seed." + deal, seed);

@@ -12,6 +12,7 @@ import {
 import { toast, showProblem, announce } from "./ui.js";
 import { tone } from "./sound.js";
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
+import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -67,6 +68,8 @@ async function startLive(init) {
   ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat, ctx.names);
   ctx.levels = await roomLevels(ctx.game);
   buildPage(ctx);
+  await mountMatch(ctx, () => renderTable(ctx)); // a match's deal: its strip (TB-5)
+  if (ctx.closed) return;
   if (ctx.token) await refresh(ctx);
   if (ctx.closed) return;
   openStream(ctx);
@@ -103,6 +106,7 @@ function buildPage(ctx) {
   app().innerHTML = `<div class="play-page" data-game="${ctx.game}" data-mode="${ctx.mode}" data-version="0" data-phase="" data-busy="0" data-armed="1">
     ${head}${links}
     <p class="deal-line muted">${esc(t("game." + ctx.game))} · <bdi>${esc(ctx.deal)}</bdi>${esc(pace)}${rematch}</p>
+    <div id="match-slot"></div>
     <div class="play-grid">
       <div class="table-col">
         <div id="result-slot"></div>
@@ -117,6 +121,7 @@ function buildPage(ctx) {
     ${ctx.mode === "play" ? `<div class="me-zone" id="me-zone" aria-label="${esc(name(ctx.seat))}"></div>` : ""}
   </div>`;
   fillLog(ctx);
+  drawMatchStrip(ctx);
   ctx.resultShown = false;
   if (ctx.view) renderTable(ctx);
 }
@@ -228,7 +233,7 @@ function applyView(ctx, v) {
   if (over && !ctx.over) {
     ctx.over = true;
     clearInterval(ctx.poll);
-    loadRematch(ctx);
+    if (ctx.match) matchDealOver(ctx); else loadRematch(ctx);
   }
   if (changed || !ctx.rendered) renderTable(ctx);
 }
@@ -411,6 +416,7 @@ function renderResult(ctx, m) {
   if (fair) fair.onclick = () => runFairness(ctx, () => renderTable(ctx));
   const again = $("#play-again");
   if (again) again.onclick = () => playAgain(ctx);
+  bindMatchLinks(ctx);
   if (!ctx.resultShown) {
     ctx.resultShown = true;
     slot.querySelector("#result").scrollIntoView({ block: "start" });
@@ -419,6 +425,7 @@ function renderResult(ctx, m) {
 }
 
 function resultLinks(ctx) {
+  if (ctx.match) return matchLinksHtml(ctx); // a match's deal: the next hand or the standings, no rematch
   const parts = [`<a class="button secondary" href="#/replay/${esc(ctx.deal)}" id="to-replay">${t("result.replay")}</a>`];
   const next = ctx.rematchedBy;
   if (next) {

@@ -95,6 +95,20 @@ export default {
   paymentsRule: "MC-4.4",
   discardPhase: "turn", // the phase in which the seat on turn must discard
   rowKey: "discards", // the name of a seat's row of played tiles
+  // a match (TB-5, MC-6): the lengths the lobby offers ("n": a number of hands), no target, the
+  // unit of its running score, and hand k (from 0) in words: its round's wind and place in it
+  match: {
+    lengths: [{ value: "round", label: "match.mc.round" }, { value: "game", label: "match.mc.game" }, { value: "n", label: "match.mc.hands", dflt: 8 }],
+    target: false,
+    unit: "points",
+    rule: "MC-6.1",
+    handText(mt, k) {
+      const d = mt.deals && mt.deals[k];
+      const round = d && Number.isInteger(d.round) ? d.round : Math.floor(k / 4) % 4; // MC-6.2
+      const base = t("match.mc.hand", { round: t("match.round." + round), h: (k % 4) + 1 });
+      return mt.length_word === "round" ? base : `${base} · ${t("match.hand", { k: k + 1, n: mt.length })}`;
+    },
+  },
 
   // ---------------------------------------------------------------- pieces and actions
   pieceSvg: (id, opts) => mcTileSvg(id, opts),

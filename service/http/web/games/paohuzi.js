@@ -83,6 +83,15 @@ export default {
   paymentsRule: "PH-8.4",
   discardPhase: "discard", // the phase in which the seat on turn must discard
   rowKey: "row", // the name of a seat's row of played cards
+  // a match (TB-5, PH-9): a number of deals and an optional target in tun, the unit of its
+  // running score, and deal k (from 0) in words
+  match: {
+    lengths: [{ value: "n", label: "match.ph.deals", dflt: 4 }],
+    target: true,
+    unit: "tun",
+    rule: "PH-9.1",
+    handText: (mt, k) => t("match.deal", { k: k + 1, n: mt.length }) + (mt.target ? " · " + t("match.target", { n: mt.target }) : ""),
+  },
 
   // ---------------------------------------------------------------- pieces and actions
   pieceSvg: (id, opts) => phCardSvg(id, opts),
