@@ -957,19 +957,25 @@ def _play_actions(events: Sequence[Any]) -> list[tuple]:
 
 
 def _received(events: Sequence[Any], dealer: int) -> list[list[int]]:
-    """Each judge player's tiles in the order the judge hands them out: the deal (its flowers
-    first, then 13 tiles; player 0 then its first draw), then every draw and replacement."""
+    """Each judge player's tiles in the order the judge hands them out: the deal (its flowers,
+    then its 13 tiles, each sorted: the judge shows a hand, not an order; player 0 then the tile
+    our dealer "drew", its 14th), then every draw and replacement of the play."""
     dealt: list[list[int]] = [[] for _ in range(SEATS)]
     later: list[list[int]] = [[] for _ in range(SEATS)]
     in_deal = True
+    drawn = None  # the dealer's tile in hand as its turn begins (MC-2.4), as the engine tracks it
     for e in events:
         t = type(e)
         if t is TilesDealt:
             dealt[(e.seat - dealer) % SEATS] += e.tiles
+            if e.seat == dealer:
+                drawn = e.tiles[-1]
         elif t is FlowerReplaced:
             if e.replacement is None:
                 raise NotTranslatable("a flower found no replacement at the wall's end")
             (dealt if in_deal else later)[(e.seat - dealer) % SEATS].append(e.replacement)
+            if in_deal and e.seat == dealer and e.flower == drawn:
+                drawn = e.replacement
         elif t is TileDrawn:
             in_deal = False
             later[(e.seat - dealer) % SEATS].append(e.tile)
@@ -977,10 +983,13 @@ def _received(events: Sequence[Any], dealer: int) -> list[list[int]]:
             in_deal = False
     out = []
     for j in range(SEATS):
-        flowers = [x for x in dealt[j] if x >= FIRST_FLOWER]
+        flowers = sorted(x for x in dealt[j] if x >= FIRST_FLOWER)
         tiles = [x for x in dealt[j] if x < FIRST_FLOWER]
-        first = [tiles.pop()] if j == 0 else []
-        out.append(flowers + tiles + first + later[j])
+        first = []
+        if j == 0:
+            tiles.remove(drawn)
+            first = [drawn]
+        out.append(flowers + sorted(tiles) + first + later[j])
     return out
 
 
@@ -1001,7 +1010,7 @@ def match_of_deal(events: Sequence[Any], deal_id: str = "") -> dict[str, Any]:
             raise NotTranslatable(f"judge player {j} (our seat {(dealer + j) % SEATS}) took {len(seq)} tiles;"
                                   f" the judge's part of a 144-tile wall holds {size}")  # fmt: skip
     used = {t for seq in seqs for t in seq}
-    rest = [t for t in range(FIRST_FLOWER + 8) if t not in used]
+    rest = [t for t in range(FIRST_FLOWER + 8) if t not in used]  # by kind: a match exports the same
     wall: list[str] = []
     for seq in seqs:  # the judge takes from the end of each part
         fill = [rest.pop(0) for _ in range(size - len(seq))]
