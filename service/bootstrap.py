@@ -26,6 +26,7 @@ from typing import Any
 
 from aiohttp import web
 
+from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import Reviews
 from service.app.archive.archiver import DEFAULT_OLDER_THAN_S, Archiver
 from service.app.bots.runner import BotPool
@@ -77,6 +78,8 @@ class Settings:
     bot_delay: float = 1.0
     create_limit: int = 120
     list_limit: int = 120  # reads of a player's list per address per minute (DS-28)
+    review_limit: int = 10  # new reviews one address may start per minute (DS-29)
+    review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
     max_streams: int = 10_000
     keepalive: float = 15.0
     redis_timeout: float = 10.0
@@ -105,7 +108,9 @@ class Settings:
 
 
 # no archive: the tests' deals stay in Redis under their own prefix (tests of the archive turn it on)
-TEST_SETTINGS = Settings(bot_delay=0.0, create_limit=10_000, list_limit=10_000, archive=False)
+TEST_SETTINGS = Settings(
+    bot_delay=0.0, create_limit=10_000, list_limit=10_000, review_limit=10_000, archive=False
+)
 
 
 def application(
@@ -141,7 +146,8 @@ def application(
         create_limit=settings.create_limit,
         list_limit=settings.list_limit,
         hub=hub,
-        reviews=Reviews(deals.store, pool, metrics),
+        reviews=Reviews(deals.store, ReviewPool(settings.review_workers), metrics),
+        review_limit=settings.review_limit,
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
         clock_sweep_s=settings.clock_sweep_s,

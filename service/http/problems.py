@@ -45,6 +45,8 @@ _DS_STATUS = {
     "DS-26": 400,
     "DS-27": 401,
     "DS-28": 429,
+    "DS-29": 429,  # too many review starts from this address, or of this deal (issue 26)
+    "DS-30": 503,  # the review queue is full (issue 26)
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,

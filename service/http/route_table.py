@@ -310,7 +310,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(202, ReviewProgress, description="started"), Answer(200, Review)),
         request=schemas.ReviewRequest,
         parameters=(DEAL_ID,),
-        errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-12"),
+        errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-29", "DS-30", "DS-12"),
     ),
     Route(
         "GET",
@@ -355,4 +355,4 @@ ROUTES: tuple[Route, ...] = (
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
-RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22", "DS-28"})
+RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22", "DS-28", "DS-29", "DS-30"})

@@ -17,8 +17,8 @@ import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.app.analysis.reviews import Reviews
-from service.app.bots.runner import BotPool
+from service.app.analysis.review_workers import ReviewPool
+from service.app.analysis.reviews import ReviewRefused, Reviews
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService
 from service.app.commands.matches import MatchService
@@ -63,9 +63,12 @@ KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client f
 COMMAND_LIMIT = 200  # commands one seat token may send per COMMAND_WINDOW_S (a person sends a few)
 COMMAND_WINDOW_S = 10.0
 LIST_WINDOW_S = 60.0  # a player's list is read at most ``list_limit`` times a minute per address
+REVIEW_LIMIT = 10  # new reviews one address may start per REVIEW_WINDOW_S (DS-29)
+REVIEW_WINDOW_S = 60.0
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
+REVIEWS = web.AppKey("reviews", Reviews)
 
 
 class Api:
@@ -80,6 +83,7 @@ class Api:
         command_limit: int = COMMAND_LIMIT,
         reads: ReadSide | None = None,
         list_limit: int = 120,
+        review_limit: int = REVIEW_LIMIT,
     ) -> None:
         self.deals = deals
         self.reads = (
@@ -102,6 +106,8 @@ class Api:
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         # reads of a player's list per address (DS-28)
         self.list_limiter = RateLimiter(list_limit, LIST_WINDOW_S)
+        # new reviews started per address (DS-29, issue 26)
+        self.review_limiter = RateLimiter(review_limit, REVIEW_WINDOW_S)
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
         self.matches = MatchService(deals, MatchLog(deals.store))
@@ -277,10 +283,23 @@ class Api:
         return json_response(await self.reads.coach(deal_id, await self.reads.viewer(deal_id, token)))
 
     async def start_review(self, request: web.Request) -> web.Response:
-        """Start the review of a finished deal's seat: 202 with its progress (200 once done)."""
+        """Start the review of a finished deal's seat: 202 with its progress (200 once done).
+        A new review counts against its address (DS-29), its deal (DS-29) and the queue (DS-30)."""
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), ReviewRequest)
-        state = await self.reviews.start(deal_id, body.seat, body.seed)
+        client = request.remote or "?"
+
+        def admit() -> int | None:
+            return None if self.review_limiter.allow(client) else self.review_limiter.retry_after(client)
+
+        try:
+            state = await self.reviews.start(deal_id, body.seat, body.seed, admit=admit)
+        except ReviewRefused as exc:
+            from service.http.problems import problem, status_for
+
+            answer = problem(status_for(exc.rule), exc.message, exc.rule)
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
         return json_response(state, status=200 if state.get("status") == "done" else 202)
 
     async def review(self, request: web.Request) -> web.Response:
@@ -289,7 +308,7 @@ class Api:
         seat = whole(request, "seat", None, 0, 7, source=request.match_info)
         seed = whole(request, "seed", 0, 0, 2**31)
         await self.deals.load(deal_id)  # 404 for an unknown deal
-        state = await self.reviews.get(deal_id, seat, seed)
+        state = await self.reviews.read(deal_id, seat, seed)  # an orphan is started again
         if state is None:
             raise RuleViolation("DS-7", f"no review of seat {seat} (seed {seed}) was started; POST one")
         return json_response(state)
@@ -331,6 +350,7 @@ def build_app(
     command_limit: int = COMMAND_LIMIT,
     reads: ReadSide | None = None,
     list_limit: int = 120,
+    review_limit: int = REVIEW_LIMIT,
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client);
     ``reads``: the read side (default: one over the command side's fold cache, seats and
@@ -339,7 +359,7 @@ def build_app(
 
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals.store, deals.folds)
-    reviews = reviews if reviews is not None else Reviews(deals.store, deals.bots.pool or BotPool())
+    reviews = reviews if reviews is not None else Reviews(deals.store, ReviewPool())
     api = Api(
         deals,
         hub,
@@ -349,6 +369,7 @@ def build_app(
         command_limit=command_limit,
         reads=reads,
         list_limit=list_limit,
+        review_limit=review_limit,
     )
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     matches = api.matches  # its sweep runs beside the clock keeper
@@ -391,6 +412,7 @@ def build_app(
         await deals.close()
 
     app[HUB] = hub
+    app[REVIEWS] = reviews
     app[CLOCKS] = keeper
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)

@@ -1,0 +1,87 @@
+"""The worker processes of reviews, apart from the bot workers (issue 26: live tables first).
+
+Reviews once ran their chunks in the bot workers, first come, first served: 50 review starts
+queued 535 decisions ahead of every live table's next search, and for 13 minutes each strong seat
+of that process played its greedy fallback. Now the bot workers serve live tables only, and
+reviews have a pool of their own whose worker runs at Linux's idle scheduling class
+(``SCHED_IDLE``; ``nice 19`` where that is refused): it gets whatever CPU the event loop and the
+bot workers leave, so a review chunk that is already running never holds up a bot's search (the
+kernel preempts it, which no queue in front of a pool could do), and reviews still finish on a
+machine with a spare moment. One worker by default: a review is background work, and its queue is
+bounded where reviews are started (``service.app.analysis.reviews``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from service.app.bots.workers import die_with_parent
+
+REVIEW_WORKERS = 1
+
+
+def lowest_priority() -> str:
+    """Make this process run only when nothing else wants the CPU; which class it got."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+        return "idle"
+    except (AttributeError, OSError):
+        try:
+            os.nice(19 - os.nice(0))
+            return "nice"
+        except OSError:
+            return "normal"
+
+
+def _start_worker(parent: int) -> None:
+    die_with_parent(parent)
+    lowest_priority()
+
+
+class ReviewPool:
+    """Worker processes for review chunks (any picklable work), started on first use."""
+
+    def __init__(self, workers: int = REVIEW_WORKERS) -> None:
+        self.workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self.replaced = 0
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def worker_pids(self) -> list[int]:
+        pool = self._pool
+        return list(pool._processes) if pool is not None and pool._processes else []  # noqa: SLF001
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        pool = self._executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self.replaced += 1
+                self._drop()
+            raise
+
+    def _drop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list((pool._processes or {}).values()):  # noqa: SLF001
+                if process.is_alive():
+                    process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self._drop()
