@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from domain.game import GAMES
-from service.cli import archive, botzone, logs, play, serve
+from service.cli import archive, botzone, env_config, logs, play, serve
 from service.cli.play import play_one
 
 __all__ = ["main", "play_one"]
@@ -144,7 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     redis_opts(s)
     program_opts(s)
+    s.add_argument(
+        "--print-config", nargs="?", const="text", choices=("text", "json"),
+        help="print the effective settings (each from a flag, its DEALSTREAM_* variable or the default) and exit",
+    )  # fmt: skip
     s.set_defaults(func=serve.cmd_serve)
+    # every serve flag also as DEALSTREAM_<FLAG> (issue 26): install after the last flag is added
+    serve_parser, serve_defaults = s, env_config.install(s)
 
     s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")
     s.add_argument("--game", required=True, choices=sorted(GAMES))
@@ -240,6 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     botzone.add_parser(sub)  # our MCR bots as Botzone programs (docs/botzone.md)
 
     args = p.parse_args(argv)
+    if args.cmd == "serve":
+        try:
+            env_config.resolve(serve_parser, args, serve_defaults)
+        except env_config.BadVariable as exc:
+            print(f"dealstream serve: {exc}", file=sys.stderr)
+            return 2
     if getattr(args, "redis_timeout", 10.0) < 0.5:
         p.error("--redis-timeout must be at least 0.5 seconds")
     if getattr(args, "max_streams", 1) < 1 or getattr(args, "keepalive", 1.0) <= 0:
@@ -254,4 +266,6 @@ def main(argv: list[str] | None = None) -> int:
         if problem is not None:
             print(f"dealstream {args.cmd}: {problem}", file=sys.stderr)
             return 2
+    if getattr(args, "print_config", None):
+        return env_config.print_config(serve_parser, args, as_json=args.print_config == "json")
     return args.func(args)
