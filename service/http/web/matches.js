@@ -107,7 +107,7 @@ function handText(ctx, mt) {
 }
 
 function scoresHtml(game, mt, name) {
-  return `<ul class="match-scores" id="match-scores">${mt.scores.map((s, i) => `<li data-seat="${i}"><bdi>${esc(name(i))}</bdi> <span class="num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}" data-score="${s}">${esc(signed(s))}</span></li>`).join("")}</ul>`;
+  return `<ul class="match-scores" id="match-scores">${mt.scores.map((s, i) => `<li data-seat="${i}"><bdi>${esc(name(i))}</bdi> <span class="num ${s > 0 ? "plus" : s < 0 ? "minus" : ""}" dir="ltr" data-score="${s}">${esc(signed(s))}</span></li>`).join("")}</ul>`;
 }
 
 /** The strip over the table: which hand of the match this is, and the running score. */
@@ -149,7 +149,7 @@ export function standingsHtml(game, mt, name) {
   const unit = unitOf(game);
   return `<table class="standings" id="match-standings"><caption>${esc(t("match.standings"))} <span class="rule-id">TB-5.4</span></caption>
     <thead><tr><th scope="col">${esc(t("match.rank"))}</th><th scope="col">${esc(t("match.seat"))}</th><th scope="col">${esc(t("match.score"))}</th></tr></thead><tbody>
-    ${mt.standings.map((s) => `<tr data-seat="${s.seat}" data-rank="${s.rank}"><td class="num">${s.rank}</td><th scope="row"><bdi>${esc(name(s.seat))}</bdi></th><td class="num" data-score="${s.score}">${esc(signed(s.score))} ${esc(unit)}</td></tr>`).join("")}</tbody></table>`;
+    ${mt.standings.map((s) => `<tr data-seat="${s.seat}" data-rank="${s.rank}"><td class="num">${s.rank}</td><th scope="row"><bdi>${esc(name(s.seat))}</bdi></th><td class="num"><bdi dir="ltr" data-score="${s.score}">${esc(signed(s.score))}</bdi> ${esc(unit)}</td></tr>`).join("")}</tbody></table>`;
 }
 
 /** What the result sheet of a match's deal offers instead of "Play again". */
@@ -230,12 +230,12 @@ function drawMatchPage(ctx, mt, audit) {
     const r = d.result;
     const mine = me !== null ? (tokensOf(d.deal_id)[String(me)] ? me : null) : null;
     const winner = !r ? t("match.playing") : r.abandoned ? t("match.abandoned") : r.winner === null || r.winner === undefined ? t("mine.draw") : t("match.won", { seat: name(r.winner) });
-    const pays = r ? r.payments.map((p, i) => `<span data-seat="${i}" title="${esc(name(i))}">${esc(signed(p))}</span>`).join(" ") : "";
+    const pays = mt.seats.map((_, i) => `<td class="num" data-seat="${i}"><bdi dir="ltr">${r ? esc(signed(r.payments[i])) : ""}</bdi></td>`).join("");
     const links = r
       ? `<a href="#/replay/${esc(d.deal_id)}" data-link="replay">${esc(t("mine.replay"))}</a> · <a href="#/replay/${esc(d.deal_id)}/review/${me ?? 0}" data-link="review">${esc(t("mine.review"))}</a>`
       : mine !== null ? `<a href="#/play/${esc(d.deal_id)}/${mine}" data-link="table">${esc(t("mine.table"))}</a>` : `<a href="#/watch/${esc(d.deal_id)}" data-link="watch">${esc(t("watch.open"))}</a>`;
     return `<tr data-deal="${esc(d.deal_id)}" data-index="${d.index}"><td>${esc(ui.match.handText(mt, d.index))}</td><td>${d.dealer === null || d.dealer === undefined ? "—" : `<bdi>${esc(name(d.dealer))}</bdi>`}</td>
-      <td>${esc(winner)}</td><td class="num pays">${pays}</td><td>${links}</td></tr>`;
+      <td>${esc(winner)}</td>${pays}<td>${links}</td></tr>`;
   }).join("");
   const auditHtml = audit
     ? `<p id="match-audit" class="${audit.ok ? "pass" : "fail"}" data-ok="${audit.ok ? 1 : 0}">${esc(t(audit.ok ? "match.audit.ok" : "match.audit.bad"))} <span class="rule-id">TB-5.5</span></p>
@@ -247,7 +247,7 @@ function drawMatchPage(ctx, mt, audit) {
     <h2>${esc(t("match.running", { unit }))}</h2>${scoresHtml(mt.game, mt, name)}
     ${standingsHtml(mt.game, mt, name)}
     <h2>${esc(t("match.deals"))}</h2>
-    <div class="table-scroll"><table class="match-deals" id="match-deals"><thead><tr><th scope="col">${esc(t("match.hand.col"))}</th><th scope="col">${esc(t("dealer"))}</th><th scope="col">${esc(t("match.result"))}</th><th scope="col">${esc(t("result.payments"))}</th><th scope="col"></th></tr></thead>
+    <div class="table-scroll"><table class="match-deals" id="match-deals"><thead><tr><th scope="col">${esc(t("match.hand.col"))}</th><th scope="col">${esc(t("dealer"))}</th><th scope="col">${esc(t("match.result"))}</th>${mt.seats.map((_, i) => `<th scope="col" class="num"><bdi>${esc(name(i))}</bdi></th>`).join("")}<th scope="col"></th></tr></thead>
     <tbody>${rows}</tbody></table></div>
     <h2>${esc(t("match.audit"))}</h2>${auditHtml}
     <p><a class="button secondary" href="#/">${esc(t("nav.lobby"))}</a></p></section>`;

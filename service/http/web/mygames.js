@@ -19,7 +19,7 @@ function resultText(row) {
   const r = row.result;
   if (!r) return "";
   const word = r.winner === null || r.winner === undefined ? "mine.draw" : r.winner === row.seat ? "mine.win" : "mine.loss";
-  return `<span class="mine-result ${word.slice(5)}" data-result="${word.slice(5)}">${esc(t(word))}</span> <span class="num" data-score="${r.score}">${esc(signed(r.score))} ${esc(unitText(r.unit))}</span>`;
+  return `<span class="mine-result ${word.slice(5)}" data-result="${word.slice(5)}">${esc(t(word))}</span> <span class="num" dir="ltr" data-score="${r.score}">${esc(signed(r.score))} ${esc(unitText(r.unit))}</span>`;
 }
 
 // the web pages of a deal: the table while it is played (this browser holds the seat's token),
@@ -50,7 +50,7 @@ function matchRow(mt) {
   return `<li class="mine-match" data-match="${esc(mt.match_id)}" data-status="${esc(mt.status)}">
     <strong>${esc(t("mine.match", { game: t("game." + mt.game) }))}</strong> <span class="muted">${esc(when(mt.created_at))}</span>
     <span class="mine-status">${esc(t("mine.status." + mt.status))}</span>
-    <span>${esc(t("mine.running"))} <span class="num" data-score="${mt.score}">${esc(signed(mt.score))} ${esc(unitText(mt.unit))}</span></span>
+    <span>${esc(t("mine.running"))} <span class="num" dir="ltr" data-score="${mt.score}">${esc(signed(mt.score))} ${esc(unitText(mt.unit))}</span></span>
     <a href="#/match/${esc(mt.match_id)}" data-link="match">${esc(t("mine.matchpage"))}</a>
     <ol class="mine-match-deals">${deals}</ol></li>`;
 }
