@@ -41,9 +41,7 @@ class Seat:
 
     def __init__(self, level: str) -> None:
         self.level = level
-        self.spawned = time.perf_counter()  # the first answer's time counts the process start
-        self.proc = subprocess.Popen(bot_command(level, True), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)  # fmt: skip
+        self.proc: Any = None  # started when first asked: the first answer's time counts the start
         self.first = True
 
     def ask(self, requests: list[str], responses: list[str]) -> tuple[str, float, str]:
@@ -54,6 +52,9 @@ class Seat:
         else:
             line = requests[-1]
         t = time.perf_counter()
+        if self.proc is None:
+            self.proc = subprocess.Popen(bot_command(self.level, True), stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -61,7 +62,7 @@ class Seat:
             marker = self.proc.stdout.readline()
         except (BrokenPipeError, OSError):
             return "", time.perf_counter() - t, "RE"
-        took = time.perf_counter() - (self.spawned if line[:1] == "{" else t)
+        took = time.perf_counter() - t
         if not out or marker.strip() != MARKER:
             return "", took, "RE"
         try:
@@ -70,6 +71,8 @@ class Seat:
             return out.strip(), took, "OK"
 
     def close(self) -> str:
+        if self.proc is None:
+            return ""
         try:
             self.proc.stdin.close()
         except OSError:

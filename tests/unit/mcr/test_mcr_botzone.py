@@ -126,3 +126,66 @@ def test_request_histories_give_our_engines_seat_view():
                         legal_checked += 1
                 tr.response(answers[str(seat)]["response"])
     assert checked > 200 and legal_checked > 150
+
+
+def _referee_game(seed: int, levels, with_flowers: bool) -> bz.Referee:
+    import random
+
+    from domain.mcr.tiles import FLOWER_CODES
+
+    tiles = [c for c in KIND_CODES for _ in range(4)] + (list(FLOWER_CODES) if with_flowers else [])
+    random.Random(seed).shuffle(tiles)
+    ref = bz.Referee(" ".join(tiles), seed % 4)
+    trackers = [bz.SeatTracker() for _ in range(4)]
+    bots = [make_bot(lv, seed + i) for i, lv in enumerate(levels)]
+    while (content := ref.requests()) is not None:
+        answers = []
+        for tr, bot, req in zip(trackers, bots, content, strict=True):
+            tr.request(req)
+            said, failure = bz.safe_answer(tr, bot)
+            assert failure is None
+            tr.response(said)
+            answers.append(said)
+        ref.respond(answers)  # raises Penalty on anything the judge punishes
+    return ref
+
+
+@pytest.mark.parametrize("with_flowers", [True, False])
+def test_the_answer_is_always_one_the_judge_accepts(with_flowers):
+    """Whole games under our statement of the judge's reading, to the wall's end: no penalty,
+    with the 144-tile wall of our exports and the judge's own 136 tiles without flowers."""
+    ends = []
+    for seed in range(12):
+        ref = _referee_game(seed, ("random", "greedy", "random", "greedy"), with_flowers)
+        ends.append(ref.outcome.kind)
+    assert set(ends) <= {"HU", "HUANG"} and "HUANG" in ends  # some games reach the wall's end
+
+
+def test_malformed_requests_name_the_request():
+    cases = [
+        (["1 0 0 0 0"], "request 1: the first request must be '0 <seat> <wind>'"),
+        (["0 0 7"], "request 1: no prevailing wind 7"),
+        (["0 0 0", "1 0 0 0 0 W1 W2 W3"], "request 2: the second request deals the hands"),
+        (["0 0 0", "1 0 0 0 0 W1 W1 W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9"], "request 2: a fifth W1"),
+        (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "2 X5"], "request 3: unknown tile code 'X5'"),
+        (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "3 2 DRAW"], "request 3: seat 2 may not draw"),
+        (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "3 0 FLY W1"], "request 3"),
+        (["0 0 0", "hello"], "request 2: not a Chinese Standard Mahjong request"),
+    ]
+    for requests, message in cases:
+        tr = bz.SeatTracker()
+        with pytest.raises(bz.BotzoneError) as err:
+            for i, r in enumerate(requests):
+                tr.request(r)
+                if i < len(requests) - 1:
+                    tr.response("PASS")
+        assert message in str(err.value), (requests, str(err.value))
+
+
+def test_a_match_with_a_punished_response_is_refused_naming_entry_and_seat():
+    _events, match = _exportable(1)[0]
+    log = match["log"]
+    k = next(k for k in range(5, len(log), 2) if log[k]["1"]["response"] == "PASS")
+    log[k]["1"]["response"] = "HU"
+    with pytest.raises(bz.BotzoneError, match=f"log entry {k}, seat 1: the judge punishes"):
+        bz.read_match(match)
