@@ -63,7 +63,7 @@ class Service:
             [
                 sys.executable, "-m", "service.cli", "serve", "--port", str(self.port), "--redis", redis_url,
                 "--prefix", prefix, "--bot-delay", "0", "--create-limit", "1000000", "--data-dir", data_dir,
-                "--no-archiver",
+                "--no-archiver", "--processes", "1",
             ],
             cwd=str(ROOT),
             env={**os.environ, "PYTHONPATH": str(ROOT)},

@@ -129,7 +129,7 @@ class Service:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
              "--redis", f"redis://127.0.0.1:{redis_port}/0", "--prefix", f"bench-{uuid.uuid4().hex[:8]}",
-             "--create-limit", "1000000", "--max-streams", "20000", *extra],
+             "--create-limit", "1000000", "--max-streams", "20000", "--processes", "1", *extra],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 

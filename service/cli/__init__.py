@@ -142,13 +142,18 @@ def main(argv: list[str] | None = None) -> int:
         "--log-format", choices=("plain", "json"), default=None,
         help="plain text, or one JSON object a line (default: DEALSTREAM_LOG_FORMAT, else plain)",
     )  # fmt: skip
+    s.add_argument(
+        "--processes", type=at_least_one, default=None,
+        help="service processes on the one port (SO_REUSEPORT), each with its own stream hub and fold"
+        " cache; the embedded Redis is shared (default: the number of cores)",
+    )  # fmt: skip
     redis_opts(s)
     program_opts(s)
     s.add_argument(
         "--print-config", nargs="?", const="text", choices=("text", "json"),
         help="print the effective settings (each from a flag, its DEALSTREAM_* variable or the default) and exit",
     )  # fmt: skip
-    s.set_defaults(func=serve.cmd_serve)
+    s.set_defaults(func=serve.cmd_serve, argv=list(sys.argv[1:] if argv is None else argv))  # for --processes
     # every serve flag also as DEALSTREAM_<FLAG> (issue 26): install after the last flag is added
     serve_parser, serve_defaults = s, env_config.install(s)
 

@@ -11,6 +11,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from aiohttp import web
 
     from service import bootstrap, log_format
+    from service.cli import processes
     from service.store.connection import resolve_redis_url
     from service.store.embedded import DataDirInUse
 
@@ -20,6 +21,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     log_format.configure(fmt)
     metrics_port, metrics_required = metrics_port_of(args)
+    role = processes.worker_role()  # one of the workers of a serve --processes N
+    # a worker is one process; so is a serve on port 0 (each process would get a port of its own)
+    count = 1 if role is not None or args.port == 0 else (args.processes or os.cpu_count() or 1)
+    if role is not None and metrics_port:
+        metrics_port += role.index  # each worker serves its own metrics: port + its index
     try:
         url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
     except DataDirInUse as exc:
@@ -44,10 +50,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     try:
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
-        print(f"dealstream on http://{args.host}:{args.port}/ (events in {where})", flush=True)
+        if role is None:
+            many = f"; {count} processes" if count > 1 else ""
+            print(f"dealstream on http://{args.host}:{args.port}/ (events in {where}{many})", flush=True)
+        if count > 1:
+            return processes.supervise(args.argv, url, count)
+
+        async def app() -> web.Application:
+            served = await bootstrap.serve(url, settings)
+            served.on_startup.insert(0, processes.stop_on_signals)
+            return served
+
         web.run_app(
-            bootstrap.serve(url, settings), host=args.host, port=args.port, print=None, access_log=None
-        )
+            app(), host=args.host, port=args.port, print=processes.ready_callback(role), access_log=None,
+            reuse_port=role is not None, shutdown_timeout=processes.SHUTDOWN_S, handle_signals=False,
+        )  # fmt: skip
     finally:
         if embedded is not None:
             embedded.stop()

@@ -112,7 +112,7 @@ class ServiceProcess:
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
-                "--redis", redis_url, "--prefix", prefix, "--bot-delay", "0", "--dev",
+                "--redis", redis_url, "--prefix", prefix, "--bot-delay", "0", "--dev", "--processes", "1",
             ],
             cwd=str(ROOT),
             env={**os.environ, "PYTHONPATH": str(ROOT)},

@@ -107,7 +107,7 @@ async def test_dealstream_serve_with_a_bot_program(real_redis_url, key_prefix):
     proc = subprocess.Popen(
         [
             PY, "-m", "service.cli", "serve", "--port", str(port), "--redis", real_redis_url,
-            "--prefix", key_prefix, "--bot-delay", "0", "--metrics-port", "0",
+            "--prefix", key_prefix, "--bot-delay", "0", "--metrics-port", "0", "--processes", "1",
             "--bot-program", "ex=python3 examples/bots/first_legal.py",
         ],
         cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)},

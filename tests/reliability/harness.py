@@ -132,6 +132,7 @@ class ServiceProcess:
             "--prefix", self.prefix,
             "--bot-delay", "0",
             "--create-limit", "100000",
+            "--processes", "1",  # one process, as the tests that kill it assume; extra may say more
             *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(

@@ -26,7 +26,7 @@ def _serve(data_dir: Path, port: int) -> subprocess.Popen[str]:
     env.update(PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
-         "--bot-delay", "0"],
+         "--bot-delay", "0", "--processes", "1"],
         cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
     )  # fmt: skip
