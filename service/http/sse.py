@@ -21,6 +21,7 @@ from aiohttp_sse import EventSourceResponse, sse_response
 from service.app.live.streams import Live, Part
 
 SEND_TIMEOUT_S = 30  # a client that acknowledges nothing for this long is cut off by the kernel
+RETRY_MS = 250  # the ``retry`` message (the service is stopping) sets EventSource's reconnection delay
 
 
 class _FrameCapture(EventSourceResponse):
@@ -43,7 +44,8 @@ async def frame(data: str, ident: int | None, event: str) -> bytes:
         _capture = _FrameCapture()
     capture = _capture
     capture.buffer.clear()
-    await capture.send(data, id=None if ident is None else str(ident), event=event)
+    retry = RETRY_MS if event == "retry" else None  # a retry: field, for clients reconnecting alone
+    await capture.send(data, id=None if ident is None else str(ident), event=event, retry=retry)
     return bytes(capture.buffer)
 
 

@@ -7,6 +7,7 @@ URL the page requests."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -38,9 +39,10 @@ def pick_paohuzi(options):
     return "Pass" if "Pass" in options else options[0]
 
 
-async def watch_requests(page) -> list[tuple[str, dict]]:
-    seen: list[tuple[str, dict]] = []
-    page.on("request", lambda r: seen.append((r.url, dict(r.headers))))
+async def watch_requests(page) -> list[tuple[str, dict, str | None]]:
+    """Every request the page makes: its URL, headers and body."""
+    seen: list[tuple[str, dict, str | None]] = []
+    page.on("request", lambda r: seen.append((r.url, dict(r.headers), r.post_data)))
     return seen
 
 
@@ -105,11 +107,14 @@ async def check_standings(page, base: str, match_id: str, deals: list[str], name
     assert [d["deal_id"] for d in mt["deals"]] == deals
     rows = await page.eval_on_selector_all(
         "#match-standings tbody tr",
-        "els => els.map(e => [Number(e.dataset.seat), Number(e.dataset.rank), Number(e.querySelector('[data-score]').dataset.score)])",
+        "els => els.map(e => [e.dataset.seat, e.dataset.rank, e.querySelector('[data-score]').dataset.score]"
+        ".map(Number))",
     )
     assert rows == [[s["seat"], s["rank"], s["score"]] for s in mt["standings"]]
     # the strip's running score is the match's
-    strip = await page.eval_on_selector_all("#match-scores [data-score]", "els => els.map(e => Number(e.dataset.score))")
+    strip = await page.eval_on_selector_all(
+        "#match-scores [data-score]", "els => els.map(e => Number(e.dataset.score))"
+    )
     assert strip == mt["scores"]
     assert await page.locator("#match-next").count() == 0
     await page.locator("#match-end").scroll_into_view_if_needed()
@@ -123,7 +128,9 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     row = f"#mine-matches li[data-match='{match_id}']"
     await page.wait_for_selector(row, timeout=20_000)
     assert await page.get_attribute(row, "data-status") == "over"
-    listed = await page.eval_on_selector_all(f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)")
+    listed = await page.eval_on_selector_all(
+        f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
+    )
     assert listed == deals
     assert await page.locator(f"{row} a[data-link=match]").count() == 1
     await page.locator("#mine").scroll_into_view_if_needed()
@@ -151,19 +158,41 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     assert await page.locator("#match-standings tbody tr").count() >= 3
 
 
-def check_key_not_in_urls(seen: list[tuple[str, dict]], key: str) -> None:
+async def shots_in_both_languages(page, name: str) -> None:
+    """The page on screen (the match page) at 1280x800 and 390x844, in English and Arabic."""
+    for lang in ("en", "ar"):
+        await page.select_option("#lang", lang)
+        await page.wait_for_selector("#match-audit[data-ok='1']", timeout=30_000)
+        assert await page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+        for w, h in ((1280, 800), (390, 844)):
+            await page.set_viewport_size({"width": w, "height": h})
+            await page.screenshot(path=shot(f"{name}-{lang}-{w}"), full_page=True)
+            width = await page.evaluate("document.documentElement.scrollWidth")
+            assert width <= w + 2, (lang, w, width)
+
+
+def check_key_not_in_urls(
+    seen: list[tuple[str, dict, str | None]], key: str, posted: str | None = None
+) -> None:
+    """The key is in no URL; it goes as X-Player-Key to the list and (`posted`: a path ending)
+    as "player_key" in the body of that create or join."""
     assert len(key) >= 16 and re.fullmatch(r"[A-Za-z0-9_-]+", key)
     assert seen
-    for url, _ in seen:
+    for url, _, _ in seen:
         assert key not in url, url
-    listed = [h for url, h in seen if "/players/me/deals" in url]
+    listed = [h for url, h, _ in seen if "/players/me/deals" in url]
     assert listed and all(h.get("x-player-key") == key for h in listed)
+    if posted:
+        bodies = [json.loads(b) for url, _, b in seen if url.endswith(posted) and b]
+        assert bodies and all(b.get("player_key") == key for b in bodies), bodies
 
 
 async def test_a_whole_mcr_round_match_in_the_browser(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server)
     seen = await watch_requests(page)
-    await lobby_match(page, web_server, "mcr", ["human", "bot:greedy", "bot:greedy", "bot:greedy"], {"len": "round"})
+    await lobby_match(
+        page, web_server, "mcr", ["human", "bot:greedy", "bot:greedy", "bot:greedy"], {"len": "round"}
+    )
     await page.screenshot(path=shot("match-lobby"), full_page=True)
     await page.click("#start")
     started = time.monotonic()
@@ -177,8 +206,8 @@ async def test_a_whole_mcr_round_match_in_the_browser(web_server, browser):  # n
     # the server lists the match under the browser's key (and only there)
     key = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     await check_my_games(page, web_server, match_id, deals, 0, "match-mcr")
-    await page.screenshot(path=shot("match-mcr-page"), full_page=True)
-    check_key_not_in_urls(seen, key)
+    await shots_in_both_languages(page, "match-mcr-page")
+    check_key_not_in_urls(seen, key, "/matches")
     assert page.js_errors == []
     assert page.foreign_requests == []
 
@@ -202,7 +231,49 @@ async def test_a_paohuzi_match_of_two_deals_on_a_phone_in_arabic(web_server, bro
     await page.screenshot(path=shot("match-ph-ar-390-standings"), full_page=True)
     key = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     await check_my_games(page, web_server, match_id, deals, 0, "match-ph-ar-390")
-    await page.screenshot(path=shot("match-ph-ar-390-page"), full_page=True)
-    check_key_not_in_urls(seen, key)
+    await shots_in_both_languages(page, "match-ph-page")
+    check_key_not_in_urls(seen, key, "/matches")
     assert page.js_errors == []
     assert page.foreign_requests == []
+
+
+async def test_a_join_is_listed_under_the_joiners_key_only(web_server, browser):  # noqa: F811
+    """A friend who takes an invited seat of a match's first deal finds the match in their own My
+    games; another browser (another key) lists nothing; no key appears in a URL."""
+    from tests.e2e.web_conftest import post_json
+
+    status, created = post_json(
+        web_server,
+        "/matches",
+        {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "length": 2, "name": "Ana"},
+    )
+    assert status == 201, created
+    deal, match_id = created["deal_id"], created["match_id"]
+    page = await new_page(browser, web_server, 390, 844)
+    seen = await watch_requests(page)
+    await page.goto(web_server + "/#" + created["join_links"]["1"].split("#", 1)[1])
+    await page.wait_for_selector("#join-form")
+    await page.fill("#join-name", "Bo")
+    await page.click("#join-submit")
+    await wait_js(page, f"location.hash === '#/play/{deal}/1'")
+    await page.wait_for_selector("#match-strip[data-index='0'][data-length='2']")
+    await page.goto(web_server + "/#/")
+    row = f"#mine-matches li[data-match='{match_id}']"
+    await page.wait_for_selector(row, timeout=20_000)
+    assert await page.eval_on_selector_all(
+        f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
+    ) == [deal]
+    assert await page.locator(f"{row} a[data-link=table]").get_attribute("href") == f"#/play/{deal}/1"
+    key = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
+    check_key_not_in_urls(seen, key, f"/deals/{deal}/join")
+    # another browser: its own key, an empty list
+    other = await new_page(browser, web_server)
+    other_seen = await watch_requests(other)
+    await other.goto(web_server + "/#/")
+    await other.wait_for_selector("#mine-empty", timeout=20_000)
+    other_key = await other.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
+    assert other_key != key
+    check_key_not_in_urls(other_seen, other_key)
+    for p in (page, other):
+        assert p.js_errors == []
+        assert p.foreign_requests == []

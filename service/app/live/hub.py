@@ -54,6 +54,10 @@ log = logging.getLogger("dealstream.streams")
 CLOSE = object()  # put on a subscriber's queue to end it
 
 
+class StreamsClosing(Exception):
+    """The hub is closing (the service is stopping): the stream ends with a ``retry`` message."""
+
+
 class TooManyStreams(Exception):
     """This process already serves its maximum of live streams (HTTP 503 + Retry-After)."""
 
@@ -192,6 +196,11 @@ class StreamHub:
         return self.connected
 
     @property
+    def closing(self) -> bool:
+        """The service is stopping: streams end with ``retry`` and no new one starts here."""
+        return self._closed
+
+    @property
     def healthy(self) -> bool:
         return self.connected and self.reads_ok
 
@@ -247,7 +256,13 @@ class StreamHub:
         self._backlog.append((deal_id, version, future))
         self._wake.set()
         self.start()
-        return await future
+        try:
+            return await future
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._closed and task is not None and not task.cancelling():
+                raise StreamsClosing() from None  # the hub closed, not the caller: tell it to retry
+            raise
 
     def _mark(self, deal_id: str) -> None:
         self._dirty.add(deal_id)

@@ -3,7 +3,8 @@
 ``LiveStreams.open`` subscribes to the stream hub and gives a ``Live`` that yields, for each batch
 of new records, one ``Part``: a ``deal-event`` message per event the viewer may see, the viewer's
 view at that batch's version, and ``deal-over`` at the end (or one ``reset`` when the store holds
-less than the viewer saw). The backlog after the viewer's position comes first; any gap between it
+less than the viewer saw, or one ``retry`` when the service stops: the client reconnects, to
+another process). The backlog after the viewer's position comes first; any gap between it
 and what the hub delivers is filled from the store, so nothing is skipped or repeated. Everything
 shown passes the visibility gate (``service.app.reads.queries``). The messages of a batch are built once
 per viewer and shared by every subscriber with that viewer, and so is whatever the transport makes
@@ -21,7 +22,7 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
-from service.app.live.hub import CLOSE, Batch, StreamHub, Subscription
+from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
 from service.app.reads import queries
 from service.app.reads.queries import Viewer
 from service.app.state.folds import Folds
@@ -62,33 +63,17 @@ class Live:
             self.presence = None
 
     async def parts(self) -> AsyncIterator[tuple[Part, int]]:
-        """Each part with the subscriber's position before it (what of it to send)."""
+        """Each part with the subscriber's position before it (what of it to send). A stream
+        the service ends because it is stopping ends with ``retry``: the client reconnects from
+        the last id it got (to another process)."""
         if self.sub is None:  # nothing will follow: one message, then the end
             yield Part([], [(None, self._ended, json.dumps({"version": self._head}))], self._head), self._head
             return
         sub, hub = self.sub, self._streams.hub
-        while sub.position < self._head:  # the backlog up to where the hub reads on from
-            raws = [r for r in await hub.read_after(sub.deal_id, sub.position) if _version(r) <= self._head]
-            if not raws:
-                break
-            part = await self._part(self._batch(raws))
-            yield part, sub.position
-            sub.position = part.last
-            if part.over:
-                return
-        while True:
-            item = await sub.queue.get()
-            if item is CLOSE:
-                if sub.reason == "reset":
-                    reset = json.dumps({"version": sub.position})
-                    yield Part([], [(None, "reset", reset)], sub.position), sub.position
-                return
-            batch: Batch = item
-            if batch.last <= sub.position:
-                continue
-            while batch.first > sub.position + 1:  # a gap: the hub read on before we joined
+        try:
+            while sub.position < self._head:  # the backlog up to where the hub reads on from
                 raws = [
-                    r for r in await hub.read_after(sub.deal_id, sub.position) if _version(r) < batch.first
+                    r for r in await hub.read_after(sub.deal_id, sub.position) if _version(r) <= self._head
                 ]
                 if not raws:
                     break
@@ -97,11 +82,35 @@ class Live:
                 sub.position = part.last
                 if part.over:
                     return
-            part = await self._part(batch)
-            yield part, sub.position
-            sub.position = part.last
-            if part.over:
-                return
+            while True:
+                item = await sub.queue.get()
+                if item is CLOSE:
+                    if sub.reason in ("reset", "shutdown"):  # shutdown: the service is stopping
+                        yield _ending("reset" if sub.reason == "reset" else "retry", sub.position)
+                    return
+                batch: Batch = item
+                if batch.last <= sub.position:
+                    continue
+                while batch.first > sub.position + 1:  # a gap: the hub read on before we joined
+                    raws = [
+                        r
+                        for r in await hub.read_after(sub.deal_id, sub.position)
+                        if _version(r) < batch.first
+                    ]
+                    if not raws:
+                        break
+                    part = await self._part(self._batch(raws))
+                    yield part, sub.position
+                    sub.position = part.last
+                    if part.over:
+                        return
+                part = await self._part(batch)
+                yield part, sub.position
+                sub.position = part.last
+                if part.over:
+                    return
+        except StreamsClosing:  # the service stopped while this stream read its backlog
+            yield _ending("retry", sub.position)
 
     def _batch(self, raws: list[bytes]) -> Batch:
         assert self.sub is not None
@@ -138,6 +147,8 @@ class LiveStreams:
             return Live(
                 self, folded.kit, None, folded.version, "reset"
             )  # the store holds less than the client saw
+        if self.hub.closing:  # the service is stopping: ask the client to come back (elsewhere)
+            return Live(self, folded.kit, None, after, "retry")
         sub = self.hub.open(folded, deal_id, viewer, after, alive, abort)
         live = Live(self, folded.kit, sub, folded.version, None)
         if viewer.seat is not None:  # the seat is connected while its stream is open
@@ -177,6 +188,11 @@ class LiveStreams:
         if over:
             closing.append((None, "deal-over", json.dumps({"version": batch.last})))
         return Part(events, closing, batch.last, over)
+
+
+def _ending(name: str, position: int) -> tuple[Part, int]:
+    """The one message that ends a stream early (``reset``, ``retry``), with where it stood."""
+    return Part([], [(None, name, json.dumps({"version": position}))], position), position
 
 
 def _version(raw: bytes) -> int:

@@ -178,6 +178,8 @@ function openStream(ctx) {
     if (ctx.token) await refresh(ctx);
     if (!ctx.closed) openStream(ctx);
   });
+  // the server is stopping (a restart): open the stream again, from the last event, on another process
+  es.addEventListener("retry", () => { es.close(); if (!ctx.closed) openStream(ctx); });
 }
 
 function onEvent(ctx, version, ev) {
