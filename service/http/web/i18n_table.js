@@ -62,7 +62,7 @@ const en = {
   "watch.play": "Back to your seat", "watch.missing": "This deal cannot be found.",
   "result.won.you": "You win", "result.selfdrawn.you": "You win, self-drawn",
   "result.playagain": "Play again", "result.winning": "Winning hand", "result.wintile": "winning tile",
-  "settings.sound": "Tone when it is your move", "refused.unknown": "The server refused this move.",
+  "settings.sound": "Sounds: a discard, a call, your turn", "refused.unknown": "The server refused this move.",
   // issue 15: the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Coach", "coach.title": "Coach: advice from your own cards and what you can see",
   "coach.loading": "The coach is looking at the table…", "coach.error": "The coach did not answer; it tries again on the next move.",
@@ -187,7 +187,7 @@ const pt = {
   "watch.play": "Voltar ao seu lugar", "watch.missing": "Esta mão não foi encontrada.",
   "result.won.you": "Você ganha", "result.selfdrawn.you": "Você ganha com peça própria",
   "result.playagain": "Jogar de novo", "result.winning": "Mão vencedora", "result.wintile": "peça vencedora",
-  "settings.sound": "Som quando for a sua vez", "refused.unknown": "O servidor recusou esta jogada.",
+  "settings.sound": "Sons: um descarte, uma chamada, a sua vez", "refused.unknown": "O servidor recusou esta jogada.",
   // issue 15: the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Treinador", "coach.title": "Treinador: conselhos a partir das suas peças e do que pode ver",
   "coach.loading": "O treinador está a olhar para a mesa…", "coach.error": "O treinador não respondeu; volta a tentar na próxima jogada.",
@@ -312,7 +312,7 @@ const nl = {
   "watch.play": "Terug naar je plaats", "watch.missing": "Dit spel is niet gevonden.",
   "result.won.you": "Jij wint", "result.selfdrawn.you": "Jij wint op eigen steen",
   "result.playagain": "Nog een keer", "result.winning": "Winnende hand", "result.wintile": "winnende steen",
-  "settings.sound": "Toon als jij aan zet bent", "refused.unknown": "De server weigerde deze zet.",
+  "settings.sound": "Geluiden: een afleg, een claim, jouw beurt", "refused.unknown": "De server weigerde deze zet.",
   // issue 15: the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Coach", "coach.title": "Coach: advies op grond van je eigen stenen en wat je kunt zien",
   "coach.loading": "De coach bekijkt de tafel…", "coach.error": "De coach gaf geen antwoord; bij de volgende zet probeert hij het opnieuw.",
@@ -437,7 +437,7 @@ const ar = {
   "watch.play": "عُد إلى مقعدك", "watch.missing": "لم يُعثر على هذه الجولة.",
   "result.won.you": "فزت", "result.selfdrawn.you": "فزت بسحب ذاتي",
   "result.playagain": "العب مجددًا", "result.winning": "اليد الفائزة", "result.wintile": "القطعة الفائزة",
-  "settings.sound": "نغمة عندما يحين دورك", "refused.unknown": "رفض الخادم هذه الحركة.",
+  "settings.sound": "أصوات: رمي ورقة، مطالبة، دورك", "refused.unknown": "رفض الخادم هذه الحركة.",
   // issue 15: the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "المدرّب", "coach.title": "المدرّب: نصائح من أوراقك ومما تراه على الطاولة",
   "coach.loading": "المدرّب ينظر إلى الطاولة…", "coach.error": "لم يُجب المدرّب؛ سيحاول مجددًا في الحركة التالية.",
@@ -562,7 +562,7 @@ const fi = {
   "watch.play": "Takaisin paikallesi", "watch.missing": "Jakoa ei löydy.",
   "result.won.you": "Voitat", "result.selfdrawn.you": "Voitat omalla nostolla",
   "result.playagain": "Pelaa uudelleen", "result.winning": "Voittokäsi", "result.wintile": "voittolaatta",
-  "settings.sound": "Äänimerkki, kun on vuorosi", "refused.unknown": "Palvelin hylkäsi siirron.",
+  "settings.sound": "Äänet: poisheitto, vaade, sinun vuorosi", "refused.unknown": "Palvelin hylkäsi siirron.",
   // issue 15: the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Valmentaja", "coach.title": "Valmentaja: neuvoja omista laatoistasi ja siitä, mitä näet",
   "coach.loading": "Valmentaja katsoo pöytää…", "coach.error": "Valmentaja ei vastannut; se yrittää uudelleen seuraavalla siirrolla.",

@@ -7,10 +7,11 @@ import { awayBannerHtml, bindWaitingRoom, clockBadgeHtml, roomLevels, tickClocks
 import { LogBook, entryHtml, namer, pieceName } from "./words.js";
 import { gameUi } from "./games.js";
 import {
-  modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness,
+  modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness, mySeatHtml, lastActionHtml,
 } from "./table.js";
 import { toast, showProblem, announce } from "./ui.js";
 import { tone } from "./sound.js";
+import { switchesHtml, autoCommand, setNoCalls, setAutoWin } from "./switches.js";
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
 
@@ -27,7 +28,9 @@ export function stopLive() {
     clearInterval(live.ticker);
     clearTimeout(live.holdTimer);
     clearTimeout(live.guardTimer);
+    if (live.resize) live.resize.disconnect();
   }
+  document.documentElement.style.removeProperty("--me-h");
   live = null;
 }
 
@@ -121,6 +124,7 @@ function buildPage(ctx) {
     ${ctx.mode === "play" ? `<div class="me-zone" id="me-zone" aria-label="${esc(name(ctx.seat))}"></div>` : ""}
   </div>`;
   fillLog(ctx);
+  watchZone(ctx);
   drawMatchStrip(ctx);
   ctx.resultShown = false;
   if (ctx.view) renderTable(ctx);
@@ -131,6 +135,14 @@ function fillLog(ctx) {
   if (!ol) return;
   ol.innerHTML = ctx.log.entries.length ? ctx.log.entries.map(entryHtml).join("") : `<li class="muted empty">${t("log.empty")}</li>`;
   ol.scrollTop = ol.scrollHeight;
+  // the newest line stays in view (when the panel below grows the log gets shorter) unless the
+  // person scrolled up to read
+  ctx.logPinned = true;
+  ol.addEventListener("scroll", () => { ctx.logPinned = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 12; }, { passive: true });
+}
+function pinLog(ctx) {
+  const ol = $("#move-log");
+  if (ol && ctx.logPinned !== false) ol.scrollTop = ol.scrollHeight;
 }
 
 function appendLog(ctx, entry) {
@@ -138,10 +150,24 @@ function appendLog(ctx, entry) {
   if (!ol) return;
   const empty = ol.querySelector(".empty");
   if (empty) empty.remove();
+  const pinned = ctx.logPinned !== false;
   ol.insertAdjacentHTML("beforeend", entryHtml(entry));
-  ol.scrollTop = ol.scrollHeight;
+  if (pinned) { ol.scrollTop = ol.scrollHeight; ctx.logPinned = true; }
   const last = $("#last-action");
   if (last) last.textContent = entry.text;
+}
+
+// the height of the panel pinned at the bottom (hand, prompt, own seat), for the move log to end
+// above it (style.css: --me-h)
+function watchZone(ctx) {
+  if (ctx.resize) ctx.resize.disconnect();
+  const zone = $("#me-zone");
+  const set = () => {
+    document.documentElement.style.setProperty("--me-h", (zone && !zone.classList.contains("settled") ? zone.offsetHeight : 0) + "px");
+    pinLog(ctx);
+  };
+  set();
+  if (zone && window.ResizeObserver) { ctx.resize = new ResizeObserver(set); ctx.resize.observe(zone); }
 }
 
 // the language changed: the same page, every sentence again
@@ -187,6 +213,7 @@ function onEvent(ctx, version, ev) {
   const entry = ctx.log.add(version, ev);
   if (!entry) return;
   appendLog(ctx, entry);
+  if (ctx.view && version > ctx.view.version) soundFor(ctx, ev); // live moves only, not the backlog
   // only a window closing now holds its prompt: one the log replays (a reload, the backlog of a
   // deal joined late) is older than the view on screen and is history, told in the log
   const now = ctx.view && version > ctx.view.version;
@@ -282,7 +309,9 @@ function renderTable(ctx) {
   ensureAdvice(ctx);
   releaseHold(ctx, m);
   const latest = ctx.log.latest();
-  m.lastText = latest ? latest.text : t("last.none");
+  const lastText = latest ? latest.text : t("last.none");
+  m.mineApart = ctx.seat !== null; // the own seat is drawn beside the hand
+  m.lastText = m.mineApart ? "" : lastText;
   const legalDiscards = new Set(m.legal.filter((a) => a.type === "Discard").map(gameUi(m.game).actionPiece));
   if (ctx.selected !== null && !legalDiscards.has(ctx.selected)) ctx.selected = null;
   const focusCard = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : undefined;
@@ -298,8 +327,14 @@ function renderTable(ctx) {
     const mineClock = m.deadlines.find((d) => d.seat === ctx.seat);
     const away = (m.live && m.away.includes(ctx.seat) ? awayBannerHtml() : "")
       + (mineClock ? `<p class="my-clock" id="my-clock">${esc(t("clock.yours"))} ${clockBadgeHtml(mineClock, true)} <span class="rule-id">TB-2.3</span></p>` : "");
-    if (ctx.hold) zone.innerHTML = away + heldPromptHtml(m, ctx.hold) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx, false);
-    else zone.innerHTML = away + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + coachBoxHtml(m, ctx) + myHandHtml(m, ctx);
+    const board = mySeatHtml(m) + (m.started ? lastActionHtml(lastText) : "");
+    const switches = m.started && !ctx.over ? switchesHtml() : "";
+    const tools = `<div class="zone-tools">${coachBoxHtml(m, ctx)}${switches}</div>`;
+    if (ctx.hold) zone.innerHTML = away + board + heldPromptHtml(m, ctx.hold) + tools + myHandHtml(m, ctx, false);
+    else zone.innerHTML = away + board + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + tools + myHandHtml(m, ctx);
+    const dock = zone.classList.contains("settled") ? 0 : zone.offsetHeight;
+    document.documentElement.style.setProperty("--me-h", dock + "px");
+    pinLog(ctx);
   }
   renderResult(ctx, m);
   renderRoom(ctx, m);
@@ -307,8 +342,33 @@ function renderTable(ctx) {
   if (ctx.busy) for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
   notePrompt(ctx, m);
   autoStart(ctx, m);
+  autoAnswer(ctx, m);
   if (focusCard !== undefined) { const el = app$(`[data-card="${focusCard}"]`); if (el) el.focus({ preventScroll: true }); }
   else if (m.prompt === "claim" && !ctx.hold) { const b = app$("[data-action]"); if (b) b.focus({ preventScroll: true }); }
+}
+
+// ------------------------------------------------------------------ the switches and sounds
+// "No calls" and "win automatically" answer a prompt at once with an ordinary command, once per
+// prompt; never while a held prompt is on screen, never for a spectator.
+function autoAnswer(ctx, m) {
+  if (ctx.seat === null || ctx.over || ctx.busy || ctx.hold || !m.live) return;
+  const key = `${m.prompt}:${m.version}`;
+  if (ctx.autoKey === key) return;
+  const auto = autoCommand(m, gameUi(m.game).isWin);
+  if (!auto) return;
+  ctx.autoKey = key;
+  setTimeout(async () => {
+    if (ctx.closed || ctx.busy || !ctx.view || ctx.view.version !== m.version) { if (ctx.autoKey === key) ctx.autoKey = null; return; }
+    announce(t(auto.why));
+    await send(ctx, auto.command);
+  }, 0);
+}
+
+// a discard by someone else and a claim taken sound as they happen (the person's own discard
+// sounds on the click)
+function soundFor(ctx, ev) {
+  if (ev.type === gameUi(ctx.game).discardEvent && ev.seat !== ctx.seat) tone("discard");
+  else if (ev.type === "ClaimWindowResolved" && ev.seat !== null && ev.seat !== undefined) tone("call");
 }
 
 // ------------------------------------------------------------------ people at the table
@@ -399,7 +459,7 @@ function notePrompt(ctx, m) {
   if (key && key !== ctx.promptKey) {
     ctx.promptKey = key;
     if (m.prompt !== "start") {
-      tone(m.prompt === "claim" ? "claim" : "turn");
+      tone("turn"); // a claim offered or the own turn: the table waits on the person
       announce(m.prompt === "claim" ? t("status.claim") : t("status.yourturn"));
     }
   }
@@ -543,6 +603,10 @@ function bindTable(ctx, m) {
   if (confirm) confirm.onclick = () => { if (armed(ctx)) confirmDiscard(ctx, m); };
   const unselect = $("#unselect");
   if (unselect) unselect.onclick = () => { ctx.selected = null; renderTable(ctx); };
+  const noCalls = $("#sw-nocalls");
+  if (noCalls) noCalls.onchange = () => { setNoCalls(noCalls.checked); renderTable(ctx); const again = $("#sw-nocalls"); if (again) again.focus({ preventScroll: true }); };
+  const autoWin = $("#sw-autowin");
+  if (autoWin) autoWin.onchange = () => { setAutoWin(autoWin.checked); renderTable(ctx); const again = $("#sw-autowin"); if (again) again.focus({ preventScroll: true }); };
   const back = $("#im-back");
   if (back) back.onclick = () => send(ctx, { type: "Back", seat: ctx.seat });
   const start = $("#do-start");
@@ -563,6 +627,7 @@ function confirmDiscard(ctx, m) {
 async function send(ctx, command) {
   if (ctx.busy || !command) return;
   ctx.busy = true;
+  if (command.type === "Discard") tone("discard");
   if (command.window !== undefined) ctx.sent.add(command.window);
   for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
   const page = $(".play-page"); if (page) page.dataset.busy = "1";

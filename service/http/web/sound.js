@@ -1,9 +1,13 @@
-// A short tone when the table asks the person something: synthesised with Web Audio (no file is
-// downloaded), off until switched on in Display, and remembered in localStorage.
+// The table's sounds, synthesised with Web Audio (no file is downloaded), off until switched on in
+// Display, and remembered in localStorage. Four distinct sounds: a discard (a short low knock), a
+// call (a claim taken: two quick rising notes), your turn (a soft two-tone chime, also when a
+// claim is offered to you) and the clock (three short equal beeps at 5 s left).
 import { store } from "./net.js";
 
 let ctx = null;
-export const tones = { played: 0, clock: 0 }; // how many tones were started (the tests read it)
+// what the tests (and the console) can read: how many sounds started, the clock's, each kind's
+// count and its signature (waveform and notes), and whether an AudioContext was made
+export const tones = { played: 0, clock: 0, kinds: {}, signatures: {}, contexts: 0 };
 
 export function soundOn() { return store.get("set.sound", false) === true; }
 export function setSound(on) {
@@ -16,33 +20,49 @@ function audio() {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;
     ctx = new Ctx();
+    tones.contexts += 1;
   }
   if (ctx.state === "suspended") ctx.resume().catch(() => {});
   return ctx;
 }
 
-// two soft notes (a claim offer rises, your turn falls) of about a fifth of a second; three
-// short equal ones when 5 s are left on the person's clock
+// each sound: a waveform, its notes (Hz), the gap between notes, each note's length and loudness
+const SOUNDS = {
+  discard: { wave: "triangle", notes: [196, 147], gap: 0.035, len: 0.07, peak: 0.22 },
+  call: { wave: "square", notes: [523, 659, 784], gap: 0.07, len: 0.09, peak: 0.07 },
+  turn: { wave: "sine", notes: [880, 1175], gap: 0.16, len: 0.34, peak: 0.16 },
+  clock: { wave: "sine", notes: [988, 988, 988], gap: 0.11, len: 0.16, peak: 0.18 },
+};
+SOUNDS.claim = SOUNDS.turn; // a claim offered to you is your turn to answer
+
+export const soundSignature = (kind) => {
+  const s = SOUNDS[kind] || SOUNDS.turn;
+  return `${s.wave}:${s.notes.join("-")}:${s.len}`;
+};
+
 export function tone(kind = "turn") {
   if (!soundOn()) return false;
   const a = audio();
   if (!a) return false;
+  const s = SOUNDS[kind] || SOUNDS.turn;
   const now = a.currentTime;
-  const notes = kind === "claim" ? [660, 880] : kind === "clock" ? [988, 988, 988] : [740, 587];
-  notes.forEach((f, i) => {
+  s.notes.forEach((f, i) => {
     const osc = a.createOscillator();
     const gain = a.createGain();
-    osc.type = "sine";
+    osc.type = s.wave;
     osc.frequency.value = f;
-    const start = now + i * 0.11;
+    const start = now + i * s.gap;
     gain.gain.setValueAtTime(0.0001, start);
-    gain.gain.exponentialRampToValueAtTime(0.18, start + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.16);
+    gain.gain.exponentialRampToValueAtTime(s.peak, start + 0.012);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + s.len);
     osc.connect(gain).connect(a.destination);
     osc.start(start);
-    osc.stop(start + 0.18);
+    osc.stop(start + s.len + 0.02);
   });
   tones.played += 1;
   if (kind === "clock") tones.clock += 1;
+  const k = kind === "claim" ? "turn" : kind;
+  tones.kinds[k] = (tones.kinds[k] || 0) + 1;
+  tones.signatures[k] = soundSignature(k);
   return true;
 }

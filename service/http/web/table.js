@@ -139,12 +139,25 @@ export function centerHtml(m) {
   return `<div class="center">${parts.join("")}</div>`;
 }
 
-// the felt: the person's own seat at the bottom, the others where they sit at a real table
+// the felt: the person's own seat at the bottom, the others where they sit at a real table. At a
+// live seat (m.mineApart) the own seat is drawn by mySeatHtml inside the panel with the hand
+// and the prompt, so the person's melds and discards stay on screen while a prompt is open.
 export function feltHtml(m) {
   const bottom = m.bottom ?? m.me ?? 0;
   const seats = [];
-  for (let k = 0; k < m.n; k++) seats.push(seatHtml(m, (bottom + k) % m.n));
-  return `<div class="felt felt-${m.game} n${m.n}" dir="ltr">${seats.join("")}${centerHtml(m)}</div>`;
+  for (let k = m.mineApart ? 1 : 0; k < m.n; k++) seats.push(seatHtml(m, (bottom + k) % m.n));
+  return `<div class="felt felt-${m.game} n${m.n}${m.mineApart ? " mine-apart" : ""}" dir="ltr">${seats.join("")}${centerHtml(m)}</div>`;
+}
+
+// the person's own seat (name, badges, melds, discards) above the hand, on a strip of felt
+export function mySeatHtml(m) {
+  if (m.me === null || m.me === undefined || !m.started) return "";
+  return `<div class="my-seat felt-strip" dir="ltr">${seatHtml(m, m.me)}</div>`;
+}
+
+// the newest line of the move log, beside the hand
+export function lastActionHtml(text) {
+  return `<p class="last-action last-strip" id="last-action" title="${esc(t("last.title"))}">${esc(text)}</p>`;
 }
 
 // ------------------------------------------------------------------ the person's hand and prompts

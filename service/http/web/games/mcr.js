@@ -114,6 +114,8 @@ export default {
   pieceSvg: (id, opts) => mcTileSvg(id, opts),
   pieceName: (id) => mcTileName(id),
   actionPiece: (a) => a.tile, // the tile a Discard names
+  discardEvent: "TileDiscarded", // the event a discard sounds on
+  isWin: (a) => a.type === "DeclareWin" || (a.type === "Claim" && a.claim === "win"), // a legal action that wins
   windowNo: (id) => Number(id) + 1, // claim windows are numbered from 1 (MCR's ids start at 0)
   // a view's (or a model's) open claim window, the tile it is for, and the person's answer to it
   claimWindow: (v) => v.window && v.window.window,

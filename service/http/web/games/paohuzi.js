@@ -97,6 +97,8 @@ export default {
   pieceSvg: (id, opts) => phCardSvg(id, opts),
   pieceName: (id) => phCardName(id),
   actionPiece: (a) => a.card, // the card a Discard names
+  discardEvent: "CardDiscarded", // the event a discard sounds on
+  isWin: (a) => a.type === "Win", // a legal action that wins (the "win automatically" switch)
   windowNo: (id) => Number(id), // claim windows are numbered from 1 (Paohuzi's ids start at 1)
   // a view's (or a model's) open claim window, the card it is for, and the person's answer to it
   claimWindow: (v) => v.window,
