@@ -37,9 +37,10 @@ from service.app.state.folds import Folds
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
+from service.app.status import ServiceStatus
 from service.gc_tuning import tune_gc
 from service.http import observe
-from service.http.routes import CLOCKS, HUB, build_app
+from service.http.routes import CLOCKS, HUB, STATUS, build_app
 from service.metrics import Metrics
 from service.store.archive import Archive, open_archive
 from service.store.connection import STREAMS_CLIENT_NAME, connect
@@ -155,6 +156,7 @@ def application(
     )
     app[DEALS] = deals
     app[METRICS] = metrics
+    app[STATUS] = ServiceStatus(archive="off" if archive is None else "ok")  # /health, /ready
     observe.install(app, metrics)
     _gauges(metrics, store, folds, hub)
     if archive is not None:
@@ -234,8 +236,9 @@ def _run_archive(app: web.Application, store: EventStore, archive: Archive, sett
     app.on_cleanup.append(close)
 
 
-async def serve(url: str, settings: Settings) -> web.Application:
-    """The app ``dealstream serve`` runs, with its own Redis clients."""
+async def serve(url: str, settings: Settings, startup: Any = None) -> web.Application:
+    """The app ``dealstream serve`` runs, with its own Redis clients; ``startup``: what the
+    start-up checks found (``service.startup_checks.StartupReport``), for ``/health``."""
     client = connect(url, socket_timeout=settings.redis_timeout)
     await client.ping()
     # the live streams' connections (doorbell and reader) come from a client of their own with a
@@ -249,6 +252,7 @@ async def serve(url: str, settings: Settings) -> web.Application:
         await streams_client.aclose()
 
     app.on_cleanup.append(close_clients)
+    _watch_status(app, startup)
     if settings.metrics_port:
         _serve_metrics(app, settings)
     return app
@@ -274,3 +278,28 @@ def _serve_metrics(app: web.Application, settings: Settings) -> None:
 
     app.on_startup.append(start)
     app.on_cleanup.append(stop)
+
+
+def _watch_status(app: web.Application, startup: Any) -> None:
+    """What the start-up checks found goes to ``/health``; the archive is asked again while the
+    service runs (an archive that comes back makes it ok again)."""
+    status = app[STATUS]
+    if startup is not None:
+        status.durability = startup.durability
+        if status.archive != "off":
+            status.archive = startup.archive
+    archive = app.get(ARCHIVE)
+    if archive is None:
+        return
+    tasks: list[asyncio.Task] = []
+
+    async def start(_app: web.Application) -> None:
+        tasks.append(asyncio.create_task(status.watch_archive(archive), name="archive-probe"))
+
+    async def stop(_app: web.Application) -> None:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    app.on_startup.append(start)
+    app.on_shutdown.append(stop)

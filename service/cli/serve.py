@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 
@@ -26,9 +27,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     count = 1 if role is not None or args.port == 0 else (args.processes or os.cpu_count() or 1)
     if role is not None and metrics_port:
         metrics_port += role.index  # each worker serves its own metrics: port + its index
-    try:
+    from service import startup_checks
+
+    try:  # before anything is made in it (issue 26)
+        startup_checks.check_data_dirs(args.redis, args.archive, args.data_dir, archive=True)
         url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
-    except DataDirInUse as exc:
+    except (DataDirInUse, startup_checks.Refused) as exc:
         print(f"dealstream: {exc}", file=sys.stderr)
         return 1
     settings = bootstrap.Settings(
@@ -49,6 +53,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         metrics_required=metrics_required,
     )
     try:
+        try:  # the store and the archive, before the service listens (issue 26)
+            report = asyncio.run(startup_checks.run(url, settings))
+        except startup_checks.Refused as exc:
+            print(f"dealstream: {exc}", file=sys.stderr)
+            return 1
         where = f"embedded Redis at {url}" if embedded else url.split("@")[-1]
         if role is None:
             many = f"; {count} processes" if count > 1 else ""
@@ -57,7 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return processes.supervise(args.argv, url, count)
 
         async def app() -> web.Application:
-            served = await bootstrap.serve(url, settings)
+            served = await bootstrap.serve(url, settings, report)
             served.on_startup.insert(0, processes.stop_on_signals)
             return served
 

@@ -145,6 +145,13 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, schemas.Health),),
         errors=("DS-12",),
     ),
+    Route(
+        "GET",
+        "/ready",
+        "ready",
+        "200 when the store answers, the stream hub runs and the workers are up; 503 naming what is not",
+        (Answer(200, schemas.Ready), Answer(503, schemas.Ready, description="not ready: each part says why")),
+    ),
     Route("GET", "/openapi.json", "openapi", "this document", (Answer(200),), documented=False),
     Route(
         "POST",

@@ -28,6 +28,7 @@ from service.app.reads import queries
 from service.app.reads.matches import MatchReads
 from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
 from service.app.state.match_log import MatchLog
+from service.app.status import ServiceStatus
 from service.http import sse
 from service.http.openapi import openapi_document
 from service.http.request import (
@@ -53,6 +54,7 @@ from service.http.schemas import (
     Health,
     JoinedSeat,
     JoinRequest,
+    Ready,
     ReviewRequest,
 )
 from service.store.event_store import EventStore
@@ -68,6 +70,9 @@ REVIEW_WINDOW_S = 60.0
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
+STATUS = web.AppKey("status", ServiceStatus)  # what /health and /ready tell (issue 26)
+BACKGROUND = web.AppKey("background", list)  # the loops /ready checks
+READY_PING_S = 2.0
 REVIEWS = web.AppKey("reviews", Reviews)
 
 
@@ -123,7 +128,42 @@ class Api:
 
         if not self.hub.healthy:
             return problem(503, "the event store is unreachable; the service retries by itself", "DS-12")
-        return json_response(Health(ok=True, store="ok", streams=self.hub.subscribers))
+        status = request.app.get(STATUS) or ServiceStatus()
+        return json_response(
+            Health(
+                ok=True, store="ok", streams=self.hub.subscribers, durability=status.durability,
+                archive=status.archive, degraded=status.degraded,
+            )
+        )  # fmt: skip
+
+    async def ready(self, request: web.Request) -> web.Response:
+        """200 when the store answers a PING, the stream hub runs and the background workers are
+        up; else 503 with each part that is not."""
+        try:
+            await asyncio.wait_for(self.store.redis.ping(), READY_PING_S)
+            store = "ok"
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the store did not answer
+            store = f"unreachable: {type(exc).__name__}"
+        running = all(not task.done() for task in getattr(self.hub, "_tasks", ()))
+        streams = "ok" if self.hub.healthy and running else ("not running" if not running else "disconnected")
+        workers = "ok"
+        stopped = [t.get_name() for t in request.app.get(BACKGROUND, ()) if t.done()]
+        if not request.app.get(BACKGROUND):
+            workers = "not started"
+        elif stopped:
+            workers = "stopped: " + ", ".join(stopped)
+        else:
+            executor = getattr(self.deals.bots.pool, "_pool", None)
+            if executor is not None and getattr(executor, "_broken", False):
+                workers = "bot worker pool broken (replaced at the next search)"
+        status = request.app.get(STATUS) or ServiceStatus()
+        ready = Ready(
+            ready=store == streams == workers == "ok", store=store, streams=streams, workers=workers,
+            archive=status.archive,
+        )  # fmt: skip
+        return json_response(ready, status=200 if ready.ready else 503)
 
     async def create_deal(self, request: web.Request) -> web.Response:
         if not self.limiter.allow(request.remote or "?"):
@@ -412,6 +452,7 @@ def build_app(
         await deals.close()
 
     app[HUB] = hub
+    app[BACKGROUND] = background
     app[REVIEWS] = reviews
     app[CLOCKS] = keeper
     app.on_startup.append(on_startup)

@@ -133,11 +133,29 @@ class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 class Health(msgspec.Struct):
     """``store``: ``ok`` or ``unreachable`` (then the answer is 503); ``streams``: live streams
-    this process serves."""
+    this process serves; ``durability``: ``aof`` when the store keeps an append-only file,
+    ``none`` when it does not (a restart of Redis loses deals), ``unknown`` when it does not say;
+    ``archive``: ``ok``, ``unreachable`` or ``off``; ``degraded``: the service runs but a part
+    of it does not (the archive), still 200: ``/health`` is liveness, ``/ready`` readiness."""
 
     ok: bool
     store: str
     streams: int
+    durability: str = "unknown"
+    archive: str = "off"
+    degraded: bool = False
+
+
+class Ready(msgspec.Struct):
+    """``ready``: the store answers, the stream hub runs and the background workers (the bot
+    runner's sweep, the clock keeper, the match sweep, the bot worker pool) are up; each part
+    ``ok`` or what is wrong with it. ``archive`` is told, not required (play goes on without it)."""
+
+    ready: bool
+    store: str
+    streams: str
+    workers: str
+    archive: str = "off"
 
 
 class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
