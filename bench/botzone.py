@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import time
@@ -53,8 +52,13 @@ class Seat:
             line = requests[-1]
         t = time.perf_counter()
         if self.proc is None:
-            self.proc = subprocess.Popen(bot_command(self.level, True), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+            self.proc = subprocess.Popen(
+                bot_command(self.level, True),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -88,8 +92,13 @@ class Seat:
 def cold_answer(level: str, requests: list[str], responses: list[str]) -> tuple[str, float]:
     """One turn in a fresh process (the JSON interaction), process start included."""
     t = time.perf_counter()
-    done = subprocess.run(bot_command(level, False), input=json.dumps({"requests": requests, "responses": responses}),
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        bot_command(level, False),
+        input=json.dumps({"requests": requests, "responses": responses}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     took = time.perf_counter() - t
     try:
         return json.loads(done.stdout)["response"], took
@@ -98,12 +107,19 @@ def cold_answer(level: str, requests: list[str], responses: list[str]) -> tuple[
 
 
 def judge_step(judge: str, log: list[Any], initdata: Any) -> dict:
-    done = subprocess.run([judge], input=json.dumps({"log": log, "initdata": initdata}), capture_output=True,
-                          text=True, timeout=30)  # fmt: skip
+    done = subprocess.run(
+        [judge],
+        input=json.dumps({"log": log, "initdata": initdata}),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     return json.loads(done.stdout)
 
 
-def play_game(judge: str | None, levels: list[str], initdata: Any, cold_turns: int, rng: random.Random) -> dict:
+def play_game(
+    judge: str | None, levels: list[str], initdata: Any, cold_turns: int, rng: random.Random
+) -> dict:
     from domain.mcr.botzone import Penalty, Referee
 
     seats = [Seat(lv) for lv in levels]
@@ -124,8 +140,11 @@ def play_game(judge: str | None, levels: list[str], initdata: Any, cold_turns: i
                     initdata = out.get("initdata", initdata)
                 if out.get("command") == "finish":
                     disp = out.get("display", {})
-                    result = {"end": disp.get("action"), "player": disp.get("player"),
-                              "scores": [out["content"][str(i)] for i in range(4)]}  # fmt: skip
+                    result = {
+                        "end": disp.get("action"),
+                        "player": disp.get("player"),
+                        "scores": [out["content"][str(i)] for i in range(4)],
+                    }
                     break
                 content = [out["content"][str(i)] for i in range(4)]
             else:
@@ -134,9 +153,15 @@ def play_game(judge: str | None, levels: list[str], initdata: Any, cold_turns: i
                 content = ref.requests()
                 if content is None:
                     o = ref.outcome
-                    result = {"end": o.kind if o.kind != "PENALTY" else o.code, "player": o.seat, "scores": o.scores}
+                    result = {
+                        "end": o.kind if o.kind != "PENALTY" else o.code,
+                        "player": o.seat,
+                        "scores": o.scores,
+                    }
                     break
-            log.append({"output": {"command": "request", "content": {str(i): c for i, c in enumerate(content)}}})
+            log.append(
+                {"output": {"command": "request", "content": {str(i): c for i, c in enumerate(content)}}}
+            )
             answers = {}
             for i in range(4):
                 reqs[i].append(content[i])
@@ -156,8 +181,15 @@ def play_game(judge: str | None, levels: list[str], initdata: Any, cold_turns: i
                     pass
     finally:
         errors = [s.close() for s in seats]
-    result.update(rounds=len(log) // 2, times=times, first=first, cold=cold, mismatches=mismatches,
-                  stderr=[e[-300:] for e in errors if e.strip()], initdata=initdata)  # fmt: skip
+    result.update(
+        rounds=len(log) // 2,
+        times=times,
+        first=first,
+        cold=cold,
+        mismatches=mismatches,
+        stderr=[e[-300:] for e in errors if e.strip()],
+        initdata=initdata,
+    )
     return result
 
 
@@ -173,9 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--judge", help="the Botzone judge binary (else our statement of its reading)")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--levels", default="strong,greedy,strong,greedy", help="the four seats' levels")
-    p.add_argument("--cold-turns", type=int, default=3, help="turns per seat also answered by a fresh process")
-    p.add_argument("--walls", choices=("judge", "ours"), default="judge",
-                   help="judge: the judge shuffles its own 136-tile wall; ours: 144-tile walls of our own deals")  # fmt: skip
+    p.add_argument(
+        "--cold-turns", type=int, default=3, help="turns per seat also answered by a fresh process"
+    )
+    p.add_argument(
+        "--walls",
+        choices=("judge", "ours"),
+        default="judge",
+        help="judge: the judge shuffles its own 136-tile wall; ours: 144-tile walls of our own deals",
+    )
     p.add_argument("--seed", type=int, default=25)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -193,8 +231,11 @@ def main(argv: list[str] | None = None) -> int:
         games.append(play_game(args.judge, levels, initdata, args.cold_turns, rng))
         if not args.json:
             last = games[-1]
-            print(f"game {g + 1}: {last['end']} player {last['player']} scores {last['scores']}"
-                  f" rounds {last['rounds']}", file=sys.stderr)  # fmt: skip
+            print(
+                f"game {g + 1}: {last['end']} player {last['player']} scores {last['scores']}"
+                f" rounds {last['rounds']}",
+                file=sys.stderr,
+            )
     penalties = [g for g in games if g["end"] not in ("HU", "HUANG")]
     times = [t for g in games for t in g["times"]]
     first = [t for g in games for t in g["first"]]
@@ -208,13 +249,23 @@ def main(argv: list[str] | None = None) -> int:
         "wins": sum(g["end"] == "HU" for g in games),
         "drawn": sum(g["end"] == "HUANG" for g in games),
         "penalties": len(penalties),
-        "penalty_details": [{"end": g["end"], "player": g["player"], "initdata": g["initdata"]} for g in penalties],
+        "penalty_details": [
+            {"end": g["end"], "player": g["player"], "initdata": g["initdata"]} for g in penalties
+        ],
         "answers": len(times) + len(first),
         "first_turn_s": {"p50": round(_q(first, 0.5), 3), "max": round(max(first, default=0), 3)},
-        "cold_turn_s": {"n": len(cold), "p50": round(_q(cold, 0.5), 3), "p95": round(_q(cold, 0.95), 3),
-                        "max": round(max(cold, default=0), 3)},  # fmt: skip
-        "turn_s": {"p50": round(_q(times, 0.5), 4), "p95": round(_q(times, 0.95), 4), "p99": round(_q(times, 0.99), 4),
-                   "max": round(max(times, default=0), 3)},  # fmt: skip
+        "cold_turn_s": {
+            "n": len(cold),
+            "p50": round(_q(cold, 0.5), 3),
+            "p95": round(_q(cold, 0.95), 3),
+            "max": round(max(cold, default=0), 3),
+        },
+        "turn_s": {
+            "p50": round(_q(times, 0.5), 4),
+            "p95": round(_q(times, 0.95), 4),
+            "p99": round(_q(times, 0.99), 4),
+            "max": round(max(times, default=0), 3),
+        },
         "cold_disagreements": sum(g["mismatches"] for g in games),
         "stderr": [e for g in games for e in g["stderr"]][:5],
         "seconds": round(time.perf_counter() - t0, 1),

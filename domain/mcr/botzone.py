@@ -28,7 +28,6 @@ Everything here is pure: strings in, strings and engine records out.
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,9 +38,6 @@ from domain.mcr.messages import (
     AddedKong,
     AddedKongDeclared,
     Claim,
-    ClaimAnswered,
-    ClaimWindowOpened,
-    ClaimWindowResolved,
     ConcealedKong,
     ConcealedKongDeclared,
     DealStarted,
@@ -189,9 +185,17 @@ def judge_win(
             out.append((p.kind, p.tile, (seat - p.offer) % SEATS))
     try:
         sc = scoring.score(
-            tuple(out), tuple(sorted(hand, key=KIND_INDEX.__getitem__)), win, flowers, self_drawn, fourth,
-            about_kong, wall_last, seat, quan,
-        )  # fmt: skip
+            tuple(out),
+            tuple(sorted(hand, key=KIND_INDEX.__getitem__)),
+            win,
+            flowers,
+            self_drawn,
+            fourth,
+            about_kong,
+            wall_last,
+            seat,
+            quan,
+        )
     except (RuleViolation, ValueError, TypeError):
         return None
     return sc if sc.meets_minimum else None
@@ -219,8 +223,14 @@ class Referee:
         self.last_tile = ""
         self.last_op = ""
         self.mid = ""
-        self.flags = {"last_bugang": False, "curr_bugang": False, "last_gang": False, "curr_gang": False,
-                      "last_angang": False, "curr_angang": False}  # fmt: skip
+        self.flags = {
+            "last_bugang": False,
+            "curr_bugang": False,
+            "last_gang": False,
+            "curr_gang": False,
+            "last_angang": False,
+            "curr_angang": False,
+        }
         self.steps: list[Step] = []
         self.rounds: list[tuple[int, str, list[str]]] = []  # (stage, last op, answers) taken
         self.outcome: Outcome | None = None
@@ -310,7 +320,11 @@ class Referee:
                     self._after_draw(i, answers[i])
             if self.outcome is not None:
                 return
-            f["last_bugang"], f["last_gang"], f["last_angang"] = f["curr_bugang"], f["curr_gang"], f["curr_angang"]
+            f["last_bugang"], f["last_gang"], f["last_angang"] = (
+                f["curr_bugang"],
+                f["curr_gang"],
+                f["curr_angang"],
+            )
             f["curr_bugang"] = f["curr_gang"] = f["curr_angang"] = False
         elif s < 8:
             d = s % 4
@@ -445,8 +459,13 @@ class Referee:
         mid = words[1]
         if words[0] != "CHI" or p != (d + 1) % 4:
             self._penalise(p, "WA", f"only the next player may chow: {answer!r}")
-        if (mid not in KIND_INDEX or mid[0] not in "WTB" or mid[0] != claimed[0]
-                or abs(int(mid[1]) - int(claimed[1])) > 1 or mid[1] in "19"):  # fmt: skip
+        if (
+            mid not in KIND_INDEX
+            or mid[0] not in "WTB"
+            or mid[0] != claimed[0]
+            or abs(int(mid[1]) - int(claimed[1])) > 1
+            or mid[1] in "19"
+        ):
             self._penalise(p, "WA", f"no chow around {claimed} with middle {mid!r}")
         self.hands[p].append(claimed)
         n = int(mid[1])
@@ -477,9 +496,18 @@ class Referee:
 
     def _win(self, p: int) -> None:
         facts = self.win_facts(p)
-        sc = judge_win(self.hands[p], self.packs[p], p, self.last_tile, len(self.flowers[p]),
-                       facts["self_drawn"], facts["wall_last"], facts["fourth"], facts["about_kong"],
-                       self.quan)  # fmt: skip
+        sc = judge_win(
+            self.hands[p],
+            self.packs[p],
+            p,
+            self.last_tile,
+            len(self.flowers[p]),
+            facts["self_drawn"],
+            facts["wall_last"],
+            facts["fourth"],
+            facts["about_kong"],
+            self.quan,
+        )
         if sc is None:
             self._penalise(p, "WH", f"no eight-point win on {self.last_tile}")
         re = sc.total
@@ -524,8 +552,14 @@ class SeatTracker:
         self.drawn = [0] * SEATS  # tiles taken from each player's part
         self.flower_seen = False
         self.shown: dict[str, int] = {}
-        self.flags = {"last_bugang": False, "curr_bugang": False, "last_gang": False, "curr_gang": False,
-                      "last_angang": False, "curr_angang": False}  # fmt: skip
+        self.flags = {
+            "last_bugang": False,
+            "curr_bugang": False,
+            "last_gang": False,
+            "curr_gang": False,
+            "last_angang": False,
+            "curr_angang": False,
+        }
         self.stage = -2
         self.last_words: list[str] = []
         self.last_code = ""
@@ -608,10 +642,19 @@ class SeatTracker:
         if kind == "1":
             self._need(self.turns == 1 and len(w) >= 5 + HAND, where, "the second request deals the hands")
             counts = [int(x) for x in w[1:5]]
-            self._need(all(0 <= c <= 8 for c in counts) and len(w) == 5 + HAND + sum(counts), where,
-                       "the deal request is '1', four flower counts, 13 tiles and the flowers")  # fmt: skip
-            s = State(created=True, ruleset="mcr/2", phase="turn", dealer=0, prevailing_wind=self.quan,
-                      seat_winds=list(range(SEATS)))  # fmt: skip
+            self._need(
+                all(0 <= c <= 8 for c in counts) and len(w) == 5 + HAND + sum(counts),
+                where,
+                "the deal request is '1', four flower counts, 13 tiles and the flowers",
+            )
+            s = State(
+                created=True,
+                ruleset="mcr/2",
+                phase="turn",
+                dealer=0,
+                prevailing_wind=self.quan,
+                seat_winds=list(range(SEATS)),
+            )
             s.hands = [[-1] * HAND for _ in range(SEATS)]
             s.hands[self.me] = [self.ids.take(c, where) for c in w[5 : 5 + HAND]]
             self._need(all(t < FIRST_FLOWER for t in s.hands[self.me]), where, "a flower in the dealt hand")
@@ -655,7 +698,9 @@ class SeatTracker:
         p = self._seat(w[1], where)
         op = w[2]
         if op == "DRAW":
-            self._need(len(w) == 3 and self._may_draw(p) and p != self.me, where, f"seat {p} may not draw now")
+            self._need(
+                len(w) == 3 and self._may_draw(p) and p != self.me, where, f"seat {p} may not draw now"
+            )
             self._end_round()
             self.drawn[p] += 1
             s.hands[p].append(-1)
@@ -688,10 +733,20 @@ class SeatTracker:
                 self.shown[code] = self.shown.get(code, 0) + 3
                 discard = w[3]
             else:
-                self._need(len(w) == 5 and p == (d + 1) % 4, where, "a chow request is '3 <seat> CHI <mid> <discard>'")
+                self._need(
+                    len(w) == 5 and p == (d + 1) % 4,
+                    where,
+                    "a chow request is '3 <seat> CHI <mid> <discard>'",
+                )
                 mid = check_code(w[3], where)
-                self._need(mid[0] in "WTB" and mid[0] == code[0] and abs(int(mid[1]) - int(code[1])) <= 1
-                           and mid[1] not in "19", where, f"no chow of {code} around {mid}")  # fmt: skip
+                self._need(
+                    mid[0] in "WTB"
+                    and mid[0] == code[0]
+                    and abs(int(mid[1]) - int(code[1])) <= 1
+                    and mid[1] not in "19",
+                    where,
+                    f"no chow of {code} around {mid}",
+                )
                 n = int(mid[1])
                 own = []
                 for x in (n - 1, n, n + 1):
@@ -791,7 +846,11 @@ class SeatTracker:
         elif 8 <= self.stage:
             return  # after a kong's round the judge keeps its flags for the replacement draw
         elif self.stage >= 0:
-            f["last_bugang"], f["last_gang"], f["last_angang"] = f["curr_bugang"], f["curr_gang"], f["curr_angang"]
+            f["last_bugang"], f["last_gang"], f["last_angang"] = (
+                f["curr_bugang"],
+                f["curr_gang"],
+                f["curr_angang"],
+            )
             f["curr_bugang"] = f["curr_gang"] = f["curr_angang"] = False
 
     def _sync(self) -> None:
@@ -833,9 +892,17 @@ class SeatTracker:
         f = self.flags
         stage = self.stage
         lo, hi = self.part_left((stage + 1) % 4)
-        common = dict(hand=hand, packs=packs, seat=me, win=tile_code, flowers=len(s.flowers[me]),
-                      self_drawn=self_drawn, fourth=self.shown.get(tile_code, 0) == 3,
-                      about_kong=f["last_bugang"] or f["last_angang"] or f["curr_gang"], quan=self.quan)  # fmt: skip
+        common = dict(
+            hand=hand,
+            packs=packs,
+            seat=me,
+            win=tile_code,
+            flowers=len(s.flowers[me]),
+            self_drawn=self_drawn,
+            fourth=self.shown.get(tile_code, 0) == 3,
+            about_kong=f["last_bugang"] or f["last_angang"] or f["curr_gang"],
+            quan=self.quan,
+        )
         # unsure whether the next part is empty (no flower seen): a win both ways, or none
         return all(judge_win(wall_last=last, **common) is not None for last in {lo <= 0, hi <= 0})
 
@@ -877,7 +944,14 @@ class SeatTracker:
             s.hands[self.me].remove(t)
         s.discards[w.source_seat].remove(w.card)
         s.melds[self.me].append(Meld(claim.claim, sorted([*claim.tiles, w.card]), w.card, w.source_seat))
-        s.window, s.turn, s.last_tile, s.must_discard, s.after_kong, s.phase = None, self.me, None, True, False, "turn"
+        s.window, s.turn, s.last_tile, s.must_discard, s.after_kong, s.phase = (
+            None,
+            self.me,
+            None,
+            True,
+            False,
+            "turn",
+        )
         s.version += 1
         return view_from_state(s, self.me)
 
@@ -1007,8 +1081,10 @@ def match_of_deal(events: Sequence[Any], deal_id: str = "") -> dict[str, Any]:
     size = 36
     for j, seq in enumerate(seqs):
         if len(seq) > size:
-            raise NotTranslatable(f"judge player {j} (our seat {(dealer + j) % SEATS}) took {len(seq)} tiles;"
-                                  f" the judge's part of a 144-tile wall holds {size}")  # fmt: skip
+            raise NotTranslatable(
+                f"judge player {j} (our seat {(dealer + j) % SEATS}) took {len(seq)} tiles;"
+                f" the judge's part of a 144-tile wall holds {size}"
+            )
     used = {t for seq in seqs for t in seq}
     rest = [t for t in range(FIRST_FLOWER + 8) if t not in used]  # by kind: a match exports the same
     wall: list[str] = []
@@ -1030,8 +1106,10 @@ def match_of_deal(events: Sequence[Any], deal_id: str = "") -> dict[str, Any]:
         nxt = acts[i] if i < len(acts) else None
         if 0 <= st < 4 and ref.last_op == "DRAW":
             if nxt is None or player(nxt[1]) != st or nxt[0] not in ("PLAY", "GANG", "BUGANG", "HU"):
-                raise NotTranslatable(f"round {len(ref.rounds)}: the judge has player {st} draw"
-                                      f" (our seat {seat_of(st)}), the deal does not")  # fmt: skip
+                raise NotTranslatable(
+                    f"round {len(ref.rounds)}: the judge has player {st} draw"
+                    f" (our seat {seat_of(st)}), the deal does not"
+                )
             ans[st] = "HU" if nxt[0] == "HU" else f"{nxt[0]} {nxt[2]}"
             i += 1
         elif 4 <= st < 8 and nxt is not None:
@@ -1056,16 +1134,31 @@ def match_of_deal(events: Sequence[Any], deal_id: str = "") -> dict[str, Any]:
         try:
             ref.respond(ans)
         except Penalty as p:
-            raise NotTranslatable(f"the judge would punish our seat {seat_of(p.seat)} ({p.code}): {p.reason}") from None
+            raise NotTranslatable(
+                f"the judge would punish our seat {seat_of(p.seat)} ({p.code}): {p.reason}"
+            ) from None
     out = ref.outcome
     won = next((e for e in events if type(e) is HandWon), None)
     if out.kind == "PENALTY":
-        raise NotTranslatable(f"the judge would punish our seat {seat_of(out.seat)} ({out.code}): {out.reason}")
-    if (out.kind == "HU") != (won is not None) or (won is not None and seat_of(out.seat) != won.seat) or i != len(acts):
+        raise NotTranslatable(
+            f"the judge would punish our seat {seat_of(out.seat)} ({out.code}): {out.reason}"
+        )
+    if (
+        (out.kind == "HU") != (won is not None)
+        or (won is not None and seat_of(out.seat) != won.seat)
+        or i != len(acts)
+    ):
         ending = "a win" if won is not None else "an exhausted wall"
         raise NotTranslatable(f"the judge ends the deal differently ({out.kind}) from ours ({ending})")
-    log.append({"output": {"command": "finish", "content": {str(j): out.scores[j] for j in range(SEATS)},
-                           "display": {"action": out.kind, "player": out.seat, "fanCnt": out.fan}}})  # fmt: skip
+    log.append(
+        {
+            "output": {
+                "command": "finish",
+                "content": {str(j): out.scores[j] for j in range(SEATS)},
+                "display": {"action": out.kind, "player": out.seat, "fanCnt": out.fan},
+            }
+        }
+    )
     return {
         "game": GAME_NAME,
         "initdata": {"srand": 0, "quan": quan, "walltiles": " ".join(wall)},
@@ -1138,10 +1231,14 @@ def read_match(match: Any) -> ImportedDeal:
         try:
             ref.respond(answers)
         except Penalty as p:
-            raise BotzoneError(f"{where}, seat {p.seat}", f"the judge punishes this response ({p.code}): {p.reason}") from None
+            raise BotzoneError(
+                f"{where}, seat {p.seat}", f"the judge punishes this response ({p.code}): {p.reason}"
+            ) from None
         n = k
     if ref.outcome is None:
-        raise BotzoneError(f"log entry {n + 2}", "the match is truncated: the judge still waits for responses")
+        raise BotzoneError(
+            f"log entry {n + 2}", "the match is truncated: the judge still waits for responses"
+        )
     if ref.outcome.kind == "PENALTY":
         raise BotzoneError(f"seat {ref.outcome.seat}", f"the match ended in a penalty ({ref.outcome.reason})")
     return ImportedDeal(_deck_for(ref, dealer), dealer, quan, ref.rounds, ref.outcome, ref.steps)
@@ -1153,18 +1250,18 @@ def _deck_for(ref: Referee, dealer: int) -> list[int]:
     ids = Ids()
     deal: list[list[str]] = [[] for _ in range(SEATS)]
     flowers: list[list[str]] = [[] for _ in range(SEATS)]
-    for j in range(SEATS):  # what the deal request showed, from the referee's first hands
-        pass
     steps = ref.steps
     # the hands dealt: re-deal the wall parts as the judge does
-    parts = [list(p) for p in _initial_parts(ref)]
+    parts = [list(p) for p in ref.initial_parts]
     for j in range(SEATS):
         while len(deal[j]) < HAND:
             t = parts[j].pop()
             (flowers[j] if is_flower_code(t) else deal[j]).append(t)
     front: list[str] = []
     back: list[str] = []
-    draws = [s for s in steps if s.kind in ("draw", "flower", "angang", "bugang", "gang", "play", "peng", "chi")]
+    draws = [
+        s for s in steps if s.kind in ("draw", "flower", "angang", "bugang", "gang", "play", "peng", "chi")
+    ]
     # player 0's first draw (and any flowers before it) belongs to our dealer's 14 tiles
     k = 0
     while k < len(draws) and draws[k].kind == "flower" and draws[k].seat == 0:
@@ -1192,18 +1289,11 @@ def _deck_for(ref: Referee, dealer: int) -> list[int]:
     # flowers are replaced from the back within a draw; a flower drawn after a kong stays at the back
     if len(front) + len(back) > FIRST_FLOWER + 8:
         raise BotzoneError("initdata walltiles", "more tiles drawn than a deck holds")
-    # ids: a dealt seat's tiles in seat order (our seat = (dealer + j) % 4 for judge player j)
-    order = [(j - dealer) % SEATS for j in range(SEATS)]  # judge player of our seat dealer+i ... kept simple
-    del order
     front_ids = [ids.take(c, "initdata walltiles") for c in front]
     back_ids = [ids.take(c, "initdata walltiles") for c in back]
     taken = set(front_ids) | set(back_ids)
     middle = [t for t in range(FIRST_FLOWER + 8) if t not in taken]
     return front_ids + middle + list(reversed(back_ids))
-
-
-def _initial_parts(ref: Referee) -> list[list[str]]:
-    return ref.initial_parts
 
 
 def judge_text(action: Any, card: int | None = None) -> str:
@@ -1258,7 +1348,10 @@ def play_match(
         try:
             events, state = execute(state, cmd)
         except RuleViolation as exc:
-            raise NotTranslatable(f"{where}: mcr/2 refuses seat {getattr(cmd, 'seat', '?')}'s move ({exc.rule_id}: {exc.message})") from None
+            who = getattr(cmd, "seat", "?")
+            raise NotTranslatable(
+                f"{where}: mcr/2 refuses seat {who}'s move ({exc.rule_id}: {exc.message})"
+            ) from None
         batches.append((cmd, events))
 
     r = 1
@@ -1273,7 +1366,9 @@ def play_match(
         if 0 <= stage < 4:
             seat = (d + stage) % SEATS
             if state.phase != "turn" or state.turn != seat:
-                raise NotTranslatable(f"{where}: the judge has seat {seat} play, mcr/2 waits for another move")
+                raise NotTranslatable(
+                    f"{where}: the judge has seat {seat} play, mcr/2 waits for another move"
+                )
             run(_command_for(state, seat, by_seat[seat], where), where)
             continue
         source = (d + stage % 4) % SEATS
@@ -1281,7 +1376,9 @@ def play_match(
         if state.phase != "claim":
             if claims:
                 p, a = next(iter(claims.items()))
-                raise NotTranslatable(f"{where}: seat {p} answers {a!r}, but mcr/2 offers it nothing (MC-3.2, MC-3.7)")
+                raise NotTranslatable(
+                    f"{where}: seat {p} answers {a!r}, but mcr/2 offers it nothing (MC-3.2, MC-3.7)"
+                )
             continue
         window = state.window.window
         for p in [(source + i) % SEATS for i in range(1, SEATS)]:
@@ -1289,17 +1386,27 @@ def play_match(
                 break
             if p not in state.window.eligible or p in state.window.answers:
                 if p in claims and stage < 8:
-                    raise NotTranslatable(f"{where}: seat {p} answers {claims[p]!r}, but mcr/2 offers it nothing")
+                    raise NotTranslatable(
+                        f"{where}: seat {p} answers {claims[p]!r}, but mcr/2 offers it nothing"
+                    )
                 continue
             words = by_seat[p].split()
-            text = words[0] if words[:1] == ["PENG"] else " ".join(words[:2]) if words[:1] == ["CHI"] else by_seat[p]
+            text = (
+                words[0]
+                if words[:1] == ["PENG"]
+                else " ".join(words[:2])
+                if words[:1] == ["CHI"]
+                else by_seat[p]
+            )
             run(_command_for(state, p, text, f"{where}, seat {p}"), f"{where}, seat {p}")
         mover = next((p for p, a in claims.items() if a.split()[0] in ("PENG", "CHI")), None)
         if mover is not None and state.phase == "turn" and state.turn == mover:
             words = by_seat[mover].split()
             run(_command_for(state, mover, f"PLAY {words[-1]}", where), where)
     if state.phase != "over":
-        raise NotTranslatable("the match ends where mcr/2 plays on (the judge's walls run out per player, MC-3.6)")
+        raise NotTranslatable(
+            "the match ends where mcr/2 plays on (the judge's walls run out per player, MC-3.6)"
+        )
     won = state.result
     out = imp.outcome
     if (out.kind == "HU") != (won is not None) or (won is not None and won.seat != (d + out.seat) % SEATS):

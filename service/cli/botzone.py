@@ -41,13 +41,17 @@ def _history(text: str) -> tuple[list[str], list[str], bool]:
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
-            raise BadInput(f"the JSON input does not parse (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+            raise BadInput(
+                f"the JSON input does not parse (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+            ) from None
         if not isinstance(data, dict) or not isinstance(data.get("requests"), list):
             raise BadInput("the JSON input has no 'requests' list")
         reqs, resps = data["requests"], data.get("responses", [])
         if not isinstance(resps, list) or len(reqs) != len(resps) + 1:
-            raise BadInput(f"{len(reqs)} requests and {len(resps) if isinstance(resps, list) else 'no'}"
-                           " responses: a turn has one request more than responses")  # fmt: skip
+            raise BadInput(
+                f"{len(reqs)} requests and {len(resps) if isinstance(resps, list) else 'no'}"
+                " responses: a turn has one request more than responses"
+            )
         for i, r in enumerate(reqs):
             if not isinstance(r, str):
                 raise BadInput(f"request {i + 1} is not a string")
@@ -62,7 +66,9 @@ def _history(text: str) -> tuple[list[str], list[str], bool]:
     n = int(head)
     body = [x.rstrip("\r") for x in lines[1:]]
     if len(body) < 2 * n - 1:
-        raise BadInput(f"line {len(body) + 2}: the input ends after {len(body)} of the {2 * n - 1} history lines")
+        raise BadInput(
+            f"line {len(body) + 2}: the input ends after {len(body)} of the {2 * n - 1} history lines"
+        )
     return body[0 : 2 * n - 1 : 2], body[1 : 2 * n - 2 : 2], False
 
 
@@ -115,15 +121,17 @@ class Player:
         self.tracker.request(text, f"request {len(self.requests)}")
 
     def answer(self) -> str:
-        from domain.mcr.botzone import bot_seed, safe_answer
         from domain.mcr.bots import make_bot
+        from domain.mcr.botzone import bot_seed, safe_answer
 
         if self.bot is None:  # seeded by the seat's first requests: the same game, the same bot
             self.bot = make_bot(self.level, bot_seed(self.requests[:2]))
         text, failure = safe_answer(self.tracker, self.bot)
         if failure is not None:
-            print(f"dealstream botzone: request {len(self.requests)}: answered {text!r} after {failure}",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"dealstream botzone: request {len(self.requests)}: answered {text!r} after {failure}",
+                file=sys.stderr,
+            )
         self.tracker.response(text)
         return text
 
@@ -185,10 +193,15 @@ def cmd_botzone(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    s = sub.add_parser("botzone", help="play one MCR seat under the Botzone judge (stdin/stdout, docs/botzone.md)")
+    s = sub.add_parser(
+        "botzone", help="play one MCR seat under the Botzone judge (stdin/stdout, docs/botzone.md)"
+    )
     s.add_argument("--level", choices=("strong", "greedy", "random"), default="strong")
-    s.add_argument("--keep-running", action="store_true",
-                   help="stay up between turns (Botzone's long-running mode) instead of one turn per process")  # fmt: skip
+    s.add_argument(
+        "--keep-running",
+        action="store_true",
+        help="stay up between turns (Botzone's long-running mode) instead of one turn per process",
+    )
     s.set_defaults(func=cmd_botzone)
 
 
@@ -232,8 +245,14 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
     digest = hashlib.sha256(json.dumps(match, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     deal_id = deal_id or f"bz{digest[:14]}"
     place = MatchPlace(match_id=f"botzone:{digest[:16]}", index=0, round=imp.quan) if imp.quan else None
-    created = k.game.create(deal_id=deal_id, seats=["botzone"] * 4, server_seed=bytes(32), fixed_deck=imp.deck,
-                            fixed_dealer=imp.dealer, match=place)[0]  # fmt: skip
+    created = k.game.create(
+        deal_id=deal_id,
+        seats=["botzone"] * 4,
+        server_seed=bytes(32),
+        fixed_deck=imp.deck,
+        fixed_dealer=imp.dealer,
+        match=place,
+    )[0]
     created = msgspec.structs.replace(created, imported="botzone")
     batches = play_match(imp, k.game.fold([created]), k.game.execute)
     raws: list[bytes] = []
@@ -241,11 +260,17 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
 
     def put(event: Any, command: Any, command_id: str | None) -> None:
         nonlocal prev
-        raw = encode_record(StoredEvent(
-            version=len(raws) + 1, type=type(event).__name__, data=msgspec.Raw(msgspec.json.encode(event)),
-            prev=prev, recorded_at=now, command_id=command_id,
-            command=msgspec.Raw(msgspec.json.encode(command)) if command is not None else NO_COMMAND,
-        ))  # fmt: skip
+        raw = encode_record(
+            StoredEvent(
+                version=len(raws) + 1,
+                type=type(event).__name__,
+                data=msgspec.Raw(msgspec.json.encode(event)),
+                prev=prev,
+                recorded_at=now,
+                command_id=command_id,
+                command=msgspec.Raw(msgspec.json.encode(command)) if command is not None else NO_COMMAND,
+            )
+        )
         raws.append(raw)
         prev = record_hash(raw)
 

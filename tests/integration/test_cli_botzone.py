@@ -24,9 +24,13 @@ MOVES = ("TileDiscarded", "SetClaimed", "ConcealedKongDeclared", "AddedKongDecla
 
 def run(*args: str, stdin: str | bytes = "", check: bool = True) -> subprocess.CompletedProcess:
     proc = subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)},
-        input=stdin if isinstance(stdin, bytes) else stdin.encode(), capture_output=True, timeout=120,
-    )  # fmt: skip
+        [sys.executable, "-m", "service.cli", *args],
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        input=stdin if isinstance(stdin, bytes) else stdin.encode(),
+        capture_output=True,
+        timeout=120,
+    )
     if check:
         assert proc.returncode == 0, proc.stderr.decode() + proc.stdout.decode()
     return proc
@@ -67,12 +71,17 @@ def test_one_turn_per_process_in_json_and_in_the_simple_interaction():
         draws = [t for t, r in enumerate(content) if r.startswith("2 ")][:2]
         for turn in (0, 1, *draws):
             reqs, resps = _history(match, seat, turn)
-            out = run("botzone", "--level", "greedy", stdin=json.dumps({"requests": reqs, "responses": resps}))
+            out = run(
+                "botzone", "--level", "greedy", stdin=json.dumps({"requests": reqs, "responses": resps})
+            )
             (line,) = out.stdout.decode().splitlines()
             said = json.loads(line)["response"]
             legal = _legal(reqs, resps)
             words = said.split()
-            assert said in legal or (words[0] in ("PENG", "CHI") and " ".join(words[:-1]) in legal), (said, legal)
+            assert said in legal or (words[0] in ("PENG", "CHI") and " ".join(words[:-1]) in legal), (
+                said,
+                legal,
+            )
             decisions += len(legal) > 1
             simple = [str(len(reqs))]
             for i, r in enumerate(reqs):
@@ -85,17 +94,24 @@ def test_one_turn_per_process_in_json_and_in_the_simple_interaction():
 def test_whole_games_in_the_long_running_mode_without_a_penalty():
     """Four long-running seats, refereed by our statement of the judge's reading; a fresh
     process answers each seat's first turns the same."""
-    from domain.mcr.tiles import FLOWER_CODES, KIND_CODES
-
     import random
+
+    from domain.mcr.tiles import FLOWER_CODES, KIND_CODES
 
     for seed, with_flowers in ((1, True), (2, False)):
         tiles = [c for c in KIND_CODES for _ in range(4)] + (list(FLOWER_CODES) if with_flowers else [])
         random.Random(seed).shuffle(tiles)
         ref = bz.Referee(" ".join(tiles), seed % 4)
-        procs = [subprocess.Popen([sys.executable, "-m", "service.cli", "botzone", "--keep-running", "--level", lv],
-                                  cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                 for lv in ("strong", "greedy", "random", "greedy")]  # fmt: skip
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "service.cli", "botzone", "--keep-running", "--level", lv],
+                cwd=str(ROOT),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for lv in ("strong", "greedy", "random", "greedy")
+        ]
         reqs: list[list[str]] = [[] for _ in range(4)]
         resps: list[list[str]] = [[] for _ in range(4)]
         try:
@@ -103,14 +119,24 @@ def test_whole_games_in_the_long_running_mode_without_a_penalty():
                 answers = []
                 for i, p in enumerate(procs):
                     reqs[i].append(content[i])
-                    p.stdin.write((json.dumps({"requests": reqs[i], "responses": []}) if len(reqs[i]) == 1
-                                   else content[i]) + "\n")  # fmt: skip
+                    p.stdin.write(
+                        (
+                            json.dumps({"requests": reqs[i], "responses": []})
+                            if len(reqs[i]) == 1
+                            else content[i]
+                        )
+                        + "\n"
+                    )
                     p.stdin.flush()
                     said = json.loads(p.stdout.readline())["response"]
                     assert p.stdout.readline().strip() == ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
                     if len(reqs[i]) in (3, 6) and i != 0:  # a fresh process says the same
-                        fresh = run("botzone", "--level", ("strong", "greedy", "random", "greedy")[i],
-                                    stdin=json.dumps({"requests": reqs[i], "responses": resps[i]}))  # fmt: skip
+                        fresh = run(
+                            "botzone",
+                            "--level",
+                            ("strong", "greedy", "random", "greedy")[i],
+                            stdin=json.dumps({"requests": reqs[i], "responses": resps[i]}),
+                        )
                         assert json.loads(fresh.stdout)["response"] == said
                     resps[i].append(said)
                     answers.append(said)
@@ -127,8 +153,11 @@ def test_whole_games_in_the_long_running_mode_without_a_penalty():
     [
         ('{"requests": ["0 0 0"], "responses": ["PASS"]}', "one request more than responses"),
         ('{"requests": ["0 0 0", "1 0 0 0 0 W1"], "responses": ["PASS"]}', "request 2"),
-        ('{"requests": ["0 0 0", "1 0 0 0 0 W1 W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 Z9"], "responses": ["PASS"]}',
-         "unknown tile code 'Z9'"),
+        (
+            '{"requests": ["0 0 0", "1 0 0 0 0 W1 W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 Z9"], '
+            '"responses": ["PASS"]}',
+            "unknown tile code 'Z9'",
+        ),
         ('{"requests": ["0 9 0"], "responses": []}', "no seat 9"),
         ('{"requests": [', "does not parse"),
         ("3\n0 0 0\nPASS\n", "line 4: the input ends"),
@@ -200,11 +229,18 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
         other = f"{key_prefix}-b"
         jpath = tmp_path / "deal.jsonl"
         jpath.write_bytes(jsonl)
-        assert run("import", str(jpath), "--redis", real_redis_url, "--prefix", other).stdout.decode().strip() == deal_id
-        assert run("export", deal_id, "--redis", real_redis_url, "--prefix", other, "--format", "jsonl").stdout == jsonl
-        assert json.loads(run("export", deal_id, *common, "--format", "botzone").stdout)["initdata"] == json.loads(
-            exported
-        )["initdata"]
+        assert (
+            run("import", str(jpath), "--redis", real_redis_url, "--prefix", other).stdout.decode().strip()
+            == deal_id
+        )
+        assert (
+            run("export", deal_id, "--redis", real_redis_url, "--prefix", other, "--format", "jsonl").stdout
+            == jsonl
+        )
+        assert (
+            json.loads(run("export", deal_id, *common, "--format", "botzone").stdout)["initdata"]
+            == json.loads(exported)["initdata"]
+        )
         assert kit("mcr").name == "mcr"
         await drop_prefix(client, other)
     finally:
@@ -222,7 +258,9 @@ async def test_a_paohuzi_log_travels_as_json_lines_and_validates(real_redis_url,
     try:
         (original,) = await play_finished(store, ["paohuzi"])
         jsonl = run("export", original.deal_id, "--redis", real_redis_url, "--prefix", key_prefix).stdout
-        validator = jsonschema_rs.validator_for(json.loads((ROOT / "docs" / "records.schema.json").read_text()))
+        validator = jsonschema_rs.validator_for(
+            json.loads((ROOT / "docs" / "records.schema.json").read_text())
+        )
         for line in jsonl.splitlines():
             validator.validate(json.loads(line))
         path = tmp_path / "p.jsonl"
@@ -230,8 +268,17 @@ async def test_a_paohuzi_log_travels_as_json_lines_and_validates(real_redis_url,
         other = f"{key_prefix}-b"
         run("import", str(path), "--redis", real_redis_url, "--prefix", other)
         assert run("export", original.deal_id, "--redis", real_redis_url, "--prefix", other).stdout == jsonl
-        refused = run("export", original.deal_id, "--redis", real_redis_url, "--prefix", other, "--format", "botzone",
-                      check=False)  # fmt: skip
+        refused = run(
+            "export",
+            original.deal_id,
+            "--redis",
+            real_redis_url,
+            "--prefix",
+            other,
+            "--format",
+            "botzone",
+            check=False,
+        )
         assert refused.returncode == 1 and "MCR deal" in refused.stderr.decode()
         await drop_prefix(client, other)
     finally:
@@ -246,17 +293,26 @@ def _bad_matches(match: dict) -> list[tuple[str, bytes, str]]:
     tiles[6] = "Q7"
     unknown = dict(match, initdata=dict(match["initdata"], walltiles=" ".join(tiles)))
     wrong = json.loads(json.dumps(match))
-    k = next(k for k in range(5, len(wrong["log"]), 2)
-             if any(v["response"].startswith("PLAY") for v in wrong["log"][k].values()))  # fmt: skip
+    k = next(
+        k
+        for k in range(5, len(wrong["log"]), 2)
+        if any(v["response"].startswith("PLAY") for v in wrong["log"][k].values())
+    )
     seat = next(s for s, v in wrong["log"][k].items() if v["response"].startswith("PLAY"))
     wrong["log"][k][seat]["response"] = "PLAY F9"
-    huge = dict(match, log=[*match["log"][:3], {str(i): {"verdict": "OK", "response": "X" * 5000} for i in range(4)}])
+    huge = dict(
+        match, log=[*match["log"][:3], {str(i): {"verdict": "OK", "response": "X" * 5000} for i in range(4)}]
+    )
     return [
         ("truncated", json.dumps(cut).encode(), "log entry 41: the match is truncated"),
         ("unknown tile", json.dumps(unknown).encode(), "initdata walltiles, tile 7: unknown tile code 'Q7'"),
         ("punished", json.dumps(wrong).encode(), f"log entry {k}, seat {seat}"),
         ("not json", b'{"log": [1, 2', "line 1"),
-        ("a writer of megabytes", json.dumps(huge).encode(), "log entry 3, seat 0: a response of 5000 characters"),
+        (
+            "a writer of megabytes",
+            json.dumps(huge).encode(),
+            "log entry 3, seat 0: a response of 5000 characters",
+        ),
     ]
 
 

@@ -3,12 +3,11 @@ seat view rebuilt from a request history, our deals as matches and back, bad req
 
 from __future__ import annotations
 
-import msgspec
 import pytest
 
 from domain.mcr import botzone as bz
 from domain.mcr.bots import make_bot
-from domain.mcr.messages import Claim, Discard
+from domain.mcr.messages import Claim
 from domain.mcr.tiles import DECK_SIZE, FIRST_FLOWER, KIND_CODES
 from service.app.games import kit
 from service.cli.play import play_one
@@ -62,20 +61,37 @@ def _norm(view, rotate: int = 0) -> dict:
     c = bz.code_of
     seats = []
     for p in view.seats:
-        seats.append({
-            "wind": p.wind, "hand_count": p.hand_count, "flowers": sorted(c(t) for t in p.flowers),
-            "melds": [(m.kind, sorted(c(t) for t in m.tiles), c(m.card) if m.card is not None else None, m.from_seat)
-                      for m in p.melds],
-            "concealed_kongs": p.concealed_kongs, "discards": [c(t) for t in p.discards],
-        })  # fmt: skip
+        seats.append(
+            {
+                "wind": p.wind,
+                "hand_count": p.hand_count,
+                "flowers": sorted(c(t) for t in p.flowers),
+                "melds": [
+                    (
+                        m.kind,
+                        sorted(c(t) for t in m.tiles),
+                        c(m.card) if m.card is not None else None,
+                        m.from_seat,
+                    )
+                    for m in p.melds
+                ],
+                "concealed_kongs": p.concealed_kongs,
+                "discards": [c(t) for t in p.discards],
+            }
+        )
     w = view.window
     return {
-        "seat": view.seat, "phase": view.phase, "turn": view.turn, "wind": view.prevailing_wind,
-        "wall_count": view.wall_count, "hand": sorted(c(t) for t in view.hand),
-        "drawn": c(view.drawn) if view.drawn is not None else None, "seats": seats,
+        "seat": view.seat,
+        "phase": view.phase,
+        "turn": view.turn,
+        "wind": view.prevailing_wind,
+        "wall_count": view.wall_count,
+        "hand": sorted(c(t) for t in view.hand),
+        "drawn": c(view.drawn) if view.drawn is not None else None,
+        "seats": seats,
         "window": (c(w.card), w.source, w.source_seat, w.eligible) if w is not None else None,
         "drawn_replacement": view.drawn_replacement,
-    }  # fmt: skip
+    }
 
 
 def _legal(view) -> set[str]:
@@ -94,8 +110,13 @@ def test_request_histories_give_our_engines_seat_view():
     for _events, match in _exportable(6):
         del match["dealstream"]  # seat j is judge player j (dealer 0)
         imp = bz.read_match(match)
-        created = K.game.create(deal_id="x", seats=["bot"] * 4, server_seed=b"\0" * 32,
-                                fixed_deck=imp.deck, fixed_dealer=imp.dealer)  # fmt: skip
+        created = K.game.create(
+            deal_id="x",
+            seats=["bot"] * 4,
+            server_seed=b"\0" * 32,
+            fixed_deck=imp.deck,
+            fixed_dealer=imp.dealer,
+        )
         decisions: dict[int, list] = {}
 
         def hook(r, cmd, state, decisions=decisions):
@@ -113,8 +134,10 @@ def test_request_histories_give_our_engines_seat_view():
                     if s2 != seat:
                         continue
                     mine, acts = tr.view()
-                    if engine_view.phase == "turn" and engine_view.hand != sorted(engine_view.hand) or (
-                        mine.phase == "claim" and engine_view.phase == "turn"
+                    if (
+                        engine_view.phase == "turn"
+                        and engine_view.hand != sorted(engine_view.hand)
+                        or (mine.phase == "claim" and engine_view.phase == "turn")
                     ):
                         said = answers[str(seat)]["response"]
                         claim = next(a for a, t in acts if type(a) is Claim and said.startswith(t + " "))
@@ -167,8 +190,14 @@ def test_malformed_requests_name_the_request():
         (["0 0 7"], "request 1: no prevailing wind 7"),
         (["0 0 0", "1 0 0 0 0 W1 W2 W3"], "request 2: the second request deals the hands"),
         (["0 0 0", "1 0 0 0 0 W1 W1 W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9"], "request 2: a fifth W1"),
-        (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "2 X5"], "request 3: unknown tile code 'X5'"),
-        (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "3 2 DRAW"], "request 3: seat 2 may not draw"),
+        (
+            ["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "2 X5"],
+            "request 3: unknown tile code 'X5'",
+        ),
+        (
+            ["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "3 2 DRAW"],
+            "request 3: seat 2 may not draw",
+        ),
         (["0 0 0", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4", "3 0 FLY W1"], "request 3"),
         (["0 0 0", "hello"], "request 2: not a Chinese Standard Mahjong request"),
     ]
