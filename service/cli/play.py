@@ -26,6 +26,7 @@ def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: s
         seats=[f"bot:{lv}" for lv in levels],
         server_seed=deal_seed,
         client_seed=client_seed,
+        on_step=programs.step_fn(bots),
     )
     return state, events
 

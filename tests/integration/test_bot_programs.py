@@ -113,7 +113,7 @@ def play(game: str, levels: list[str], seed: bytes = b"programs") -> tuple[list[
     bots = [Watched(b) if isinstance(b, programs.ProgramBot) else b for b in bots]
     events, state = play_deal(
         k.game, programs.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
-        seats=[f"bot:{lv}" for lv in levels],
+        seats=[f"bot:{lv}" for lv in levels], on_step=programs.step_fn(bots),
     )  # fmt: skip
     assert k.game.is_over(state)
     for b in bots:
@@ -280,3 +280,61 @@ def test_a_program_path_that_does_not_exist_stops_the_command(command, tmp_path)
 def test_an_unregistered_program_level_is_refused_by_simulate():
     proc = cli("simulate", "--game", "mcr", "--bots", "prog:ex,greedy,greedy,greedy")
     assert proc.returncode == 2 and "--bots" in proc.stderr
+
+
+# --- another protocol through a game's translation (the hook a Botzone translation plugs into) ----
+KEEPS_RUNNING = """
+import sys
+for line in sys.stdin:
+    print("0", flush=True)
+    print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
+"""
+ONE_TURN = """
+import sys
+lines = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]
+print("0", flush=True)
+"""
+
+
+class FakeTranslation:
+    """A translation of a toy protocol: the input is the number of events (a new process first
+    gets a count of lines, then that many), the answer the index of a legal action."""
+
+    KEEP_RUNNING = b">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+    texts: list[str] = []
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def known(self, state: Any) -> Any:
+        return None
+
+    def text(self, events: Any, fresh: bool) -> str:
+        text = f"1\n{len(events)}\n" if fresh else f"{len(events)}\n"
+        self.texts.append(text)
+        return text
+
+    def command(self, response: str, state: Any) -> Any:
+        actions = kit("mcr").game.legal_actions(state, self.seat)
+        if not response.isdigit() or int(response) >= len(actions):
+            raise ValueError(f"{response!r} names no legal action")
+        return actions[int(response)]
+
+
+@pytest.mark.parametrize("source,fresh_every_time", [(KEEPS_RUNNING, False), (ONE_TURN, True)])
+def test_another_protocol_plays_through_the_games_translation(register, monkeypatch, source, fresh_every_time):
+    import types
+
+    from domain.game import GAMES
+
+    module = types.ModuleType("fake_botzone_program")
+    module.SeatTranslation = FakeTranslation
+    monkeypatch.setitem(sys.modules, f"{GAMES['mcr']}.botzone_program", module)
+    monkeypatch.setattr(FakeTranslation, "texts", [])
+    register(bz=source)
+    programs.register([programs.ProgramSpec("bz", programs.registered()["bz"].argv, "botzone")], programs.limits())
+    assert "bz" in kit("mcr").bot_levels and "bz" not in kit("paohuzi").bot_levels
+    _, _, bots = play("mcr", ["bz", "greedy", "greedy", "greedy"])
+    assert bots[0].decisions and not failed(bots[0])
+    fresh = [t.startswith("1\n") for t in FakeTranslation.texts]
+    assert fresh[0] and all(fresh) == fresh_every_time and (fresh_every_time or not any(fresh[1:]))

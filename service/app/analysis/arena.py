@@ -138,6 +138,7 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
                 deal_id=f"arena-{w}-{r}",
                 seats=[f"bot:{bots[b]}" for b in owners],
                 server_seed=server_seed,
+                on_step=programs.step_fn(players),
             )
             revealed = events[-1]
             assert isinstance(revealed, SeedRevealed)

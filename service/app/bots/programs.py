@@ -62,7 +62,9 @@ RESERVED = frozenset({"prog", "human", "open", "person", "bot", "away"})  # besi
 PREFIX = "prog:"  # ``--bots strong,prog:NAME`` in simulate and arena
 ENV_VAR = "DEALSTREAM_BOT_PROGRAMS"  # the registry, for worker processes this process spawns
 COMMAND_ID_PREFIX = "prog:"
-REASONS = ("no_start", "crashed", "timeout", "too_long", "garbage", "illegal", "given_up", "unregistered")
+REASONS = (
+    "no_start", "crashed", "timeout", "too_long", "garbage", "illegal", "given_up", "unregistered", "translation",
+)  # fmt: skip
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".sh", ".lua", ".jar")
 
 
@@ -327,6 +329,23 @@ class Process:
                                 + (" mid-line" if answer else " without answering"))  # fmt: skip
         return answer
 
+    async def keeps_running(self, marker: bytes) -> bool:
+        """After an answer: the next line is ``marker`` (the program waits for the next request),
+        or the program ended (False); anything else is garbage."""
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            async with asyncio.timeout(self.limits.decision_s):
+                line = await self.proc.stdout.readline()
+        except TimeoutError:
+            raise ProgramFailed("timeout", "no keep-running line after its answer") from None
+        except ValueError:
+            raise ProgramFailed("too_long", f"a line longer than {self.limits.line_bytes} bytes") from None
+        if not line:
+            return False
+        if line.strip() != marker:
+            raise ProgramFailed("garbage", f"{line[:60]!r} after its answer")
+        return True
+
     async def _exit_code(self) -> int | None:
         try:
             async with asyncio.timeout(0.5):
@@ -395,12 +414,41 @@ class Seat:
                 raise ProgramFailed("unregistered", f"{kit.name} does not speak the {spec.protocol} protocol")
             self.translation = module.SeatTranslation(seat)
 
-    async def decide(self, kit: Any, deal_id: str | None, seat: int, view: Any, state: Any = None) -> Any:
+    async def decide(
+        self, kit: Any, deal_id: str | None, seat: int, view: Any, state: Any = None, events: Any = None
+    ) -> Any:
         if self.translation is not None:
-            return await self.translation.decide(self.process.ask, kit, view, state)
+            return await self._translated(view, state, events)
         message = {"protocol": PROTOCOL, "deal_id": deal_id, "game": kit.name, "seat": seat}
         line = msgspec.json.encode({**message, "view": view}) + b"\n"
         return read_command(kit, view, seat, await self.process.ask(line))
+
+
+    async def _translated(self, view: Any, state: Any, events: Any) -> Any:
+        """Another protocol (Botzone's long-running simple interaction) through the game's
+        translation: ``known(state)`` is a move already answered (the discard a ``PENG`` named);
+        ``text(events, fresh)`` the input of this decision (a new process gets the whole history);
+        ``command(response, state)`` the legal action a response names (ValueError: none)."""
+        t = self.translation
+        fresh = self.process.proc is None
+        try:
+            known = t.known(state)
+            text = None if known is not None else t.text(events, fresh)
+        except Exception as exc:  # noqa: BLE001 - our translation's fault, but the deal goes on
+            log.exception("the %s translation failed", self.spec.protocol)
+            raise ProgramFailed("translation", f"{type(exc).__name__}: {exc}") from None
+        if known is not None:
+            return known
+        answer = await self.process.ask(text.encode())
+        try:
+            command = t.command(answer.decode(errors="replace").strip(), state)
+        except ValueError as exc:
+            raise ProgramFailed("illegal", str(exc)) from None
+        if command not in view.legal_actions:
+            raise ProgramFailed("illegal", f"{answer.strip()[:80]!r} is not a legal action")
+        if not await self.process.keeps_running(t.KEEP_RUNNING):
+            await self.process.kill()  # it answered and ended: the next decision starts it afresh
+        return command
 
 
 def _package_of(game: str) -> str:
@@ -432,7 +480,15 @@ class ProgramHost:
         return program(level) is not None
 
     async def decide(
-        self, kit: Any, deal_id: str | None, seat: int, level: str, view: Any, default: Any, state: Any = None
+        self,
+        kit: Any,
+        deal_id: str | None,
+        seat: int,
+        level: str,
+        view: Any,
+        default: Any,
+        state: Any = None,
+        events: Any = None,
     ) -> tuple[Any, str | None]:
         """(command, None) as the program chose, or (the default move, why) when it did not."""
         name = level.removeprefix(PREFIX)
@@ -447,7 +503,7 @@ class ProgramHost:
                 self._reap_later()
             if here.gave_up:
                 return _default(view, default), "given_up"
-            command = await here.decide(kit, deal_id, seat, view, state)
+            command = await here.decide(kit, deal_id, seat, view, state, events)
             here.failures = 0
             return command, None
         except ProgramFailed as exc:
@@ -533,13 +589,14 @@ class ProgramBot:
         self.host = ProgramHost()
         self.default: Any = None
         self.state: Any = None
+        self.events: Any = None  # the deal's events so far, for another protocol's translation
         self.deal_id = f"selfplay-{id(self):x}"
         self.reasons: list[str] = []  # why each failed decision failed (for tests)
         self._finalizer = weakref.finalize(self, _end, self.host)
 
     def choose(self, view: Any) -> Any:
         default, self.default = self.default, None
-        coro = self.host.decide(self.kit, self.deal_id, view.seat, self.level, view, default, self.state)
+        coro = self.host.decide(self.kit, self.deal_id, view.seat, self.level, view, default, self.state, self.events)
         command, reason = _Loop.run(coro, _REG.limits.decision_s + 30)
         if reason is not None:
             self.reasons.append(reason)
@@ -563,3 +620,16 @@ def view_fn(kit: Any, bots: Any) -> Any:
         return base(state, seat)
 
     return view
+
+
+def step_fn(bots: Any) -> Any:
+    """``on_step`` for ``play_deal``: each program bot of ``bots`` keeps the deal's events (the
+    Botzone protocol tells a program every move it saw, not only its seat's view)."""
+
+    def on_step(step: Any) -> None:
+        for bot in bots:
+            bot = getattr(bot, "bot", bot)
+            if isinstance(bot, ProgramBot):
+                bot.events = step.log
+
+    return on_step

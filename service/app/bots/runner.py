@@ -319,7 +319,9 @@ class BotRunner:
         level = folded.seats[seat][4:] if folded.seats[seat].startswith("bot:") else None
         if level is not None and level not in folded.kit.builtin_levels:  # a bot program (issue 25)
             default = folded.kit.default_move(folded.state, seat)
-            command, why = await self.programs.decide(folded.kit, deal_id, seat, level, view, default, folded.state)
+            command, why = await self.programs.decide(
+                folded.kit, deal_id, seat, level, view, default, folded.state, folded.events
+            )
             command_id = bot_command_id(seat, version) if why is None else fallback_command_id(level, seat, version, why)
             if why is not None:
                 self.metrics.bot_fallbacks.labels(level, why).inc()
