@@ -76,8 +76,9 @@ def main(argv: list[str] | None = None) -> int:
             help="seconds a program may take for one decision (default 5)",
         )  # fmt: skip
         sp.add_argument(
-            "--bot-program-memory", type=int, metavar="MIB", help="address space of a program (default 1024 MiB)"
-        )
+            "--bot-program-memory", type=int, metavar="MIB",
+            help="address space of a program (default 1024 MiB)",
+        )  # fmt: skip
 
     def log_opts(sp: argparse.ArgumentParser) -> None:
         redis_opts(sp)

@@ -153,3 +153,200 @@ async def test_every_prompt_of_a_deal_leaves_the_board_in_view(web_server, brows
     assert any(b["discards"] >= (4 if game == "mcr" else 1) for b in seen.values())  # the row has grown
     assert failures == [], failures[:10]
     assert page.js_errors == []
+
+
+# ---------------------------------------------------------------------------- switches and sounds
+NO_CALL_HAND = ["s3", "s4", "s6", "s7", "s5", "b5", "b5", "b4", "b6"]  # chi on s5, no win (test_web_live)
+WIN_HAND = ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "W1", "W2", "W3", "B5", "B5"]  # pure straight
+COUNT_AUDIO_JS = """(() => {
+  const Real = window.AudioContext;
+  window.__audioContexts = 0;
+  if (Real) window.AudioContext = class extends Real { constructor(...a) { super(...a); window.__audioContexts++; } };
+})();"""
+
+
+async def test_no_calls_passes_a_claim_by_itself_and_sounds_are_three(web_server, browser):  # noqa: F811
+    """With "no calls" on, seat 0's chi prompt (nine chi choices and pass, no win) is answered
+    Pass by the page with no click; the sound switch is off by default, and once on the page makes
+    an AudioContext and plays a discard, a call and your turn, three distinct sounds."""
+    base = web_server
+    deck = deck_for(2, {2: ["b9"] * 4 + ["b10"] * 4, 0: NO_CALL_HAND}, ["s5"])
+    status, created = post_json(base, "/deals", {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "deck": deck, "dealer": 2})
+    assert status == 201, created
+    deal = created["deal_id"]
+    page = await new_page(browser, base)
+    await page.add_init_script(COUNT_AUDIO_JS)
+    await put_tokens(page, base, deal, created["tokens"])
+    assert await page.evaluate("localStorage.getItem('ds.set.sound')") is None
+    assert await page.evaluate("window.__audioContexts") == 0
+    await page.click("#settings-toggle")
+    assert not await page.is_checked("#set-sound")  # off by default
+    await page.check("#set-sound")
+    assert await page.evaluate("window.__audioContexts") == 1  # switched on: one AudioContext
+    await page.goto(f"{base}/#/play/{deal}/0")
+    await page.click("#do-start")
+    await page.wait_for_selector("#sw-nocalls")
+    assert not await page.is_checked("#sw-nocalls") and not await page.is_checked("#sw-autowin")
+    # the chi prompt waits for the person while the switch is off
+    await page.wait_for_selector('#me-zone [data-action][data-kind="Chi"]', timeout=30_000)
+    assert await page.locator('#move-log li[data-type="ClaimAnswered"]').count() == 0
+    await page.check("#sw-nocalls")  # and is answered as soon as it is on, with no click
+    assert await page.evaluate("localStorage.getItem('ds.set.nocalls')") == "true"
+    answered = '#move-log li[data-type="ClaimAnswered"]'
+    await page.wait_for_selector(answered, timeout=30_000)
+    assert "You answer window 1: Pass" in await page.text_content(answered)
+    # the sounds: the claim offer sounded "your turn"; the three kinds are distinct
+    kinds = await page.evaluate(
+        "import('/web/sound.js').then(m => { m.tone('discard'); m.tone('call'); m.tone('turn'); return m.tones; })"
+    )
+    assert kinds["kinds"]["turn"] >= 2 and kinds["kinds"]["discard"] >= 1 and kinds["kinds"]["call"] >= 1, kinds
+    signatures = kinds["signatures"]
+    assert len({signatures["discard"], signatures["call"], signatures["turn"]}) == 3, signatures
+    assert await page.evaluate("window.__audioContexts") == 1  # one context, reused
+    # switched off, nothing sounds
+    if not await page.is_visible("#set-sound"):
+        await page.click("#settings-toggle")
+    await page.uncheck("#set-sound")
+    assert await page.evaluate("import('/web/sound.js').then(m => m.tone('discard'))") is False
+    await page.reload()
+    await page.wait_for_selector("#sw-nocalls")
+    assert await page.is_checked("#sw-nocalls")  # remembered
+    await page.screenshot(path=shot("switches-1280"))
+    assert page.js_errors == []
+
+
+async def test_win_automatically_and_one_name_per_seat(web_server, browser):  # noqa: F811
+    """Seat 0 (the dealer) holds a pure straight: with "win automatically" on the page declares
+    the win itself. Each seat then has the same name on the table, the result sheet, the replay
+    and the review; a review's table moves are marked as the table's, at their steps."""
+    base = web_server
+    deck = build_deck({0: WIN_HAND}, dealer=0)
+    seats = ["human", "bot:greedy", "bot:greedy", "bot:greedy"]
+    status, created = post_json(base, "/deals", {"game": "mcr", "seats": seats, "deck": deck, "dealer": 0})
+    assert status == 201, created
+    deal = created["deal_id"]
+    page = await new_page(browser, base)
+    await put_tokens(page, base, deal, created["tokens"])
+    await page.evaluate("localStorage.setItem('ds.set.autowin', 'true')")
+    await page.goto(f"{base}/#/play/{deal}/0")
+    await page.click("#do-start")
+    await page.wait_for_selector("#result", timeout=30_000)
+    assert "You won" in await page.text_content("#verdict") or "You win" in await page.text_content("#verdict")
+    names_js = "els => els.map(e => [Number(e.closest('[data-seat]').dataset.seat), e.textContent.trim()])"
+    table = dict(await page.eval_on_selector_all(".seat .seat-name", names_js))
+    result = dict(await page.eval_on_selector_all("#res-payments tr[data-seat] th", names_js))
+    assert table == {0: "You", 1: "Computer 1", 2: "Computer 2", 3: "Computer 3"}, table
+    assert result == table, result
+
+    # the review, with two moves the table made for seat 0 (TB-2.5, TB-2.6) added to its answer
+    post_json(base, f"/deals/{deal}/reviews", {"seat": 0})
+    deadline = time.monotonic() + 90
+    while get_json(base, f"/deals/{deal}/reviews/0")["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    real = get_json(base, f"/deals/{deal}/reviews/0")
+    assert real["status"] == "done", real
+    decided = {d["version"] for d in real["decisions"]}
+    free = [v for v in range(2, 12) if v not in decided][:2]
+    table_moves = [
+        {"version": free[0], "by": "clock", "action": {"type": "Pass", "seat": 0, "window": 0}},
+        {"version": free[1], "by": "away", "action": {"type": "Discard", "seat": 0, "tile": deck[0]}},
+    ]
+
+    async def with_table_moves(route):
+        if route.request.method != "GET":
+            await route.continue_()
+            return
+        answer = dict(real)
+        answer["table_moves"] = table_moves
+        await route.fulfill(status=200, content_type="application/json", body=__import__("json").dumps(answer))
+
+    await page.route(f"**/deals/{deal}/reviews/0*", with_table_moves)
+    await page.goto(f"{base}/#/replay/{deal}")
+    await page.wait_for_selector("#rv-summary", timeout=30_000)
+    replay = dict(await page.eval_on_selector_all(".felt .seat .seat-name", names_js))
+    assert replay == table, replay
+    persp = {int(v): n for v, n in await page.eval_on_selector_all("#rp-persp option:not([value=all])", "els => els.map(e => [e.value, e.textContent])")}
+    review = {int(v): n for v, n in await page.eval_on_selector_all("#rv-seat option", "els => els.map(e => [e.value, e.textContent])")}
+    assert persp == table and review == table, (persp, review)
+    assert (await page.text_content("#rv-summary strong")).strip() == "You"
+    # the table's moves: in the step list and on the slider as the table's, never as decisions
+    listed = await page.eval_on_selector_all("#rv-list [data-step]", "els => els.map(e => Number(e.dataset.step))")
+    assert listed == [d["version"] for d in real["decisions"]]
+    marked = await page.eval_on_selector_all("#rv-list [data-table-step]", "els => els.map(e => [Number(e.dataset.tableStep), e.dataset.by])")
+    assert marked == [[free[0], "clock"], [free[1], "away"]]
+    assert await page.locator(".rp-marks .tmark").count() == 2
+    for (version, by), words in zip(marked, ("The table moved for you: time ran out", "The table moved for you: you were away"), strict=True):
+        await page.click(f'#rv-list [data-table-step="{version}"]')
+        await page.wait_for_selector(f'#rv-here[data-table="{by}"][data-step="{version}"]')
+        assert await page.text_content("#rv-table-move") == words
+        assert await page.get_attribute("#rv-here", "data-verdict") == ""
+    await page.screenshot(path=shot("review-table-moves"))
+    # the spectator's page names the same bots the same way (the person's seat is a player there)
+    watcher = await new_page(browser, base)
+    await watcher.goto(f"{base}/#/watch/{deal}")
+    await watcher.wait_for_selector("#result", timeout=30_000)
+    watched = dict(await watcher.eval_on_selector_all(".seat .seat-name", names_js))
+    assert {k: v for k, v in watched.items() if k} == {k: v for k, v in table.items() if k}, watched
+    assert page.js_errors == [] and watcher.js_errors == []
+
+
+# ---------------------------------------------------------------------------- replay and review
+IN_VIEW_JS = """sels => {
+  const H = window.innerHeight;
+  return sels.map((s) => {
+    const el = document.querySelector(s);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return {sel: s, top: Math.round(r.top), bottom: Math.round(r.bottom), inside: r.height > 0 && r.top >= -1 && r.bottom <= H + 1};
+  });
+}"""
+
+
+def reviewed_bot_deal(base: str) -> tuple[str, dict]:
+    """A finished Paohuzi deal of bots with claim windows whose random seat 0 made a mistake, and
+    its review (made over the API; the page shows a review already made)."""
+    for _ in range(6):
+        status, created = post_json(base, "/deals", {"game": "paohuzi", "seats": ["bot:random", "bot:greedy", "bot:greedy"]})
+        assert status == 201, created
+        deal = created["deal_id"]
+        deadline = time.monotonic() + 30
+        while not get_json(base, f"/deals/{deal}")["over"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        if not get_json(base, f"/deals/{deal}/audit").get("claim_windows"):
+            continue
+        post_json(base, f"/deals/{deal}/reviews", {"seat": 0})
+        deadline = time.monotonic() + 90
+        while (review := get_json(base, f"/deals/{deal}/reviews/0"))["status"] == "running":
+            assert time.monotonic() < deadline, review
+            time.sleep(0.2)
+        if review["status"] == "done" and review["summary"]["mistakes"]:
+            return deal, review
+    raise AssertionError("six deals without a claim window and a mistake of seat 0")
+
+
+async def test_replay_and_review_keep_the_position_beside_its_explanation(web_server, browser):  # noqa: F811
+    """At 1280x800, after "next mistake" the table and the verdict, and after a jump to a claim
+    window the table and that window's explanation, are on screen together."""
+    base = web_server
+    deal, review = reviewed_bot_deal(base)
+    page = await new_page(browser, base, 1280, 800)
+    await page.goto(f"{base}/#/replay/{deal}")
+    await page.wait_for_selector("#rv-summary", timeout=30_000)
+    first = next(d["version"] for d in review["decisions"] if d["verdict"] == "mistake")
+    await page.click("#rv-next-mistake")
+    await page.wait_for_selector(f'#rv-here[data-verdict="mistake"][data-step="{first}"]')
+    boxes = await page.evaluate(IN_VIEW_JS, [".replay-grid .felt", "#rv-here .rv-here-head", "#rv-lost"])
+    await page.screenshot(path=shot("review-next-mistake-1280"))
+    assert all(b and b["inside"] for b in boxes), boxes
+    # a claim window: its button in the panel jumps there; the table and the why are on screen
+    await page.evaluate("window.scrollTo(0, 0)")
+    jump = page.locator(".claims [data-jump]").first
+    step = int(await jump.get_attribute("data-jump"))
+    await jump.click()
+    await page.wait_for_selector(f'.replay-page[data-step="{step}"] .claims .window.current')
+    boxes = await page.evaluate(IN_VIEW_JS, [".replay-grid .felt", ".claims .window.current .why strong", ".claims .window.current .why-line"])
+    await page.screenshot(path=shot("replay-claim-window-1280"))
+    assert all(b and b["inside"] for b in boxes), boxes
+    assert page.js_errors == []

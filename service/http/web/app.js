@@ -74,7 +74,8 @@ function route() {
   if (parts[0] === "play" && parts[1]) return renderPlay(parts[1], parts[2]);
   if (parts[0] === "watch" && parts[1]) return renderWatch(parts[1]);
   if (parts[0] === "replay" && parts[1]) { // #/replay/<deal>/review/<seat>: the review of that seat
-    const shown = renderReplay(parts[1]);
+    // the review's link from My games names the person's seat: "You" there too (one name per seat)
+    const shown = renderReplay(parts[1], parts[2] === "review" && parts[3] !== undefined ? Number(parts[3]) : null);
     if (parts[2] === "review" && parts[3] !== undefined) openReview(parts[1], Number(parts[3]));
     return shown;
   }

@@ -33,14 +33,17 @@ const ICON = {
 };
 const app = () => $("#app");
 
-export async function renderReplay(deal) {
-  const seat = ownSeat(deal);
+export async function renderReplay(deal, viewer = null) {
+  // the viewer's own seat: the one this browser holds a token for, else the seat the link named
+  // (My games lists a player key's deals, possibly played in another browser)
+  const held = ownSeat(deal);
+  const seat = held !== null ? held : Number.isInteger(viewer) ? viewer : null;
   const ctx = { deal, step: 0, total: 0, perspective: null, playing: null, audit: null, inReplay: true, closed: false, ownSeat: seat };
   current = ctx;
   ctx.onKey = (e) => onKey(ctx, e);
   document.addEventListener("keydown", ctx.onKey);
   app().innerHTML = `<p class="loading">${t("loading")}</p>`;
-  ctx.token = seat !== null ? tokensOf(deal)[String(seat)] : null;
+  ctx.token = held !== null ? tokensOf(deal)[String(held)] : null;
   try { ctx.summary = await api(`/deals/${deal}`, { token: ctx.token }); } catch (e) {
     showProblem(e);
     app().innerHTML = `<section class="card-panel"><h1>${t("replay.title")}</h1><p>${esc(e.message)}</p><a href="#/">${t("nav.lobby")}</a></section>`;
@@ -49,7 +52,7 @@ export async function renderReplay(deal) {
   if (ctx.closed) return;
   const summary = ctx.summary;
   ctx.game = summary.game; ctx.kinds = summary.seats; ctx.over = summary.over;
-  if (!summary.over && seat === null) {
+  if (!summary.over && held === null) {
     app().innerHTML = `<section class="card-panel"><h1>${t("replay.title")}</h1><p id="replay-wait">${t("replay.inprogress", { v: summary.version })}</p>
       <p><a class="button primary" href="#/watch/${esc(deal)}" id="watch-live">${t("watch.open")}</a></p></section>`;
     ctx.poll = setInterval(async () => {
@@ -164,6 +167,8 @@ export function drawReplay(ctx) {
   const playing = !!ctx.playing;
   const oldPanel = $(".claims");
   const keep = oldPanel ? oldPanel.scrollTop : 0;
+  const oldSide = $(".replay-side");
+  const keepSide = oldSide ? oldSide.scrollTop : 0;
   const oldList = $("#rv-list");
   const keepList = oldList ? oldList.scrollTop : 0;
   // a review control keeps the focus across the redraw (the step it jumped to is drawn anew)
@@ -200,6 +205,15 @@ export function drawReplay(ctx) {
       if (top < panel.scrollTop || top + cur.offsetHeight > panel.scrollTop + panel.clientHeight) panel.scrollTop = Math.max(0, top - 8);
     }
   }
+  const side = $(".replay-side");
+  if (side) { // on a wide screen the side column scrolls as one: the current window in view there
+    side.scrollTop = keepSide;
+    const cur = side.querySelector(".claims .window.current");
+    if (cur && !$("#rv-here") && side.scrollHeight > side.clientHeight) {
+      const top = cur.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop;
+      if (top < side.scrollTop || top + Math.min(cur.offsetHeight, side.clientHeight) > side.scrollTop + side.clientHeight) side.scrollTop = Math.max(0, top - 8);
+    }
+  }
   $("#rp-first").onclick = () => go(ctx, 0);
   $("#rp-prev").onclick = () => go(ctx, ctx.step - 1);
   $("#rp-next").onclick = () => go(ctx, ctx.step + 1);
@@ -207,18 +221,34 @@ export function drawReplay(ctx) {
   $("#rp-slider").onchange = (e) => go(ctx, Number(e.target.value));
   $("#rp-play").onclick = () => togglePlay(ctx);
   $("#rp-persp").onchange = (e) => { ctx.perspective = e.target.value; loadFrame(ctx, ctx.step); };
-  for (const b of app().querySelectorAll("[data-jump]")) b.onclick = () => go(ctx, Number(b.dataset.jump));
+  for (const b of app().querySelectorAll("[data-jump]")) b.onclick = () => go(ctx, Number(b.dataset.jump), true);
   const fair = $("#fair-run");
   if (fair) fair.onclick = () => runFairness(ctx, () => drawReplay(ctx));
   const list = $("#rv-list");
   if (list) list.scrollTop = keepList;
   bindReview(ctx, go);
   if (focused) { const el = document.getElementById(focused); if (el) el.focus({ preventScroll: true }); }
+  if (ctx.reveal) { ctx.reveal = false; revealPosition(); }
 }
 
-function go(ctx, s) {
+// `reveal` (a jump to a claim window, a mistake, a decision): the position and what explains it
+// come into view together: the table's top at the top of the screen, the side column (sticky,
+// as tall as the screen) showing the decision here or the current window
+function go(ctx, s, reveal = false) {
   s = Math.max(0, Math.min(ctx.total, s));
-  if (s !== ctx.step) loadFrame(ctx, s);
+  if (s !== ctx.step) { ctx.reveal = reveal; loadFrame(ctx, s); } else if (reveal) revealPosition();
+}
+
+function revealPosition() {
+  const grid = $(".replay-grid");
+  if (!grid) return;
+  window.scrollTo({ top: Math.max(0, window.scrollY + grid.getBoundingClientRect().top - 4), behavior: "instant" });
+  const side = $(".replay-side");
+  const target = $("#rv-here") || $(".claims .window.current");
+  if (side && target) {
+    const top = target.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop;
+    if (top < side.scrollTop || top + Math.min(target.offsetHeight, side.clientHeight) > side.scrollTop + side.clientHeight) side.scrollTop = Math.max(0, top - 8);
+  }
 }
 
 function togglePlay(ctx) {

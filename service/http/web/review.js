@@ -27,6 +27,11 @@ export function stopReview(ctx) {
 
 const review = (ctx) => (ctx.rv && ctx.rv.state && ctx.rv.state.status === "done" ? ctx.rv.state : null);
 export const reviewDecisions = (ctx) => (review(ctx) ? review(ctx).decisions : []);
+// the moves the table made for the seat (its clock ran out, TB-2.5; it was away, TB-2.6): listed
+// at their steps as the table's, never judged as the person's decisions
+export const tableMoves = (ctx) => (review(ctx) ? review(ctx).table_moves || [] : []);
+const tableMoveText = (nm, seat, tm) => t(`rv.table.${tm.by === "away" ? "away" : "clock"}${nm.isMe(seat) ? ".you" : ""}`, { seat: nm(seat) });
+const tableRule = (tm) => (tm.by === "away" ? "TB-2.6" : "TB-2.5");
 
 // a review already made (or running) for this seat: shown without asking for a new one
 async function loadReview(ctx, seat, quiet) {
@@ -171,9 +176,11 @@ function chartHtml(ctx, r) {
 // ------------------------------------------------------------------ marks on the slider
 export function sliderMarksHtml(ctx) {
   const ds = reviewDecisions(ctx);
-  if (!ds.length) return "";
+  const tms = tableMoves(ctx);
+  if (!ds.length && !tms.length) return "";
   const total = Math.max(1, ctx.total);
-  return `<span class="rp-marks" aria-hidden="true">${ds.map((d) => `<span class="mark v-${d.verdict}" data-step="${d.version}" data-verdict="${d.verdict}" style="inset-inline-start: calc(8px + (100% - 16px) * ${(d.version / total).toFixed(5)})"></span>`).join("")}</span>`;
+  const at = (v) => `inset-inline-start: calc(8px + (100% - 16px) * ${(v / total).toFixed(5)})`;
+  return `<span class="rp-marks" aria-hidden="true">${ds.map((d) => `<span class="mark v-${d.verdict}" data-step="${d.version}" data-verdict="${d.verdict}" style="${at(d.version)}"></span>`).join("")}${tms.map((tm) => `<span class="tmark" data-table-step="${tm.version}" data-by="${esc(tm.by)}" style="${at(tm.version)}"></span>`).join("")}</span>`;
 }
 
 // ------------------------------------------------------------------ the decision here, and the step list
@@ -183,8 +190,13 @@ export function decisionPanelHtml(ctx) {
   const nm = namer(ctx.kinds, ctx.ownSeat, ctx.summary && ctx.summary.names);
   const unit = unitOf(r);
   const d = r.decisions.find((x) => x.version === ctx.step);
+  const tm = tableMoves(ctx).find((x) => x.version === ctx.step);
   let here;
-  if (!d) {
+  if (tm && !d) { // the table's move, not the person's: said so, never judged
+    here = `<div id="rv-here" data-verdict="" data-table="${esc(tm.by)}" data-step="${tm.version}">
+      <p class="rv-here-head"><span class="verdict-tag v-table">${esc(t("rv.table.tag"))}</span> <strong id="rv-table-move">${esc(tableMoveText(nm, r.seat, tm))}</strong> <span class="rule-id">${tableRule(tm)}</span>: ${optionHtml(ctx.game, tm.action)}</p>
+      <p class="muted">${esc(t("rv.table.note"))}</p></div>`;
+  } else if (!d) {
     here = `<p class="muted" id="rv-here" data-verdict="">${esc(t(nm.isMe(r.seat) ? "rv.none.you" : "rv.none", { seat: nm(r.seat) }))}</p>`;
   } else {
     const opts = d.options.map((o, i) => ({ ...o, i })).sort((a, b) => b.value - a.value || a.i - b.i);
@@ -200,12 +212,16 @@ export function decisionPanelHtml(ctx) {
       <p id="rv-lost">${esc(t("rv.lost", { loss: fmt(d.loss), unit, noise: fmt(d.loss_noise) }))}</p>
       <div class="rv-options-box"><table class="rv-options"><caption class="sr-only">${esc(t("rv.options"))}</caption><thead><tr><th>${esc(t("rv.option"))}</th><th class="num">${esc(t("rv.value", { unit }))}</th></tr></thead><tbody>${rows}</tbody></table></div></div>`;
   }
-  const items = r.decisions.map((x) => `<li><button type="button" id="rv-it-${x.version}" class="rv-item v-${x.verdict}" data-step="${x.version}" data-verdict="${x.verdict}"${x.version === ctx.step ? ' aria-current="step"' : ""} aria-label="${esc(t("rv.item", { n: x.version, what: optionText(ctx.game, x.options[x.chosen].action), verdict: t("rv.v." + x.verdict), loss: fmt(x.loss), unit }))}">
-      <span class="rv-mark" aria-hidden="true">${MARK[x.verdict]}</span> <span class="rv-step">${esc(t("rv.stepno", { n: x.version }))}</span> <span class="rv-what">${optionHtml(ctx.game, x.options[x.chosen].action)}</span> <span class="rv-loss num">${x.loss > 0 ? "−" + fmt(x.loss) : ""}</span></button></li>`).join("");
+  const itemList = r.decisions.map((x) => `<li><button type="button" id="rv-it-${x.version}" class="rv-item v-${x.verdict}" data-step="${x.version}" data-verdict="${x.verdict}"${x.version === ctx.step ? ' aria-current="step"' : ""} aria-label="${esc(t("rv.item", { n: x.version, what: optionText(ctx.game, x.options[x.chosen].action), verdict: t("rv.v." + x.verdict), loss: fmt(x.loss), unit }))}">
+      <span class="rv-mark" aria-hidden="true">${MARK[x.verdict]}</span> <span class="rv-step">${esc(t("rv.stepno", { n: x.version }))}</span> <span class="rv-what">${optionHtml(ctx.game, x.options[x.chosen].action)}</span> <span class="rv-loss num">${x.loss > 0 ? "−" + fmt(x.loss) : ""}</span></button></li>`);
+  // the table's moves between the decisions, in step order, marked as the table's
+  const tableItems = tableMoves(ctx).map((x) => [x.version, `<li class="rv-table-item"><button type="button" id="rv-tm-${x.version}" class="rv-item v-table" data-table-step="${x.version}" data-by="${esc(x.by)}"${x.version === ctx.step ? ' aria-current="step"' : ""} aria-label="${esc(t("rv.table.item", { n: x.version, what: optionText(ctx.game, x.action), who: tableMoveText(nm, r.seat, x) }))}">
+      <span class="rv-mark" aria-hidden="true">⏱</span> <span class="rv-step">${esc(t("rv.stepno", { n: x.version }))}</span> <span class="rv-what">${optionHtml(ctx.game, x.action)}</span> <span class="rv-loss">${esc(t("rv.table.tag"))}</span></button></li>`]);
+  const merged = [...r.decisions.map((x, i) => [x.version, itemList[i]]), ...tableItems].sort((a, b) => a[0] - b[0]).map(([, h]) => h).join("");
   return `<aside class="decision card-panel" aria-labelledby="rv-here-title">
     <h2 id="rv-here-title">${esc(t("rv.here", { n: ctx.step }))}</h2>${here}
     <h3 id="rv-list-title">${esc(t(nm.isMe(r.seat) ? "rv.list.you" : "rv.list", { seat: nm(r.seat) }))}</h3>
-    <ol class="rv-list" id="rv-list" aria-labelledby="rv-list-title">${items}</ol></aside>`;
+    <ol class="rv-list" id="rv-list" aria-labelledby="rv-list-title">${merged}</ol></aside>`;
 }
 
 // ------------------------------------------------------------------ controls
@@ -220,7 +236,7 @@ export function jumpMistake(ctx, dir, go) {
     target = dir > 0 ? ms[0] : ms[ms.length - 1];
     announce(t(dir > 0 ? "rv.wrap.first" : "rv.wrap.last"));
   }
-  if (target !== ctx.step) go(ctx, target);
+  go(ctx, target, true); // the position and its verdict in view together
   return true;
 }
 
@@ -237,10 +253,11 @@ export function bindReview(ctx, go) {
   const next = $("#rv-next-mistake"), prev = $("#rv-prev-mistake");
   if (next) next.onclick = () => jumpMistake(ctx, 1, go);
   if (prev) prev.onclick = () => jumpMistake(ctx, -1, go);
+  for (const el of document.querySelectorAll("#rv-list [data-table-step]")) el.addEventListener("click", () => go(ctx, Number(el.dataset.tableStep), true));
   for (const el of document.querySelectorAll("#rv-chart .pt, #rv-list [data-step]")) {
-    el.addEventListener("click", () => go(ctx, Number(el.dataset.step)));
+    el.addEventListener("click", () => go(ctx, Number(el.dataset.step), true));
     if (el.tagName.toLowerCase() === "circle") {
-      el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); go(ctx, Number(el.dataset.step)); } });
+      el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); go(ctx, Number(el.dataset.step), true); } });
     }
   }
   const list = $("#rv-list");
