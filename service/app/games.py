@@ -72,7 +72,8 @@ class GameKit:
 
     def has_level(self, level: str) -> bool:
         """A level of ``--bots``: one of ``bot_levels``, or ``prog:NAME`` for a program."""
-        return level in self.bot_levels or level.removeprefix(programs.PREFIX) in programs.levels_for(self.name)
+        named = level.removeprefix(programs.PREFIX)
+        return level in self.bot_levels or named in programs.levels_for(self.name)
 
     def make_bot(self, level: str, seed: int) -> Any:
         if level not in self.builtin_levels and programs.program(level) is not None:
@@ -122,6 +123,13 @@ def kit_for_ruleset(ruleset: str) -> GameKit:
     if game is base.game:
         return base
     return GameKit(
-        game, base.projections, base.bots, base.summary, base.view_type, base.review, base.coach, base.text,
+        game,
+        base.projections,
+        base.bots,
+        base.summary,
+        base.view_type,
+        base.review,
+        base.coach,
+        base.text,
         base.default_move,
     )

@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import aiohttp
 import pytest
@@ -146,8 +145,8 @@ async def test_dealstream_serve_with_a_bot_program(real_redis_url, key_prefix):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(30)
-        from tests.conftest import drop_prefix
         from service.store.connection import connect
+        from tests.conftest import drop_prefix
 
         client = connect(real_redis_url)
         await drop_prefix(client, key_prefix)

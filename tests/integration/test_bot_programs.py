@@ -322,7 +322,9 @@ class FakeTranslation:
 
 
 @pytest.mark.parametrize("source,fresh_every_time", [(KEEPS_RUNNING, False), (ONE_TURN, True)])
-def test_another_protocol_plays_through_the_games_translation(register, monkeypatch, source, fresh_every_time):
+def test_another_protocol_plays_through_the_games_translation(
+    register, monkeypatch, source, fresh_every_time
+):
     import types
 
     from domain.game import GAMES
@@ -332,7 +334,9 @@ def test_another_protocol_plays_through_the_games_translation(register, monkeypa
     monkeypatch.setitem(sys.modules, f"{GAMES['mcr']}.botzone_program", module)
     monkeypatch.setattr(FakeTranslation, "texts", [])
     register(bz=source)
-    programs.register([programs.ProgramSpec("bz", programs.registered()["bz"].argv, "botzone")], programs.limits())
+    programs.register(
+        [programs.ProgramSpec("bz", programs.registered()["bz"].argv, "botzone")], programs.limits()
+    )
     assert "bz" in kit("mcr").bot_levels and "bz" not in kit("paohuzi").bot_levels
     _, _, bots = play("mcr", ["bz", "greedy", "greedy", "greedy"])
     assert bots[0].decisions and not failed(bots[0])

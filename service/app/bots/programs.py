@@ -63,7 +63,8 @@ PREFIX = "prog:"  # ``--bots strong,prog:NAME`` in simulate and arena
 ENV_VAR = "DEALSTREAM_BOT_PROGRAMS"  # the registry, for worker processes this process spawns
 COMMAND_ID_PREFIX = "prog:"
 REASONS = (
-    "no_start", "crashed", "timeout", "too_long", "garbage", "illegal", "given_up", "unregistered", "translation",
+    "no_start", "crashed", "timeout", "too_long", "garbage", "illegal", "given_up", "unregistered",
+    "translation",
 )  # fmt: skip
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".sh", ".lua", ".jar")
 
@@ -114,7 +115,9 @@ def parse_spec(text: str) -> ProgramSpec:
     if not sep:
         raise ValueError(f"--bot-program {text!r}: write NAME=COMMAND")
     if not NAME_RE.match(name):
-        raise ValueError(f"--bot-program {name!r}: a name is a lowercase letter, then up to 31 of a-z 0-9 _ -")
+        raise ValueError(
+            f"--bot-program {name!r}: a name is a lowercase letter, then up to 31 of a-z 0-9 _ -"
+        )
     if name in RESERVED or name in builtin_levels():
         raise ValueError(f"--bot-program {name!r}: the name of a built-in level or seat kind")
     try:
@@ -393,7 +396,9 @@ def read_command(kit: Any, view: Any, seat: int, answer: bytes) -> Any:
     except msgspec.ValidationError as exc:
         raise ProgramFailed("garbage", f"not a command: {exc}") from None
     if command not in view.legal_actions:
-        raise ProgramFailed("illegal", f"{answer.strip()[:120].decode(errors='replace')} is not a legal action")
+        raise ProgramFailed(
+            "illegal", f"{answer.strip()[:120].decode(errors='replace')} is not a legal action"
+        )
     return command
 
 
@@ -422,7 +427,6 @@ class Seat:
         message = {"protocol": PROTOCOL, "deal_id": deal_id, "game": kit.name, "seat": seat}
         line = msgspec.json.encode({**message, "view": view}) + b"\n"
         return read_command(kit, view, seat, await self.process.ask(line))
-
 
     async def _translated(self, view: Any, state: Any, events: Any) -> Any:
         """Another protocol (Botzone's long-running simple interaction) through the game's
@@ -515,9 +519,11 @@ class ProgramHost:
                 if here.failures >= here.limits.failures:
                     here.gave_up = given_up = True
             log.warning(
-                "bot program %s on deal %s seat %d failed (%s): %s; the seat plays its default move (TB-2.5)%s",
+                "bot program %s on deal %s seat %d failed (%s): %s;"
+                " the seat plays its default move (TB-2.5)%s",
                 name, deal_id, seat, exc.reason, exc.detail,
-                f", and after {here.failures} failures in a row every move to the deal's end" if given_up else "",
+                f", and after {here.failures} failures in a row every move to the deal's end"
+                if given_up else "",
             )  # fmt: skip
             return _default(view, default), exc.reason
 
@@ -596,7 +602,9 @@ class ProgramBot:
 
     def choose(self, view: Any) -> Any:
         default, self.default = self.default, None
-        coro = self.host.decide(self.kit, self.deal_id, view.seat, self.level, view, default, self.state, self.events)
+        coro = self.host.decide(
+            self.kit, self.deal_id, view.seat, self.level, view, default, self.state, self.events
+        )
         command, reason = _Loop.run(coro, _REG.limits.decision_s + 30)
         if reason is not None:
             self.reasons.append(reason)

@@ -322,7 +322,11 @@ class BotRunner:
             command, why = await self.programs.decide(
                 folded.kit, deal_id, seat, level, view, default, folded.state, folded.events
             )
-            command_id = bot_command_id(seat, version) if why is None else fallback_command_id(level, seat, version, why)
+            command_id = (
+                bot_command_id(seat, version)
+                if why is None
+                else fallback_command_id(level, seat, version, why)
+            )
             if why is not None:
                 self.metrics.bot_fallbacks.labels(level, why).inc()
         else:
