@@ -198,12 +198,21 @@ def main(argv: list[str] | None = None) -> int:
         ("replay", logs.cmd_replay, "step through a deal in words, with the table (Enter: next, q: quit)"),
     ):
         s = sub.add_parser(name, help=help_)
-        s.add_argument("deal", help="deal id or path to a .jsonl export")
+        s.add_argument(
+            "deal", nargs="?" if name == "export" else None, help="deal id or path to a .jsonl export"
+        )
         log_opts(s)
         if name == "audit":
             s.add_argument("--json", action="store_true")
         if name == "export":  # docs/records.md (jsonl), docs/botzone.md (a Botzone match of an MCR deal)
             s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl")
+            s.add_argument(
+                "--all", action="store_true",
+                help="every deal of the store, Redis and archive (docs/runbook.md)",
+            )  # fmt: skip
+            s.add_argument(
+                "--out", help="with --all: a directory (a .jsonl and a .meta.json per deal) or one file"
+            )
         if name == "replay":
             s.add_argument("--perspective", default="all", help="a seat number, or all (after the end)")
             s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
@@ -243,7 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=archive.cmd_archive)
 
     s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
-    s.add_argument("file")
+    s.add_argument(
+        "file", help="an exported .jsonl; with --all an export --all stream (- for stdin) or directory"
+    )
+    s.add_argument(
+        "--all", action="store_true", help="every deal of an export --all, each audited before it is stored"
+    )
     s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl",
                    help="jsonl: an exported log (docs/records.md); botzone: a Botzone match (docs/botzone.md)")  # fmt: skip
     log_opts(s)

@@ -137,6 +137,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if getattr(args, "all", False) or args.deal is None:
+        if args.deal is not None or not getattr(args, "all", False):
+            print("export: give a deal id or file, or --all", file=sys.stderr)
+            return 2
+        from service.cli.move import cmd_export_all
+
+        return cmd_export_all(args)
     raws, _head = load_raws(args)
     if not raws:
         print(f"no deal {args.deal!r}", file=sys.stderr)
@@ -153,6 +160,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     from domain.envelope import verify_chain
     from service.store.event_store import now_ms
 
+    if getattr(args, "all", False):
+        from service.cli.move import cmd_import_all
+
+        return cmd_import_all(args)
     if getattr(args, "format", "jsonl") == "botzone":
         from service.cli.botzone import import_botzone
 
