@@ -3,6 +3,7 @@ takes more than the target to come back on the person's own stream.
 
     python -m bench.capacity --json [--steps 100,250,500,...] [--hold 30] [--max-seconds 1500]
     python -m bench.capacity --json --quick      (a smoke run: tiny tables, short steps)
+    python -m bench.capacity --json --processes 1,2   (the ramp once per process count, same run)
 
 One ``dealstream serve`` process (its default settings: bots at ``--bot-delay 1``, normal pace,
 the archive on, with its data directory in a temp dir) and its own ``redis-server`` (append-only
@@ -24,6 +25,11 @@ largest step that held. Each step also reports the CPU the service, Redis and th
 used, and the machine's load average, so a figure measured on a busy machine can be told from
 one measured on a quiet one. ``--appendfsync everysec`` measures Redis without a disk flush per
 write.
+
+``--processes N[,M…]`` runs the whole ramp once per count (``dealstream serve --processes N``: N
+service processes on the one port, issue 26), one after the other in the same run against a
+fresh Redis each, and reports each count's ``capacity_tables`` and the ratio of the last to the
+first (``capacity_ratio``); the service CPU is then the sum over the N processes.
 
 Also: Redis memory per live deal (``MEMORY USAGE`` of the live deals' keys at the last step that
 held, so the deals that finished during the run are not counted) and, from ``bench.archive``,
@@ -69,6 +75,25 @@ class FsyncRedis(Redis):
         finally:
             client.close()
         return self
+
+
+def service_pids(parent: int, processes: int) -> list[int]:
+    """The processes that serve: the service itself, or with ``--processes N`` its N workers
+    (the parent's children that are not Redis), read from /proc at each step (a worker may restart)."""
+    if processes == 1:
+        return [parent]
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                name, rest = f.read().rsplit(")", 1)
+        except OSError:
+            continue
+        if int(rest.split()[1]) == parent and "redis" not in name:
+            pids.append(int(entry))
+    return pids
 
 
 def cpu_seconds(pid: int) -> float:
@@ -228,11 +253,13 @@ async def live_deal_memory(server: Redis, prefix: str, deal_ids: list[str]) -> d
     }
 
 
-async def ramp(args: Any) -> dict[str, Any]:
+async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
     data_dir = tempfile.mkdtemp(prefix="ds-bench-capacity-")
     os.environ["DEALSTREAM_DATA_DIR"] = data_dir  # the service's archive file, not the checkout's
     server = FsyncRedis(args.appendfsync).start()
-    service = Service(server.port, "--bot-delay", str(args.bot_delay), "--keepalive", "15")
+    service = Service(
+        server.port, "--bot-delay", str(args.bot_delay), "--keepalive", "15", "--processes", str(processes)
+    )
     started = time.monotonic()
     steps: list[dict[str, Any]] = []
     memory: dict[str, Any] = {}
@@ -255,7 +282,8 @@ async def ramp(args: Any) -> dict[str, Any]:
                 await asyncio.sleep(args.warmup)
                 failed_before = len(tables.failed)
                 assert server.process is not None
-                pids = {"service": service.process.pid, "redis": server.process.pid}
+                workers = service_pids(service.process.pid, processes)
+                pids = {"redis": server.process.pid, **{f"service{i}": pid for i, pid in enumerate(workers)}}
                 cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
                 own_before = time.process_time()
                 measure_from = time.monotonic()
@@ -263,6 +291,7 @@ async def ramp(args: Any) -> dict[str, Any]:
                 measure_to = time.monotonic()
                 span = measure_to - measure_from
                 cpu = {name: (cpu_seconds(pid) - cpu_before[name]) / span for name, pid in pids.items()}
+                cpu["service"] = sum(v for k, v in cpu.items() if k.startswith("service"))
                 cpu["bench"] = (time.process_time() - own_before) / span
                 await asyncio.sleep(2.0)  # events of the last actions still on their way
                 lat, answers, missing = action_latencies(tables.actions, measure_from, measure_to)
@@ -303,6 +332,7 @@ async def ramp(args: Any) -> dict[str, Any]:
     capacity = max((s["tables"] for s in steps if s["held"]), default=0)
     return {
         "capacity_tables": capacity,
+        "processes": processes,
         "target_tables": TARGET_TABLES,
         "p99_target_ms": args.p99_ms,
         "meets_target": capacity >= TARGET_TABLES,
@@ -337,6 +367,10 @@ def main(argv: list[str] | None = None) -> int:
         help="stop after this many steps in a row miss the target (one miss may be another process's spike)",
     )  # fmt: skip
     p.add_argument("--appendfsync", default="always", choices=("always", "everysec"))
+    p.add_argument(
+        "--processes", default="1",
+        help="service processes (serve --processes N); a list (1,2): a ramp per count, and their ratio",
+    )  # fmt: skip
     p.add_argument("--max-seconds", type=float, default=1500.0, help="no step starts after this")
     p.add_argument("--archive-deals", type=int, default=300, help="bench.archive's deals (0: skip)")
     p.add_argument("--postgres", default=None, help="PostgreSQL for bench.archive ('' to skip)")
@@ -348,7 +382,18 @@ def main(argv: list[str] | None = None) -> int:
         args.archive_deals = min(args.archive_deals, 6)
         args.postgres = "" if args.postgres is None else args.postgres
     args.steps = [int(s) for s in args.steps.split(",") if s.strip()]
-    figures = asyncio.run(ramp(args))
+    counts = [int(n) for n in str(args.processes).split(",") if n.strip()]
+    if not counts or min(counts) < 1:
+        p.error("--processes is a count from 1, or a list of them (1,2)")
+    runs = [asyncio.run(ramp(args, n)) for n in counts]
+    figures = runs[0]
+    if len(runs) > 1:  # the same ramp at each process count, one after the other in this run
+        figures["by_processes"] = [
+            {k: run[k] for k in ("processes", "capacity_tables", "steps", "load_average_at_end", "seconds")}
+            for run in runs
+        ]
+        first, last = runs[0]["capacity_tables"], runs[-1]["capacity_tables"]
+        figures["capacity_ratio"] = round(last / first, 2) if first else None
     if args.archive_deals:
         from bench.archive import POSTGRES_URL, measure
 
