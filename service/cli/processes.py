@@ -256,7 +256,7 @@ def _stop_all(workers: list[Worker], failed: int | None) -> int:
             worker.proc.wait()
             clean = False
             continue
-        if code != 0:
+        if code != 0 and not (code == -signal.SIGTERM and not worker.ready):  # (stopped while starting)
             log.warning("worker %d (pid %d) %s while stopping", worker.index, worker.proc.pid, _ended(code))
             clean = False
     if failed is not None:
