@@ -309,3 +309,22 @@ async def test_two_processes_share_one_embedded_redis_that_outlives_a_worker():
 
         shutil.rmtree(data_dir, ignore_errors=True)
         log.unlink(missing_ok=True)
+
+
+@pytest.mark.timeout(200)
+def test_a_worker_that_cannot_listen_stops_the_start(own_redis):
+    """A port held by a socket without SO_REUSEPORT: the workers cannot bind, the parent stops."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", own_redis.url,
+             "--processes", "2", "--metrics-port", "0", "--no-archiver"],
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+            timeout=180, check=False,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "before it listened; stopping" in done.stderr, done.stderr[-3000:]
