@@ -3,8 +3,8 @@ what is wrong and what to do.
 
 * **The data directory** (the embedded Redis's, and the SQLite archive's directory) must be
   writable: else the start is refused.
-* **Replicas**: with ``--wait-replicas N`` above 0 every master must have N replicas (``CLUSTER
-  NODES`` on a cluster, ``INFO replication`` on one server), else no append could ever be
+* **Replicas**: with ``--wait-replicas N`` above 0 every master must have N replicas online (the
+  masters from ``CLUSTER NODES``, each one's ``INFO replication``), else no append could ever be
   acknowledged: the start is refused, naming the master and ``--wait-replicas 0``.
 * **Durability**: ``CONFIG GET appendonly`` on every master: ``aof`` when all keep an
   append-only file, ``none`` when one does not (the service starts and logs a warning: a restart
@@ -139,6 +139,24 @@ async def _masters(url: str) -> tuple[list[tuple[str, int]], dict[str, dict[str,
     )
 
 
+async def _replicas_online(address: str, gossiped: int) -> int:
+    """Replicas online at the master ``address`` (``INFO replication``), else what the cluster's
+    gossip said."""
+    host, _, port = address.rpartition(":")
+    client = _client(host, int(port))
+    try:
+        info = await client.info("replication")
+    except (RedisError, OSError):
+        return gossiped
+    finally:
+        await client.aclose()
+    return sum(
+        1
+        for k, v in info.items()
+        if k.startswith("slave") and isinstance(v, dict) and v.get("state") == "online"
+    )
+
+
 async def _appendonly(client: Any) -> str:
     try:
         answer = await client.config_get("appendonly")
@@ -164,8 +182,10 @@ async def check_store(url: str, wait_replicas: int | None) -> str:
         addresses, nodes = await _masters(url)
         if wait > 0:
             for address, node in sorted((nodes or {}).items()):
-                if len(node["replicas"]) < wait:
-                    have = "no replica" if not node["replicas"] else f"only {len(node['replicas'])} replicas"
+                # the master's own INFO: CLUSTER NODES on another node may lag the gossip by seconds
+                count = await _replicas_online(address, len(node["replicas"]))
+                if count < wait:
+                    have = "no replica" if not count else f"only {count} replicas"
                     raise Refused(
                         f"the cluster's master {address} (slots {node['slots']}) has {have}, so with "
                         f"--wait-replicas {wait} no append it takes could be acknowledged; add replicas, "

@@ -331,3 +331,13 @@ def test_cluster_nodes_are_read_per_master():
         "127.0.0.1:7000": {"slots": "0-5460", "replicas": ["127.0.0.1:7003"]},
         "127.0.0.1:7001": {"slots": "5461-10922", "replicas": []},
     }
+
+
+async def test_the_test_cluster_with_its_replicas_passes_the_check(cluster):
+    """The session's 3+3 cluster: every master has its replica, so --wait-replicas 1 is taken,
+    and every master keeps an append-only file."""
+    from service.startup_checks import Refused, check_store
+
+    assert await check_store(cluster.url, 1) == "aof"
+    with pytest.raises(Refused, match="--wait-replicas 0"):
+        await check_store(cluster.url, 2)  # one replica each: two cannot confirm
