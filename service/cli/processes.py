@@ -3,7 +3,9 @@
 
 The parent (``supervise``) owns what there is one of: the embedded Redis (started once, before
 any worker, and stopped last) and the settings. It starts N workers, each ``python -m
-service.cli serve`` with the parent's own arguments plus ``--processes 1 --redis URL``: a whole
+service.cli serve`` with the parent's own arguments plus ``--processes 1`` and the store's URL in
+``DEALSTREAM_REDIS_URL`` (the one the parent resolved: ``--redis``, a variable, or the embedded
+server's socket; never on a command line ``ps`` shows): a whole
 process of today's kind (its own stream hub, fold cache, bot runner and review workers over the
 same store) that binds the port with ``SO_REUSEPORT``, so the kernel spreads new connections over
 them. Nothing is forked from a process that has threads or an event loop: each worker is a fresh
@@ -130,14 +132,18 @@ class Worker:
 
     def start(self) -> None:
         r, w = os.pipe()
-        env = {**os.environ, WORKER_VAR: f"{self.index} {w}"}
-        command = [sys.executable, "-m", "service.cli", *self.argv, "--processes", "1", "--redis", self.url]
+        # the URL goes in the environment, not on a command line every user can read (ps)
+        env = {**os.environ, WORKER_VAR: f"{self.index} {w}", "DEALSTREAM_REDIS_URL": self.url}
+        command = [sys.executable, "-m", "service.cli", *self.argv, "--processes", "1"]
         parent = os.getpid()
         try:
             self.proc = subprocess.Popen(
                 command, env=env, pass_fds=(w,), stdin=subprocess.DEVNULL,
                 preexec_fn=lambda: _die_with_parent(parent),  # noqa: PLW1509 - the parent has no threads
             )  # fmt: skip
+        except BaseException:
+            os.close(r)
+            raise
         finally:
             os.close(w)
         self.ready_r, self.ready, self.started, self.restart_at = r, False, time.monotonic(), None
@@ -194,7 +200,13 @@ def _watch(workers: list[Worker], stop: list[int]) -> int | None:
         for worker in workers:
             if worker.proc is None or worker.restart_at is not None:
                 if worker.restart_at is not None and now >= worker.restart_at and not stop:
-                    worker.start()
+                    try:
+                        worker.start()
+                    except OSError as exc:  # no process to be had now (too many): try again later
+                        log.warning("worker %d could not be started (%s); trying again in %.0f s",
+                                    worker.index, exc, worker.backoff)  # fmt: skip
+                        worker.restart_at = now + worker.backoff
+                        worker.backoff = min(BACKOFF_S[1], worker.backoff * 2)
                 continue
             code = worker.proc.poll()
             if code is None:
@@ -202,10 +214,10 @@ def _watch(workers: list[Worker], stop: list[int]) -> int | None:
             worker.close_pipe()
             if not worker.ever_ready and not announced:
                 log.error(
-                    "worker %d (pid %d) exited with code %d before it listened; stopping",
-                    worker.index, worker.proc.pid, code,
+                    "worker %d (pid %d) %s before it listened; stopping",
+                    worker.index, worker.proc.pid, _ended(code),
                 )  # fmt: skip
-                return code or 1
+                return code if code > 0 else 1
             ran = now - worker.started
             if ran >= STEADY_S:
                 worker.backoff = BACKOFF_S[0]
