@@ -6,10 +6,10 @@
 here) and ``resolve`` fills in, after parsing, what the command line left out: the variable's
 value converted by the action's own ``type`` and checked against its ``choices`` (a flag without
 a value, like ``--dev``, takes ``1/0``, ``true/false``, ``yes/no``, ``on/off``; a repeatable one
-takes one value a line; an empty variable counts as unset). A bad value stops the start with a sentence naming the variable. The
-command line beats the variable, the variable beats the default. A few flags keep the names they
-had before this rule as well: ``DEALSTREAM_REDIS_URL`` (``--redis``), ``DEALSTREAM_ARCHIVE_URL``
-(``--archive``).
+takes one value a line; an empty variable counts as unset). A bad value stops the start with a
+sentence naming the variable. The command line beats the variable, the variable beats the
+default. Two flags keep the names they had before this rule as well: ``DEALSTREAM_REDIS_URL``
+(``--redis``) and ``DEALSTREAM_ARCHIVE_URL`` (``--archive``).
 
 ``describe`` lists the effective settings with where each came from (flag, env, default), with
 the password of any URL masked: what ``--print-config`` prints.
@@ -75,7 +75,9 @@ def install(parser: argparse.ArgumentParser) -> dict[str, Any]:
 
 
 def _convert(action: argparse.Action, name: str, text: str) -> Any:
-    flag = action.option_strings[-1] if action.option_strings[-1].startswith("--") else action.option_strings[0]
+    flag = (
+        action.option_strings[-1] if action.option_strings[-1].startswith("--") else action.option_strings[0]
+    )
     if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):  # noqa: SLF001
         word = text.strip().lower()
         if word not in _TRUE | _FALSE:
@@ -185,7 +187,9 @@ def print_config(parser: argparse.ArgumentParser, args: argparse.Namespace, *, a
     (``--print-config json``: each flag's value, source and variable name)."""
     rows = describe(parser, args)
     if as_json:
-        print(json.dumps({r["flag"].lstrip("-"): {k: r[k] for k in ("value", "source", "env")} for r in rows}))
+        print(
+            json.dumps({r["flag"].lstrip("-"): {k: r[k] for k in ("value", "source", "env")} for r in rows})
+        )
         return 0
     width = max(len(r["flag"]) for r in rows)
     for r in rows:
