@@ -3,12 +3,13 @@
 Reviews once ran their chunks in the bot workers, first come, first served: 50 review starts
 queued 535 decisions ahead of every live table's next search, and for 13 minutes each strong seat
 of that process played its greedy fallback. Now the bot workers serve live tables only, and
-reviews have a pool of their own whose worker runs at Linux's idle scheduling class
-(``SCHED_IDLE``; ``nice 19`` where that is refused): it gets whatever CPU the event loop and the
-bot workers leave, so a review chunk that is already running never holds up a bot's search (the
-kernel preempts it, which no queue in front of a pool could do), and reviews still finish on a
-machine with a spare moment. One worker by default: a review is background work, and its queue is
-bounded where reviews are started (``service.app.analysis.reviews``).
+reviews have a pool of their own whose worker runs at ``nice 19``: beside a bot worker (``nice
+10``) on a busy core it gets about an eighth of the CPU, so a review chunk that is already running
+never holds up a bot's search for long (the kernel preempts it, which no queue in front of a
+shared pool could do), and reviews still move on while tables play. (Linux's ``SCHED_IDLE`` was
+tried: on a machine busy with other work its worker got next to nothing, and no review finished.)
+One worker by default: a review is background work, and its queue is bounded where reviews are
+started (``service.app.analysis.reviews``).
 """
 
 from __future__ import annotations
@@ -25,17 +26,15 @@ from service.app.bots.workers import die_with_parent
 REVIEW_WORKERS = 1
 
 
-def lowest_priority() -> str:
-    """Make this process run only when nothing else wants the CPU; which class it got."""
+REVIEW_NICE = 19
+
+
+def lowest_priority() -> int:
+    """Lower this process to ``REVIEW_NICE``; the niceness it has then."""
     try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-        return "idle"
-    except (AttributeError, OSError):
-        try:
-            os.nice(19 - os.nice(0))
-            return "nice"
-        except OSError:
-            return "normal"
+        return os.nice(max(0, REVIEW_NICE - os.nice(0)))
+    except OSError:  # not permitted here: review at the priority we have
+        return os.nice(0)
 
 
 def _start_worker(parent: int) -> None:

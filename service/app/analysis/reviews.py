@@ -184,10 +184,8 @@ class Reviews:
 
     @property
     def queued(self) -> int:
-        """Decisions of the reviews running here still to evaluate."""
-        return sum(
-            n for key, n in self._left.items() if key in self._running and not self._running[key].done()
-        )
+        """Decisions of the reviews accepted here still to evaluate."""
+        return sum(self._left.values())
 
     def key(self, deal_id: str, seat: int, seed: int) -> str:
         return f"{self.store.prefix}:{{{deal_id}}}:review:{rv.METHOD}:{seat}:{seed}"
@@ -230,23 +228,33 @@ class Reviews:
         if orphan and await self._leased(deal_id, seat, seed):
             return known  # running in some process
         ruleset, _, points, table_moves = decision_points(raws, seat)
+        task_key = (deal_id, seat, seed)
+        if task_key in self._left:  # accepted here a moment ago (two POSTs at once)
+            pending = ReviewProgress("running", 0, len(points), int(time.time() * 1000))
+            return known if known is not None else msgspec.to_builtins(pending)
         if not orphan:  # a new start (or one that failed): within the bounds
             self._admit(deal_id, len(points), admit)
+        self._left[task_key] = len(points)  # counted at once: the awaits below let other starts in
         lease = self.lease_key(deal_id, seat, seed)
         started = int(known["started_ms"]) if orphan and known else int(time.time() * 1000)
         progress = ReviewProgress("running", 0, len(points), started)
-        if not await self.store.redis.set(lease, self.owner, nx=True, px=int(self.lease_s * 1000)):
+        try:
+            leased = await self.store.redis.set(lease, self.owner, nx=True, px=int(self.lease_s * 1000))
+            if leased:
+                await self._put(deal_id, seat, seed, progress, ttl=PROGRESS_TTL_S)
+        except BaseException:
+            self._left.pop(task_key, None)
+            raise
+        if not leased:
+            self._left.pop(task_key, None)
             return known if orphan and known else msgspec.to_builtins(progress)  # another start won
         if orphan:
             self.restarted += 1
             log.warning("review of deal %s seat %d seed %d was orphaned by a stopped process: "
                         "started again", deal_id, seat, seed)  # fmt: skip
-        await self._put(deal_id, seat, seed, progress, ttl=PROGRESS_TTL_S)
-        task_key = (deal_id, seat, seed)
         previous = self._running.get(task_key)
         if previous is not None and not previous.done():
             previous.cancel()  # its lease ran out here (a stalled loop): the new owner runs it
-        self._left[task_key] = len(points)
         run = self._run(deal_id, seat, seed, ruleset, points, table_moves, started)
         self._running[task_key] = asyncio.create_task(run)
         return msgspec.to_builtins(progress)
@@ -260,7 +268,7 @@ class Reviews:
                 f"the review queue is full ({queued} decisions); retry in {int(wait) + 1} s",
                 int(wait) + 1,
             )
-        here = sum(1 for key, task in self._running.items() if key[0] == deal_id and not task.done())
+        here = sum(1 for key in self._left if key[0] == deal_id)
         if here >= self.per_deal:
             raise ReviewRefused(
                 "DS-29", f"{here} reviews of this deal are running; retry once one is done", RETRY_DEAL_S
@@ -325,7 +333,7 @@ class Reviews:
             await self._put(deal_id, seat, seed, failed, ttl=PROGRESS_TTL_S)
         finally:
             holder.cancel()
-            if self._running.get(key) in (current, None):
+            if self._running.get(key) is current:
                 self._left.pop(key, None)
             try:  # done, failed or stopped here: whoever asks next may start it at once
                 async with asyncio.timeout(2.0):
