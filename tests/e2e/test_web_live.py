@@ -344,9 +344,12 @@ async def test_arabic_mirrors_text_not_the_table(web_server, browser):  # noqa: 
     async def layout():
         seats = {}
         felt = await page.locator(".felt").bounding_box()
+        # the person's own seat lies in the panel under the felt (issue 24): its x from that strip
+        mine = await page.locator("#me-zone .my-seat").bounding_box()
         for seat in range(4):
             box = await page.locator(f'.seat[data-seat="{seat}"]').bounding_box()
-            seats[seat] = (round(box["x"] - felt["x"]), round(box["y"] - felt["y"]))
+            ref = mine if seat == 0 else felt
+            seats[seat] = (round(box["x"] - ref["x"]), round(box["y"] - felt["y"]))
         cards = await page.eval_on_selector_all(
             "#my-hand button.piece",
             "els => els.map(e => [Number(e.dataset.card), e.getBoundingClientRect().x])",
