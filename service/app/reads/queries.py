@@ -549,9 +549,11 @@ class ReadSide:
         self.presence = presence
         self.players = players if players is not None else Players(store)
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
-        # advice is a pure function of (deal, seat, version): asked again on every redraw of the
-        # table, it is computed once per move (a few ms for MCR, see bench.coach)
-        self._coach: LRUCache[tuple[str, int, int], Any] = LRUCache(4096)
+        # advice is a pure function of the seat's view at a record: asked again on every redraw of
+        # the table, it is computed once per move (a few ms for MCR, see bench.coach). Keyed by the
+        # head record's hash too: a Redis rollback can make the same version again with other
+        # events (issue 26)
+        self._coach: LRUCache[tuple[str, int, int, str], Any] = LRUCache(4096)
 
     async def viewer(self, deal_id: str, token: str | None, *, anonymous: Viewer = NOBODY) -> Viewer:
         """The seat a token acts for (a bad token is refused, never read as a spectator)."""
@@ -603,7 +605,7 @@ class ReadSide:
     async def coach(self, deal_id: str, viewer: Viewer) -> Any:
         folded = await self.folds.load(deal_id)
         seat_view = coach_view(folded, viewer)  # refuses a spectator or a deal without the coach
-        key = (deal_id, viewer.seat, folded.version)
+        key = (deal_id, viewer.seat, folded.version, folded.head_hash)
         advice = self._coach.get(key)
         if advice is None:
             # pure work on an immutable view, in a thread: the event loop gets the interpreter
