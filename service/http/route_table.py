@@ -218,10 +218,22 @@ ROUTES: tuple[Route, ...] = (
             DEAL_ID,
             query_param("after"),
             query_param("token", "string"),
+            query_param("ticket", "string"),
             {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}},
         ),
         seat="optional",
         errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/stream-ticket",
+        "stream_ticket",
+        "a single-use ticket (30 s) for one event stream of the token's seat: `?ticket=` instead of "
+        "a token in the stream's URL, where logs and proxies would keep it",
+        (Answer(200, schemas.StreamTicket),),
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-12"),
     ),
     Route(
         "GET",

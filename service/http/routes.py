@@ -28,6 +28,7 @@ from service.app.reads import queries
 from service.app.reads.matches import MatchReads
 from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
 from service.app.state.match_log import MatchLog
+from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
 from service.http import sse
 from service.http.openapi import openapi_document
@@ -56,6 +57,7 @@ from service.http.schemas import (
     JoinRequest,
     Ready,
     ReviewRequest,
+    StreamTicket,
 )
 from service.store.event_store import EventStore
 
@@ -113,6 +115,7 @@ class Api:
         self.list_limiter = RateLimiter(list_limit, LIST_WINDOW_S)
         # new reviews started per address (DS-29, issue 26)
         self.review_limiter = RateLimiter(review_limit, REVIEW_WINDOW_S)
+        self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
         self.matches = MatchService(deals, MatchLog(deals.store))
@@ -285,11 +288,23 @@ class Api:
         )
         return json_response(answer)  # a CommandAnswer, encoded as it is
 
-    async def stream(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events for the token's seat, or a spectator without one
-        (``service.app.live.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live."""
+    async def stream_ticket(self, request: web.Request) -> web.Response:
+        """A single-use ticket for one stream of the token's seat (``?ticket=``, issue 26)."""
         deal_id = request.match_info["deal_id"]
-        viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
+        seat = await self.deals.seats.authenticate(deal_id, bearer(request))
+        ticket = await self.tickets.issue(deal_id, seat)
+        return json_response(StreamTicket(ticket=ticket, expires_in=self.tickets.ttl_s))
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events for the ticket's or token's seat, or a spectator without one
+        (``service.app.live.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live.
+        ``?ticket=`` (single use) is what clients send; ``?token=`` is deprecated: URLs reach logs."""
+        deal_id = request.match_info["deal_id"]
+        ticket = request.query.get("ticket")
+        if ticket is not None:
+            viewer = Viewer.of_seat(await self.tickets.redeem(deal_id, ticket))
+        else:
+            viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         after = version_param(request, "after", header="Last-Event-ID") or 0
         live = await self.live.open(deal_id, viewer, after, transport_alive(request), aborter(request))
         return await sse.relay(request, live, self.keepalive)

@@ -164,3 +164,11 @@ class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
 
     seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**31)] = 0
+
+
+class StreamTicket(msgspec.Struct):
+    """A single-use ticket for one stream of this deal and seat: ``?ticket=`` instead of
+    ``?token=`` (issue 26), valid ``expires_in`` seconds."""
+
+    ticket: str
+    expires_in: int

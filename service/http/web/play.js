@@ -178,11 +178,26 @@ export function relabelLive() {
 }
 
 // ------------------------------------------------------------------ stream and views
-function openStream(ctx) {
+// a seat's stream opens with a single-use ticket, never its token in the URL (issue 26): URLs
+// reach logs. A reconnect the browser makes by itself reuses the spent ticket and is refused:
+// the stream then closes, and a new ticket opens it again.
+async function openStream(ctx) {
   if (ctx.closed) return;
-  const q = ctx.token ? `token=${encodeURIComponent(ctx.token)}&` : "";
+  let q = "";
+  if (ctx.token) {
+    try {
+      const { ticket } = await api(`/deals/${ctx.deal}/stream-ticket`, { method: "POST", token: ctx.token });
+      q = `ticket=${encodeURIComponent(ticket)}&`;
+    } catch { setTimeout(() => openStream(ctx), 2000); return; }
+    if (ctx.closed) return;
+  }
   const es = new EventSource(`/deals/${ctx.deal}/events/stream?${q}after=${ctx.log.last}`);
   ctx.es = es;
+  es.addEventListener("error", () => {
+    if (es.readyState === EventSource.CLOSED && ctx.es === es && !ctx.closed && !ctx.streamDone) {
+      setTimeout(() => { if (ctx.es === es) openStream(ctx); }, 1000);
+    }
+  });
   es.addEventListener("deal-event", (e) => {
     try { const d = JSON.parse(e.data); onEvent(ctx, d.version, d.event); } catch { /* ignore a bad message */ }
     if (ctx.token) scheduleRefresh(ctx, 250); // cancelled by the `view` message that follows each batch
