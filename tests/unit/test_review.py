@@ -125,15 +125,19 @@ def test_a_gap_to_the_best_of_many_options_needs_more_noise_to_count():
     assert rv.judge(3, many, 1, [(2.0, 0.0), (0.5, 0.2)] + scores[2:], 0.05, 0.25).verdict == "mistake"
 
 
-def test_the_strong_bots_own_seat_agrees_and_a_random_seat_errs():
-    agree = random_mistakes = random_total = 0
-    for i in range(3):
+def test_the_strong_bots_own_seat_agrees_and_a_random_seat_loses_more():
+    # issue 24: MCR values are played out with their noise, so a random choice is marked a
+    # mistake only when the loss is surely large; what must hold is that the random seat loses
+    # more per decision than the strong one (no longer that most of its choices are mistakes)
+    strong_loss = random_loss = strong_n = random_n = 0.0
+    for i in range(2):
         seed = hashlib.sha256(f"rev-sanity-{i}".encode()).digest()
         records, events = _log("mcr", ["strong", "random", "greedy", "greedy"], seed)
         strong = _review("mcr", records, events, 0).summary
         random_seat = _review("mcr", records, events, 1).summary
-        agree += strong.agreements
-        random_mistakes += random_seat.mistakes
-        random_total += random_seat.decisions
         assert strong.agreement >= 0.9, strong
-    assert random_mistakes > random_total / 2
+        strong_loss += strong.total_loss
+        strong_n += strong.decisions
+        random_loss += random_seat.total_loss
+        random_n += random_seat.decisions
+    assert random_loss / random_n > strong_loss / strong_n
