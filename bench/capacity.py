@@ -28,8 +28,10 @@ write.
 
 ``--processes N[,M…]`` runs the whole ramp once per count (``dealstream serve --processes N``: N
 service processes on the one port, issue 26), one after the other in the same run against a
-fresh Redis each, and reports each count's ``capacity_tables`` and the ratio of the last to the
-first (``capacity_ratio``); the service CPU is then the sum over the N processes.
+fresh Redis each, and reports each count's ``capacity_tables`` (``capacity_by_processes``; a
+count listed twice, as in ``1,2,2,1``, is run twice, so a change of the machine's load hits both
+counts alike) and the ratio of the largest count's mean to the smallest's (``capacity_ratio``);
+the service CPU is then the sum over the N processes.
 
 Also: Redis memory per live deal (``MEMORY USAGE`` of the live deals' keys at the last step that
 held, so the deals that finished during the run are not counted) and, from ``bench.archive``,
@@ -392,7 +394,15 @@ def main(argv: list[str] | None = None) -> int:
             {k: run[k] for k in ("processes", "capacity_tables", "steps", "load_average_at_end", "seconds")}
             for run in runs
         ]
-        first, last = runs[0]["capacity_tables"], runs[-1]["capacity_tables"]
+        # a count may be run more than once (1,2,2,1: a change of the machine's load hits both
+        # alike); each count's capacity is the mean of its runs, the ratio the largest count's
+        # over the smallest's
+        by_count: dict[int, list[int]] = {}
+        for run in runs:
+            by_count.setdefault(run["processes"], []).append(run["capacity_tables"])
+        means = {n: sum(c) / len(c) for n, c in sorted(by_count.items())}
+        figures["capacity_by_processes"] = {str(n): c for n, c in sorted(by_count.items())}
+        first, last = means[min(means)], means[max(means)]
         figures["capacity_ratio"] = round(last / first, 2) if first else None
     if args.archive_deals:
         from bench.archive import POSTGRES_URL, measure
