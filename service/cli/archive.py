@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from service.cli.logs import with_store
+from service.cli.stores import with_store
 
 
 def cmd_archive(args: argparse.Namespace) -> int:

@@ -91,7 +91,7 @@ def _header(deal: dict[str, Any]) -> bytes:
 
 
 def cmd_export_all(args: argparse.Namespace) -> int:
-    from service.cli.logs import with_store
+    from service.cli.stores import with_store
 
     out = getattr(args, "out", None)
     to_dir = out is not None and (out.endswith("/") or Path(out).is_dir())
@@ -154,7 +154,7 @@ def cmd_import_all(args: argparse.Namespace) -> int:
     from domain.envelope import decode_record
     from domain.game import DealCreated
     from service.app.reads.audit import audit_log
-    from service.cli.logs import with_store
+    from service.cli.stores import with_store
     from service.store.event_store import now_ms
 
     try:

@@ -198,7 +198,7 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
     export validates against docs/records.schema.json and travels byte for byte."""
     from service.app.games import kit
     from service.cli.botzone import imported_records
-    from service.cli.logs import read_log
+    from service.cli.stores import read_log
     from service.store.connection import connect
 
     events, _match_ = _match(3)
