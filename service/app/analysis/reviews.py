@@ -141,8 +141,9 @@ class Reviews:
 
     Bounds (issue 26): at most ``per_deal`` reviews of one deal run at once in this process and a
     caller's ``admit`` (the HTTP layer's per-address limit) is asked before a new one starts, both
-    429 ``DS-29`` beyond; the decisions queued here are capped at ``queue_cap`` (a review larger
-    than the cap still starts when nothing waits), 503 ``DS-30`` beyond. A review that is done or
+    429 ``DS-29`` beyond; once ``queue_cap`` decisions wait here, a new one is 503 ``DS-30``. The
+    bounds are checked before any work is done for the start, so a refusal costs the event loop
+    (and the bots waiting on it) next to nothing. A review that is done or
     already running is answered as it is, counted against nothing.
 
     Ownership: a running review holds a lease beside its progress (``<review key>:lease``, the
@@ -227,14 +228,21 @@ class Reviews:
         orphan = known is not None and known.get("status") == "running"
         if orphan and await self._leased(deal_id, seat, seed):
             return known  # running in some process
-        ruleset, _, points, table_moves = decision_points(raws, seat)
         task_key = (deal_id, seat, seed)
         if task_key in self._left:  # accepted here a moment ago (two POSTs at once)
-            pending = ReviewProgress("running", 0, len(points), int(time.time() * 1000))
+            pending = ReviewProgress("running", 0, 0, int(time.time() * 1000))
             return known if known is not None else msgspec.to_builtins(pending)
-        if not orphan:  # a new start (or one that failed): within the bounds
-            self._admit(deal_id, len(points), admit)
-        self._left[task_key] = len(points)  # counted at once: the awaits below let other starts in
+        if not orphan:  # a new start (or one that failed): within the bounds, before any work
+            self._admit(deal_id, admit)
+        self._left[task_key] = 0  # counted at once: the awaits below let other starts in
+        try:  # rebuilding every decision's view is CPU work: in a thread, the loop answers meanwhile
+            ruleset, _, points, table_moves = await asyncio.get_running_loop().run_in_executor(
+                None, decision_points, raws, seat
+            )
+        except BaseException:
+            self._left.pop(task_key, None)
+            raise
+        self._left[task_key] = len(points)
         lease = self.lease_key(deal_id, seat, seed)
         started = int(known["started_ms"]) if orphan and known else int(time.time() * 1000)
         progress = ReviewProgress("running", 0, len(points), started)
@@ -259,9 +267,9 @@ class Reviews:
         self._running[task_key] = asyncio.create_task(run)
         return msgspec.to_builtins(progress)
 
-    def _admit(self, deal_id: str, decisions: int, admit: Callable[[], int | None] | None) -> None:
+    def _admit(self, deal_id: str, admit: Callable[[], int | None] | None) -> None:
         queued = self.queued
-        if queued and queued + decisions > self.queue_cap:
+        if queued >= self.queue_cap:
             wait = min(600, queued * self.seconds_per_decision / max(1, getattr(self.pool, "workers", 1)))
             raise ReviewRefused(
                 "DS-30",
