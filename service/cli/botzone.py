@@ -95,6 +95,37 @@ def _one_request(line: str) -> str | tuple[list[str], list[str]]:
     return s
 
 
+def _one_turn(stdin: IO[str]) -> str:
+    """A fresh process's whole input, read without waiting for the end of the input when it is
+    complete: a turn count and its ``2n - 1`` lines, or a JSON object on one line (a host that
+    keeps our stdin open, as our own tables do, gets its answer all the same)."""
+    first = stdin.readline(MAX_INPUT + 1)
+    head = first.strip()
+    if head.isdigit():
+        lines = [first]
+        for _ in range(2 * int(head) - 1):
+            line = stdin.readline(MAX_INPUT + 1)
+            if not line:
+                break
+            lines.append(line)
+        text = "".join(lines)
+    else:
+        text = first
+        if not head.startswith("{") or not _parses(head):
+            text += stdin.read(MAX_INPUT + 1 - len(first))
+    if len(text) > MAX_INPUT:
+        raise BadInput(f"more than {MAX_INPUT} bytes of input")
+    return text
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 class Player:
     """One seat under the judge: the tracker of its history and the bot that answers."""
 
@@ -142,10 +173,7 @@ def serve(stdin: IO[str], stdout: IO[str], level: str, keep_running: bool) -> in
     player = Player(level)
     try:
         if not keep_running:
-            text = stdin.read(MAX_INPUT + 1)
-            if len(text) > MAX_INPUT:
-                raise BadInput(f"more than {MAX_INPUT} bytes of input")
-            reqs, resps, as_json = _history(text)
+            reqs, resps, as_json = _history(_one_turn(stdin))
         else:
             first = stdin.readline(MAX_INPUT + 1)
             if len(first) > MAX_INPUT:

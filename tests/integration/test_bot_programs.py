@@ -342,3 +342,95 @@ def test_another_protocol_plays_through_the_games_translation(
     assert bots[0].decisions and not failed(bots[0])
     fresh = [t.startswith("1\n") for t in FakeTranslation.texts]
     assert fresh[0] and all(fresh) == fresh_every_time and (fresh_every_time or not any(fresh[1:]))
+
+
+# --- a Botzone program through MCR's own translation (domain/mcr/botzone_program.py) ---------------
+def _dealstream() -> str:
+    exe = Path(PY).with_name("dealstream")
+    return str(exe) if exe.exists() else f"{PY} -m service.cli"
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_simulate_seats_dealstream_botzone_as_a_botzone_program(keep):
+    """``dealstream botzone`` is itself a Botzone program: one process per turn (the simple
+    interaction, the whole history each time) and long-running; whole deals, never a fallback."""
+    command = f"zb={_dealstream()} botzone --level greedy" + (" --keep-running" if keep else "")
+    proc = cli(
+        "simulate", "--game", "mcr", "--deals", "2", "--bots", "zb,strong,prog:zb,zb",
+        "--bot-program", command, "--bot-program-protocol", "zb=botzone", "--json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["deals"] == 2
+    assert "failed" not in proc.stderr, proc.stderr
+
+
+def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_prefix):
+    """``serve --bot-program zb=... --bot-program-protocol zb=botzone``: a deal of three
+    ``dealstream botzone`` seats (one keeps running) ends with the audit green and no default move."""
+    import asyncio
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [
+            PY, "-m", "service.cli", "serve", "--port", str(port), "--redis", real_redis_url,
+            "--prefix", key_prefix, "--bot-delay", "0", "--metrics-port", "0", "--processes", "1",
+            "--bot-program", f"zb={_dealstream()} botzone --level greedy",
+            "--bot-program", f"zk={_dealstream()} botzone --level greedy --keep-running",
+            "--bot-program-protocol", "zb=botzone", "--bot-program-protocol", "zk=botzone",
+        ],
+        cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+    def get(path: str) -> Any:
+        with urllib.request.urlopen(base + path, timeout=30) as resp:
+            body = resp.read().decode()
+        return body if path.endswith("/log") else json.loads(body)
+
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                get("/health")
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.2)
+        body = {"game": "mcr", "seats": ["bot:zb", "bot:zk", "bot:greedy", "bot:zb"], "client_seed": "bz"}
+        req = urllib.request.Request(
+            base + "/deals", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            deal_id = json.loads(resp.read())["deal_id"]
+        deadline = time.monotonic() + 240
+        while not get(f"/deals/{deal_id}")["over"]:
+            assert time.monotonic() < deadline, "the deal did not end"
+            time.sleep(0.5)
+        audit = get(f"/deals/{deal_id}/audit")
+        assert audit["ok"], audit["problems"]
+        records = [json.loads(x) for x in get(f"/deals/{deal_id}/log").splitlines() if x.strip()]
+        ids = [r.get("command_id") or "" for r in records]
+        assert not [i for i in ids if i.startswith("prog:")], ids  # no default move
+        moved = {int(i.split(":")[1]) for i in ids if i.startswith("bot:")}
+        assert {0, 1, 3} <= moved
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(30)
+        from service.store.connection import connect
+        from tests.conftest import drop_prefix
+
+        async def drop() -> None:
+            client = connect(real_redis_url)
+            await drop_prefix(client, key_prefix)
+            await client.aclose()
+
+        asyncio.run(drop())
