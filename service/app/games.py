@@ -114,6 +114,18 @@ def kit(name: str) -> GameKit:
 
 
 @cache
+def botzone_game() -> tuple[GameKit, ModuleType]:
+    """The game that speaks the Botzone judge's protocol (its domain package has a ``botzone``
+    module: Chinese Standard Mahjong is MCR) and that module; DS-1 when no game does."""
+    import importlib.util
+
+    for name, package in GAMES.items():
+        if importlib.util.find_spec(f"{package}.botzone") is not None:
+            return kit(name), importlib.import_module(f"{package}.botzone")
+    raise RuleViolation("DS-1", "no registered game speaks the Botzone protocol")
+
+
+@cache
 def kit_for_ruleset(ruleset: str) -> GameKit:
     """The kit that decides a log of ``ruleset`` (as its DealCreated names it); a ruleset this
     build lacks is refused (DS-1). The engines read the rules from the state, which learns them

@@ -126,11 +126,23 @@ def _parses(text: str) -> bool:
     return True
 
 
+def _game() -> Any:
+    """(kit, Botzone module) of the game that speaks the judge's protocol, imported when first
+    needed so a turn's fresh process starts fast."""
+    from service.app.games import botzone_game
+
+    return botzone_game()
+
+
+def _botzone() -> Any:
+    return _game()[1]
+
+
 class Player:
     """One seat under the judge: the tracker of its history and the bot that answers."""
 
     def __init__(self, level: str) -> None:
-        from domain.mcr.botzone import SeatTracker
+        SeatTracker = _botzone().SeatTracker
 
         self.level = level
         self.tracker = SeatTracker()
@@ -138,7 +150,7 @@ class Player:
         self.requests: list[str] = []
 
     def replay(self, requests: list[str], responses: list[str]) -> None:
-        from domain.mcr.botzone import SeatTracker
+        SeatTracker = _botzone().SeatTracker
 
         self.tracker = SeatTracker()
         self.requests = []
@@ -152,8 +164,9 @@ class Player:
         self.tracker.request(text, f"request {len(self.requests)}")
 
     def answer(self) -> str:
-        from domain.mcr.bots import make_bot
-        from domain.mcr.botzone import bot_seed, safe_answer
+        make_bot = _game()[0].bots.make_bot
+        bz = _botzone()
+        bot_seed, safe_answer = bz.bot_seed, bz.safe_answer
 
         if self.bot is None:  # seeded by the seat's first requests: the same game, the same bot
             self.bot = make_bot(self.level, bot_seed(self.requests[:2]))
@@ -168,7 +181,7 @@ class Player:
 
 
 def serve(stdin: IO[str], stdout: IO[str], level: str, keep_running: bool) -> int:
-    from domain.mcr.botzone import BotzoneError
+    BotzoneError = _botzone().BotzoneError
 
     player = Player(level)
     try:
@@ -235,16 +248,20 @@ def add_parser(sub: Any) -> None:
 
 # ---- export and import ---------------------------------------------------------------------
 def export_botzone(args: argparse.Namespace, raws: list[bytes]) -> int:
-    from domain.mcr.botzone import NotTranslatable, match_of_deal
-    from service.cli.logs import NotADealLog, read_log
+    bz = _botzone()
+    NotTranslatable, match_of_deal = bz.NotTranslatable, bz.match_of_deal
+    from service.cli.stores import NotADealLog, read_log
 
     try:
         _records, created, k, events = read_log(raws)
     except NotADealLog as exc:
         print(f"export: {args.deal} is not a deal log this build reads: {exc}", file=sys.stderr)
         return 1
-    if k.name != "mcr":
-        print(f"export: a Botzone match is an MCR deal; {args.deal} is {k.name}", file=sys.stderr)
+    if k.name != _game()[0].name:
+        print(
+            f"export: a Botzone match is a deal of {_game()[0].name}; {args.deal} is {k.name}",
+            file=sys.stderr,
+        )
         return 1
     try:
         match = match_of_deal(events, created.deal_id)
@@ -265,11 +282,12 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
 
     from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, encode_record, record_hash
     from domain.game import MatchPlace
-    from domain.mcr.botzone import play_match, read_match
-    from service.app.games import kit
+
+    bz = _botzone()
+    play_match, read_match = bz.play_match, bz.read_match
 
     imp = read_match(match)
-    k = kit("mcr")
+    k = _game()[0]
     digest = hashlib.sha256(json.dumps(match, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     deal_id = deal_id or f"bz{digest[:14]}"
     place = MatchPlace(match_id=f"botzone:{digest[:16]}", index=0, round=imp.quan) if imp.quan else None
@@ -310,7 +328,8 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
 
 
 def import_botzone(args: argparse.Namespace) -> int:
-    from domain.mcr.botzone import BotzoneError, NotTranslatable
+    bz = _botzone()
+    BotzoneError, NotTranslatable = bz.BotzoneError, bz.NotTranslatable
     from service.store.redis_log import now_text
 
     path = Path(args.file)
@@ -342,7 +361,7 @@ def _store(args: argparse.Namespace, raws: list[bytes]) -> int:
 
     from domain.envelope import decode_record
     from domain.game import DealCreated
-    from service.cli.logs import with_store
+    from service.cli.stores import with_store
     from service.store.event_store import now_ms
 
     created = msgspec.json.decode(decode_record(raws[0]).data, type=DealCreated)
@@ -351,7 +370,7 @@ def _store(args: argparse.Namespace, raws: list[bytes]) -> int:
         if await store.version(created.deal_id):
             print(f"deal {created.deal_id} exists already", file=sys.stderr)
             return 1
-        await store.put_meta(created.deal_id, {"game": "mcr", "seats": json.dumps(created.seats)})
+        await store.put_meta(created.deal_id, {"game": _game()[0].name, "seats": json.dumps(created.seats)})
         await store.append_records(created.deal_id, raws)
         meta = {"status": "over", "imported": "1", "source": "botzone"}
         await store.put_meta(created.deal_id, meta, created_ms=now_ms(), public=True)
