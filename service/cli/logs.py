@@ -33,7 +33,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"deal {report.deal_id} ({report.game}), {report.versions} events, finished: {report.finished}")
         for name in ("chain_ok", "commitment_ok", "shuffle_ok", "redecided_ok", "claim_windows_ok"):
             print(f"  {name[:-3]:<14} {mark[getattr(report, name)]}")
-        if report.fixed_deck:
+        if report.imported == "botzone":
+            print("  note: imported from Botzone (no seed commitment); the judge dealt its wall")
+        elif report.imported is not None:
+            print(f"  note: imported from {report.imported} (no seed commitment)")
+        elif report.fixed_deck:
             print("  note: this deal used a fixed deck (--dev); the shuffle was not random")
         for p in report.problems:
             print(f"  problem at version {p.version}: [{p.check}] {p.detail}")
@@ -81,7 +85,17 @@ def cmd_import(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    created = msgspec.json.decode(decode_record(raws[0]).data, type=DealCreated)
+    try:
+        first = decode_record(raws[0])
+        created = msgspec.json.decode(first.data, type=DealCreated)
+        if first.type != "DealCreated":
+            raise msgspec.ValidationError(f"a deal log starts with DealCreated, not {first.type}")
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        print(
+            f"refused: {args.file}, line 1: not the DealCreated a deal log starts with ({exc})",
+            file=sys.stderr,
+        )
+        return 1
     try:
         game = kit_for_ruleset(created.ruleset).name  # a ruleset this build lacks is refused
     except RuleViolation as exc:

@@ -215,6 +215,9 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
         audit = json.loads(run("audit", deal_id, *common, "--json").stdout)
         assert audit["ok"] and audit["chain_ok"] and audit["redecided_ok"] and audit["claim_windows_ok"]
         assert audit["commitment_ok"] is None and audit["shuffle_ok"] is None and audit["fixed_deck"]
+        assert audit["imported"] == "botzone"
+        text = run("audit", deal_id, *common).stdout.decode()
+        assert "imported from Botzone (no seed commitment)" in text and "--dev" not in text, text
         jsonl = run("export", deal_id, *common).stdout
         _r, created, _k, again = read_log(jsonl.splitlines())
         assert created.imported == "botzone" and created.ruleset == "mcr/2"
@@ -243,6 +246,36 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
         )
         assert kit("mcr").name == "mcr"
         await drop_prefix(client, other)
+    finally:
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
+
+
+async def test_a_json_lines_import_whose_first_record_is_no_deal_created_is_refused(
+    real_redis_url, key_prefix, tmp_path
+):
+    """A chained log that does not start with ``DealCreated`` (here the original without its first
+    record, chained again from genesis): a clear refusal naming line 1, exit 1, nothing stored."""
+    from domain.envelope import GENESIS, decode_record, encode_record, record_hash
+    from service.cli.botzone import imported_records
+    from service.store.connection import connect
+
+    events, _m = _match(3)
+    records = [decode_record(r) for r in imported_records(bz.match_of_deal(events), "2026-12-04T00:00:00Z")]
+    prev, raws = GENESIS, []
+    for v, rec in enumerate(records[1:], start=1):
+        raw = encode_record(msgspec.structs.replace(rec, version=v, prev=prev))
+        raws.append(raw)
+        prev = record_hash(raw)
+    path = tmp_path / "headless.jsonl"
+    path.write_bytes(b"\n".join(raws) + b"\n")
+    client = connect(real_redis_url)
+    try:
+        out = run("import", str(path), "--redis", real_redis_url, "--prefix", key_prefix, check=False)
+        err = out.stderr.decode()
+        assert out.returncode == 1 and "line 1" in err and "DealCreated" in err, err
+        assert "Traceback" not in err and out.stdout == b""
+        assert [k async for k in client.scan_iter(match=f"{key_prefix}:*")] == []
     finally:
         await drop_prefix(client, key_prefix)
         await client.aclose()

@@ -44,6 +44,9 @@ class AuditReport(msgspec.Struct):
     # TB-4.2: every ClockExpired and every person's answer checked against the deadline the
     # log gives; None: the deal has no clock
     clocks_ok: bool | None = None
+    # where an imported deal came from ("botzone": a Botzone match, issue 25): it committed to no
+    # seed, so the commitment and shuffle are n/a; None for a deal dealt here
+    imported: str | None = None
 
 
 def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
@@ -97,6 +100,7 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     )
     revealed = events[-1] if isinstance(events[-1], SeedRevealed) else None
     report.finished = revealed is not None
+    report.imported = created.imported
     if revealed is not None and created.imported is None:  # an imported deal committed to no seed
         _check_seed(created, revealed, len(records), report)
     _redecide(kit_, records, events, report)
