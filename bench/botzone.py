@@ -3,6 +3,14 @@ Mahjong (issue 25, docs/botzone.md): games completed, penalties, and each answer
 process start (a new process per turn) or in the long-running mode.
 
     python -m bench.botzone --judge /tmp/bzjudge/judge --games 20 --json
+    python -m bench.botzone --sample-bot /tmp/bzsample/sample --walls-per-bot 200 --jobs 2 --json
+
+``--sample-bot`` is the strength against an outside bot: the Botzone sample bot (built from the
+same public source, docs/botzone.md) seated as a program speaking the Botzone protocol
+(``--bot-program-protocol sample=botzone``), three copies against one of ours (``strong``, then
+``greedy``), in ``dealstream arena``'s duplicate format under our ``mcr/2`` rules: the edge of our
+bot over the sample bot per deal with its 95 % interval over the walls. With ``--judge`` too, the
+report adds the games the judge itself ran with ``dealstream botzone`` seats and their penalties.
 
 ``--judge`` is the judge built from its public source (docs/botzone.md says how; it is not part of
 this repository). The bench drives it as Botzone does: the whole match log as JSON on its stdin,
@@ -200,6 +208,72 @@ def _q(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def arena_against(sample: str, ours: str, walls: int, jobs: int, seed: str) -> dict:
+    """``dealstream arena`` of ``ours`` against three copies of the sample bot (a Botzone program)."""
+    base = bot_command("x", False)[:-3]  # the dealstream command itself
+    cmd = [
+        *base, "arena", "--game", "mcr", "--bots", f"{ours},prog:sample", "--walls", str(walls),
+        "--jobs", str(jobs), "--seed", seed, "--bot-program", f"sample={sample}",
+        "--bot-program-protocol", "sample=botzone", "--json",
+    ]  # fmt: skip
+    t = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=24 * 3600)
+    if done.returncode != 0:
+        raise SystemExit(f"bench.botzone: the arena failed ({done.returncode}): {done.stderr[-2000:]}")
+    out = json.loads(done.stdout)
+    fallbacks = [line for line in done.stderr.splitlines() if "failed (" in line]
+    edge = out["edge"]
+    return {
+        "ours": ours,
+        "lineup": out["lineup"],
+        "walls": out["walls"],
+        "deals": out["deals"],
+        "edge_per_deal": edge["mean_net_per_deal"],
+        "edge_ci95": edge["ci95"],
+        "ours_per_deal": out["per_bot"][ours],
+        "sample_per_deal": out["per_bot"]["prog:sample"],
+        "sample_fallbacks": len(fallbacks),
+        "fallback_lines": fallbacks[:5],
+        "seconds": round(time.perf_counter() - t, 1),
+    }
+
+
+def sample_report(args: argparse.Namespace) -> dict:
+    ours = [x for x in args.ours.split(",") if x]
+    report: dict[str, Any] = {
+        "sample_bot": args.sample_bot,
+        "ruleset": "mcr/2",
+        "format": "duplicate: each wall once per rotation of ours,sample,sample,sample",
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": {"cpus": os.cpu_count(), "loadavg_before": _loadavg()},
+        "arenas": [
+            arena_against(args.sample_bot, o, args.walls_per_bot, args.jobs, args.arena_seed) for o in ours
+        ],
+    }
+    if args.judge:
+        rng = random.Random(args.seed)
+        levels = args.levels.split(",")
+        games = [
+            play_game(args.judge, levels, {"srand": rng.randrange(1, 2**31)}, 0, rng)
+            for _ in range(args.games)
+        ]
+        report["judge_games"] = {
+            "levels": levels,
+            "games": len(games),
+            "completed_without_penalty": sum(g["end"] in ("HU", "HUANG") for g in games),
+            "penalties": sum(g["end"] not in ("HU", "HUANG") for g in games),
+        }
+    report["machine"]["loadavg_after"] = _loadavg()
+    return report
+
+
+def _loadavg() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--judge", help="the Botzone judge binary (else our statement of its reading)")
@@ -216,7 +290,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seed", type=int, default=25)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--sample-bot", help="the Botzone sample bot, built: strength against it (above)")
+    p.add_argument("--ours", default="strong,greedy", help="our levels, each against three sample bots")
+    p.add_argument("--walls-per-bot", type=int, default=100, help="arena walls for each of --ours")
+    p.add_argument("--jobs", type=int, default=2, help="the arena's worker processes")
+    p.add_argument("--arena-seed", default="botzone-sample")
     args = p.parse_args(argv)
+    if args.sample_bot:
+        report = sample_report(args)
+        print(json.dumps(report) if args.json else json.dumps(report, indent=1))
+        bad = report.get("judge_games", {}).get("penalties", 0) + sum(
+            a["sample_fallbacks"] for a in report["arenas"]
+        )
+        return 1 if bad else 0
     levels = args.levels.split(",")
     if len(levels) != 4:
         p.error("--levels names four seats")
