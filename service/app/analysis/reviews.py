@@ -173,6 +173,7 @@ class Reviews:
         self._running: dict[tuple[str, int, int], asyncio.Task] = {}
         self._left: dict[tuple[str, int, int], int] = {}  # decisions a running review has yet to evaluate
         self.seconds_per_decision = 0.5  # a running mean, for Retry-After when the queue is full
+        self.decisions_per_review = 10.0  # a running mean, what a start is counted as until known
         self.restarted = 0  # orphaned reviews started again here (for tests)
         self.metrics = metrics if metrics is not None else Metrics()
         self.metrics.add_refresher(self._gauge)
@@ -234,7 +235,9 @@ class Reviews:
             return known if known is not None else msgspec.to_builtins(pending)
         if not orphan:  # a new start (or one that failed): within the bounds, before any work
             self._admit(deal_id, admit)
-        self._left[task_key] = 0  # counted at once: the awaits below let other starts in
+        # counted at once, at a typical size until its own is known: the awaits below let other
+        # starts in, and each must see this one in the queue
+        self._left[task_key] = round(self.decisions_per_review)
         try:  # rebuilding every decision's view is CPU work: in a thread, the loop answers meanwhile
             ruleset, _, points, table_moves = await asyncio.get_running_loop().run_in_executor(
                 None, decision_points, raws, seat
@@ -243,6 +246,7 @@ class Reviews:
             self._left.pop(task_key, None)
             raise
         self._left[task_key] = len(points)
+        self.decisions_per_review = 0.8 * self.decisions_per_review + 0.2 * len(points)
         lease = self.lease_key(deal_id, seat, seed)
         started = int(known["started_ms"]) if orphan and known else int(time.time() * 1000)
         progress = ReviewProgress("running", 0, len(points), started)
