@@ -118,6 +118,7 @@ async def measure(
     bot_budget: float = 1.0,
     bot_delay: float = 0.25,
     queue_cap: int | None = None,
+    review_limit: int | None = None,
     game: str | None = None,
 ) -> dict[str, Any]:
     run_start = time.perf_counter()
@@ -126,7 +127,7 @@ async def measure(
     prefix = f"bench-burst-{uuid.uuid4().hex[:8]}"
     settings = bootstrap.Settings(
         prefix=prefix, dev=True, create_limit=10**6, bot_delay=bot_delay, bot_budget=bot_budget,
-        archive=False, review_limit=10**6 if shared else bootstrap.Settings.review_limit,
+        archive=False, review_limit=10**6 if shared else review_limit or bootstrap.Settings.review_limit,
     )  # fmt: skip
     app = bootstrap.application(client, settings)
     pool = app[bootstrap.DEALS].bots.pool
