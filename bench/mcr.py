@@ -34,6 +34,14 @@ REVIEW_TARGET_S = 20.0  # bench.review: CPU seconds per review
 QUICK = ["--speed-deals", "20", "--deals", "60", "--mixed-deals", "20"]  # bench.all --quick
 
 
+def calibration_sampler(view):
+    """bench.review_calibration: the hidden tiles of ``view`` dealt again (rules of new deals)."""
+    from domain.mcr import GAME
+    from domain.mcr.strong.sample import Sampler
+
+    return Sampler(view, GAME.ruleset)
+
+
 def clear_coach_caches() -> None:
     """Empty every cache the coach's answers fill (bench.coach's cold answers)."""
     from domain.mcr import coach

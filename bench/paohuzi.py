@@ -38,6 +38,13 @@ REVIEW_TARGET_S = 10.0  # bench.review: CPU seconds per review
 QUICK = ["--deals", "40", "--tournament", "100", "--win-evals", "4000"]  # bench.all --quick
 
 
+def calibration_sampler(view):
+    """bench.review_calibration: the hidden cards of ``view`` dealt again."""
+    from domain.paohuzi.strong.sample import Sampler
+
+    return Sampler(view)
+
+
 def clear_coach_caches() -> None:
     """Empty every cache the coach's answers fill (bench.coach's cold answers)."""
     from domain.paohuzi import aggregate, wins

@@ -20,9 +20,10 @@ the marked mistakes, the mean claimed and measured loss with intervals, their ra
 >= 0.5), the share whose measured loss is above the mistake floor and the share measuring no
 loss at all (<= 0; target <= 0.1); and the mean claimed and measured loss per verdict.
 ``claim_error_sd`` is the spread of measured - claimed beyond the measurements' own noise (how
-far a claim misses). For MCR the same figures for the strong bot's closed-form model (the review
-of method m3, floors 0.1 / 0.3 points) on the same decisions: its best option is played too, on
-the same continuations.
+far a claim misses). For a game whose review keeps an older model (``evaluate_model`` and its
+``MODEL_FLOORS`` in ``projections/<game>/review.py``: the strong bot's closed-form model of
+method m3) the same figures for that model on the same decisions: its best option is played too,
+on the same continuations.
 
 The continuations run in ``--jobs`` worker processes (default 2). ``--quick``: one deal per
 game, up to three of the random seat's first four decisions, two continuations (a smoke run for
@@ -40,7 +41,7 @@ from typing import Any
 
 import msgspec
 
-from bench.common import by_name, emit, parser
+from bench.common import by_name, emit, own, parser
 from bench.review import lineup
 from domain.envelope import StoredEvent
 from domain.selfplay import play_stored
@@ -48,7 +49,6 @@ from projections import review as rv
 from service.app.analysis.reviews import build
 from service.app.games import kit
 
-MODEL_FLOORS = (0.1, 0.3)  # the MCR floors of method m3, for the model's figures
 BOOTSTRAP = 2000
 MAX_MOVES = 5000
 
@@ -61,13 +61,7 @@ def _log(game: str, i: int) -> tuple[list[StoredEvent], list[Any]]:
 
 
 def _sampler(game: str, view: Any) -> Any:
-    if game == "mcr":
-        from domain.mcr.strong.sample import Sampler
-
-        return Sampler(view, kit(game).game.ruleset)
-    from domain.paohuzi.strong.sample import Sampler
-
-    return Sampler(view)
+    return own(game).calibration_sampler(view)  # each game's bench deals its hidden pieces again
 
 
 def _continue(task: tuple[str, bytes, list[bytes], int, int]) -> list[list[int]]:
@@ -109,9 +103,8 @@ def _review(game: str, i: int, seat: int, limit: int | None) -> list[dict[str, A
     scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
     review = build(k.game.ruleset, "b", seat, 0, points, scores)
     model = None
-    if game == "mcr":
-        from projections.mcr.review import evaluate_model
-
+    evaluate_model = getattr(k.review, "evaluate_model", None)  # a game's older model, if it keeps one
+    if evaluate_model is not None:
         model = rv.evaluate_chunk(points, k.view_type, k.game.command_type, evaluate_model, 0)
     out = []
     for j, (point, d) in enumerate(zip(points, review.decisions, strict=True)):
@@ -128,7 +121,7 @@ def _review(game: str, i: int, seat: int, limit: int | None) -> list[dict[str, A
         }
         if model is not None:
             m = rv.decide(
-                point, model[j], k.view_type, k.game.command_type, *MODEL_FLOORS, k.review.same_play
+                point, model[j], k.view_type, k.game.command_type, *k.review.MODEL_FLOORS, k.review.same_play
             )
             row["model"] = {"best": m.best, "claimed": m.loss, "verdict": m.verdict}
         out.append(row)
@@ -291,14 +284,15 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
         "review": figures(review_claims, k.review.MISTAKE_FLOOR, 1),
         "targets": {"mistakes_measured_over_claimed": ">= 0.5", "mistakes_share_no_loss": "<= 0.1"},
     }
-    if game == "mcr":
+    model_floors = getattr(k.review, "MODEL_FLOORS", None)
+    if model_floors is not None:
         model_claims = [
             (r["model"]["claimed"], r["model"]["verdict"], *gap(r, 2))
             for r in picked
             if r["model"]["best"] != r["chosen"]
         ]
-        out["model"] = figures(model_claims, MODEL_FLOORS[1], 2)
-        out["model"]["floors"] = {"inaccuracy": MODEL_FLOORS[0], "mistake": MODEL_FLOORS[1]}
+        out["model"] = figures(model_claims, model_floors[1], 2)
+        out["model"]["floors"] = {"inaccuracy": model_floors[0], "mistake": model_floors[1]}
         out["model"]["verdicts_reviewed"] = {
             v: sum(r["model"]["verdict"] == v for r in rows) for v in ("agrees", "inaccuracy", "mistake")
         }

@@ -55,6 +55,7 @@ INACCURACY_FLOOR = 0.5
 MISTAKE_FLOOR = 2.0
 SAMPLES = 48  # paired deals per measured option at most
 SHORTLIST = 2  # the model's best distinct plays measured beside the one chosen
+MODEL_FLOORS = (0.1, 0.3)  # inaccuracy, mistake: method m3's floors, for evaluate_model's verdicts
 MODEL_NOISE = 3.0  # points: about the spread of the model's gaps around measured ones (module doc)
 RULESET = GAME.ruleset  # a view does not name its deal's ruleset; the rulesets differ at the wall's end
 
