@@ -8,14 +8,15 @@ process start (a new process per turn) or in the long-running mode.
 ``--sample-bot`` is the strength against an outside bot: the Botzone sample bot (built from the
 same public source, docs/botzone.md) seated as a program speaking the Botzone protocol
 (``--bot-program-protocol sample=botzone``), three copies against one of ours (``strong``, then
-``greedy``), in ``dealstream arena``'s duplicate format under our ``mcr/2`` rules: the edge of our
+``greedy``), in ``dealstream arena``'s duplicate format under our rules for new deals: the edge of our
 bot over the sample bot per deal with its 95 % interval over the walls. With ``--judge`` too, the
 report adds the games the judge itself ran with ``dealstream botzone`` seats and their penalties.
 
 ``--judge`` is the judge built from its public source (docs/botzone.md says how; it is not part of
 this repository). The bench drives it as Botzone does: the whole match log as JSON on its stdin,
 the next requests (or the finish) on its stdout. Without ``--judge`` the games are refereed by our
-own statement of the judge's reading (``domain.mcr.botzone.Referee``).
+own statement of the judge's reading (the ``Referee`` of the ``botzone`` module of the game that
+speaks Botzone, ``service.app.games.botzone_game``).
 
 Seats run in the long-running mode (``--keep-running``, one process per seat and game). The first
 ``--cold-turns`` turns of every seat are also answered by a fresh process each (the JSON
@@ -125,10 +126,18 @@ def judge_step(judge: str, log: list[Any], initdata: Any) -> dict:
     return json.loads(done.stdout)
 
 
+def _game() -> tuple[Any, Any]:
+    """(kit, Botzone module) of the registered game that speaks the judge's protocol."""
+    from service.app.games import botzone_game
+
+    return botzone_game()
+
+
 def play_game(
     judge: str | None, levels: list[str], initdata: Any, cold_turns: int, rng: random.Random
 ) -> dict:
-    from domain.mcr.botzone import Penalty, Referee
+    bz = _game()[1]
+    Penalty, Referee = bz.Penalty, bz.Referee
 
     seats = [Seat(lv) for lv in levels]
     reqs: list[list[str]] = [[] for _ in range(4)]
@@ -212,7 +221,7 @@ def arena_against(sample: str, ours: str, walls: int, jobs: int, seed: str) -> d
     """``dealstream arena`` of ``ours`` against three copies of the sample bot (a Botzone program)."""
     base = bot_command("x", False)[:-3]  # the dealstream command itself
     cmd = [
-        *base, "arena", "--game", "mcr", "--bots", f"{ours},prog:sample", "--walls", str(walls),
+        *base, "arena", "--game", _game()[0].name, "--bots", f"{ours},prog:sample", "--walls", str(walls),
         "--jobs", str(jobs), "--seed", seed, "--bot-program", f"sample={sample}",
         "--bot-program-protocol", "sample=botzone", "--json",
     ]  # fmt: skip
@@ -242,7 +251,7 @@ def sample_report(args: argparse.Namespace) -> dict:
     ours = [x for x in args.ours.split(",") if x]
     report: dict[str, Any] = {
         "sample_bot": args.sample_bot,
-        "ruleset": "mcr/2",
+        "ruleset": _game()[0].game.ruleset,
         "format": "duplicate: each wall once per rotation of ours,sample,sample,sample",
         "date": time.strftime("%Y-%m-%d"),
         "machine": {"cpus": os.cpu_count(), "loadavg_before": _loadavg()},
@@ -362,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _our_wall(rng: random.Random) -> dict:
     """A 144-tile wall with flowers: a seeded shuffle, cut into the judge's four parts."""
-    from domain.mcr.botzone import code_of
+    code_of = _game()[1].code_of
 
     tiles = [code_of(t) for t in range(144)]
     rng.shuffle(tiles)
