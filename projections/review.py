@@ -172,7 +172,8 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
-METHOD = "m4"  # m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
+# m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
+METHOD = "m4"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison

@@ -22,7 +22,9 @@ class McrMatch:
             raise RuleViolation("MC-6.1", "an MCR match is a number of hands: it takes no 'target'")
         if isinstance(length, str):
             if length not in LENGTHS:
-                raise RuleViolation("MC-6.1", f"length is 'round', 'game' or a number of hands, not {length!r}")
+                raise RuleViolation(
+                    "MC-6.1", f"length is 'round', 'game' or a number of hands, not {length!r}"
+                )
             return LENGTHS[length], length
         if isinstance(length, bool) or not isinstance(length, int):
             raise RuleViolation("MC-6.1", "length is 'round', 'game' or a number of hands")

@@ -15,7 +15,8 @@ class PaohuziMatch:
     def length(self, length: Any, target: Any) -> tuple[int, str | None]:
         if isinstance(length, bool) or not isinstance(length, int):
             raise RuleViolation(
-                "PH-9.1", f"a Paohuzi match is a number of deals ('round' and 'game' are MCR's), not {length!r}"
+                "PH-9.1",
+                f"a Paohuzi match is a number of deals ('round' and 'game' are MCR's), not {length!r}",
             )
         if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
             raise RuleViolation("PH-9.1", "target is a whole number of tun, 1 or more")

@@ -30,6 +30,10 @@ async def _match(http, match_id: str) -> dict:
     return await resp.json()
 
 
+async def _first_raw(store, deal_id: str) -> bytes:
+    return (await store.read_raw(deal_id, 1, 1))[0]
+
+
 async def test_an_mcr_round_of_bots_plays_four_hands_with_the_deal_passing_on(http):
     body = {"game": "mcr", "seats": ["bot:random"] * 4, "pace": "fast", "length": "round"}
     resp = await http.post("/matches", json=body)
@@ -151,9 +155,7 @@ async def test_the_next_deal_is_created_once_when_the_sweep_and_the_command_side
     sweeps = [asyncio.create_task(sweeping(s)) for s in others]
     try:
         await _play_person(http, created["deal_id"], token)
-        second = await _until(
-            lambda: _nth(http, match_id, 1), "the second deal"
-        )
+        second = await _until(lambda: _nth(http, match_id, 1), "the second deal")
         await _play_person(http, second, token)
         third = await _until(lambda: _nth(http, match_id, 2), "the third deal")
     finally:
@@ -169,7 +171,9 @@ async def test_the_next_deal_is_created_once_when_the_sweep_and_the_command_side
     # no deal of the match but these three was created
     listed = {d async for d in _all_deals(store)}
     assert {created["deal_id"], second, third} <= listed
-    made = [d for d in listed if (await store.read(d, 1, 1)) and b'"match_id"' in (await store.read_raw(d, 1, 1))[0]]
+    made = [
+        d for d in listed if (await store.read(d, 1, 1)) and b'"match_id"' in (await _first_raw(store, d))
+    ]
     assert sorted(made) == sorted([created["deal_id"], second, third])
 
 

@@ -54,7 +54,8 @@ BOARD_JS = """() => {
     const r = el.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     boxes[k] = {
-      top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right),
+      top: Math.round(r.top), bottom: Math.round(r.bottom),
+      left: Math.round(r.left), right: Math.round(r.right),
       inside: r.height > 0 && r.top >= -1 && r.bottom <= H + 1 && r.left >= -1 && r.right <= W + 1,
       seen: !!hit && (hit === el || el.contains(hit)),
       hit: hit ? (hit.id || hit.className || hit.tagName).toString().slice(0, 40) : null,
@@ -64,7 +65,8 @@ BOARD_JS = """() => {
   return {
     version: Number(page.dataset.version), boxes, wide,
     lastMatches: !!lastLog && !!els.last && els.last.textContent === lastLog.textContent,
-    melds: zone.querySelectorAll('.my-seat .meld').length, discards: zone.querySelectorAll('.my-seat .row .piece').length,
+    melds: zone.querySelectorAll('.my-seat .meld').length,
+    discards: zone.querySelectorAll('.my-seat .row .piece').length,
   };
 }"""
 
@@ -173,7 +175,8 @@ async def test_every_prompt_of_a_deal_leaves_the_board_in_view(web_server, brows
     await page.screenshot(path=shot(f"board-{game}-{width}-result"), full_page=True)
     deals = len({d for d, _v in seen})
     print(
-        f"{game} {width}x{height}: {len(seen)} prompts in {deals} whole deals, all checked; failures {len(failures)}"
+        f"{game} {width}x{height}: {len(seen)} prompts in {deals} whole deals, all checked; "
+        f"failures {len(failures)}"
     )
     assert len(seen) >= 20, len(seen)
     assert any(b["melds"] for b in seen.values()), "the person never melded"
@@ -203,7 +206,9 @@ WIN_HAND = [
 COUNT_AUDIO_JS = """(() => {
   const Real = window.AudioContext;
   window.__audioContexts = 0;
-  if (Real) window.AudioContext = class extends Real { constructor(...a) { super(...a); window.__audioContexts++; } };
+  if (Real) window.AudioContext = class extends Real {
+    constructor(...a) { super(...a); window.__audioContexts++; }
+  };
 })();"""
 
 
@@ -243,7 +248,8 @@ async def test_no_calls_passes_a_claim_by_itself_and_sounds_are_three(web_server
     assert "You answer window 1: Pass" in await page.text_content(answered)
     # the sounds: the claim offer sounded "your turn"; the three kinds are distinct
     kinds = await page.evaluate(
-        "import('/web/sound.js').then(m => { m.tone('discard'); m.tone('call'); m.tone('turn'); return m.tones; })"
+        "import('/web/sound.js')"
+        ".then(m => { m.tone('discard'); m.tone('call'); m.tone('turn'); return m.tones; })"
     )
     assert kinds["kinds"]["turn"] >= 2 and kinds["kinds"]["discard"] >= 1 and kinds["kinds"]["call"] >= 1, (
         kinds
@@ -368,7 +374,8 @@ IN_VIEW_JS = """sels => {
     const el = document.querySelector(s);
     if (!el) return null;
     const r = el.getBoundingClientRect();
-    return {sel: s, top: Math.round(r.top), bottom: Math.round(r.bottom), inside: r.height > 0 && r.top >= -1 && r.bottom <= H + 1};
+    return {sel: s, top: Math.round(r.top), bottom: Math.round(r.bottom),
+            inside: r.height > 0 && r.top >= -1 && r.bottom <= H + 1};
   });
 }"""
 

@@ -537,7 +537,8 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
     assert totals.get("answer:view", 0) > 5 * DEALS_PER_GAME
     assert totals.get("sse:deal-over", 0) == DEALS_PER_GAME * (SEATS[game] + 1)
     if PLAYER_LIST in operations:  # asked with the deal's own key, another's, none and an unused one
-        assert totals.get("players:listed", 0) and totals.get("players:refused", 0), {k: v for k, v in totals.items() if "players" in k}
+        players = {k: v for k, v in totals.items() if "players" in k}
+        assert totals.get("players:listed", 0) and totals.get("players:refused", 0), players
         assert totals.get("players:other", 0)  # another player's list, or an unused key's empty one
 
 

@@ -74,7 +74,8 @@ def test_every_game_rule_in_the_docs_is_on_the_web_rules_page():
 def test_the_code_cites_the_repo_not_the_team_workspace():
     """Design and rules live in `docs/`; nothing points at files outside the repository."""
     stale = []
-    paths = [ROOT / "README.md", *(p for top in (*CITED_IN, "tests", "docs") for p in (ROOT / top).rglob("*"))]
+    tops = (*CITED_IN, "tests", "docs")
+    paths = [ROOT / "README.md", *(p for top in tops for p in (ROOT / top).rglob("*"))]
     for path in paths:
         if path.suffix not in (".py", ".js", ".md", ".lua", ".html") or "__pycache__" in path.parts:
             continue

@@ -97,9 +97,7 @@ def test_one_client_seed_derives_as_before_and_several_as_tb_3_1():
         combine_people_seeds(server, [])
 
 
-@pytest.mark.parametrize(
-    "name", ["Ana", "x" * 24, "Tom & Jerry", "O'Brien \"Bo\"", "王小明", "Ana 🀄", "a b"]
-)
+@pytest.mark.parametrize("name", ["Ana", "x" * 24, "Tom & Jerry", 'O\'Brien "Bo"', "王小明", "Ana 🀄", "a b"])
 def test_a_printable_name_is_kept_as_typed(name):
     assert seat_name(name) == name
 

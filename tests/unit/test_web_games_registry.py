@@ -21,7 +21,7 @@ from domain.game import GAMES
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "http" / "web"
 NAMES = ("paohuzi", "mcr")
-QUOTED = re.compile(r"""(["'`])(%s)\1""" % "|".join(NAMES))
+QUOTED = re.compile(r"""(["'`])({})\1""".format("|".join(NAMES)))
 
 
 def _name_literals(path: Path) -> list[str]:
@@ -36,7 +36,8 @@ def test_pages_do_not_branch_on_game_names() -> None:
     scripts = sorted(p for p in WEB.glob("*.js") if p.name != "games.js")
     assert scripts, "no web scripts found"
     hits = [h for p in scripts for h in _name_literals(p)]
-    assert not hits, "a game's name outside games.js and web/games/ (ask gameUi(name) instead):\n" + "\n".join(hits)
+    why = "a game's name outside games.js and web/games/ (ask gameUi(name) instead):\n"
+    assert not hits, why + "\n".join(hits)
 
 
 def test_every_game_has_one_module_and_one_registry_line() -> None:
