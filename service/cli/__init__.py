@@ -152,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     program_opts(s)
     s.add_argument(
         "--print-config", nargs="?", const="text", choices=("text", "json"),
-        help="print the effective settings (each from a flag, its DEALSTREAM_* variable or the default) and exit",
+        help="print the effective settings (each from a flag, its DEALSTREAM_* variable or the default) "
+        "and exit",
     )  # fmt: skip
     s.set_defaults(func=serve.cmd_serve, argv=list(sys.argv[1:] if argv is None else argv))  # for --processes
     # every serve flag also as DEALSTREAM_<FLAG> (issue 26): install after the last flag is added
@@ -259,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "--all", action="store_true", help="every deal of an export --all, each audited before it is stored"
     )
     s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl",
-                   help="jsonl: an exported log (docs/records.md); botzone: a Botzone match (docs/botzone.md)")  # fmt: skip
+                   help="jsonl: an exported log (docs/records.md); "
+                   "botzone: a Botzone match (docs/botzone.md)")  # fmt: skip
     log_opts(s)
     s.set_defaults(func=logs.cmd_import)
 
