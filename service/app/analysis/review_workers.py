@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from service.app.bots.workers import die_with_parent
+from service.app.bots.workers import die_with_parent, stop_pool
 
 REVIEW_WORKERS = 1
 
@@ -77,10 +77,7 @@ class ReviewPool:
     def _drop(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
-            for process in list((pool._processes or {}).values()):  # noqa: SLF001
-                if process.is_alive():
-                    process.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(pool)
 
     def close(self) -> None:
         self._drop()

@@ -30,7 +30,7 @@ import msgspec
 from domain.errors import RuleViolation
 from domain.table.absence import away_command_id
 from service.app.bots.programs import ProgramHost, fallback_command_id
-from service.app.bots.workers import die_with_parent
+from service.app.bots.workers import die_with_parent, stop_pool
 from service.app.cancellation import raise_if_cancelled
 from service.app.state.folds import DealNotFound, Folded, Folds
 from service.metrics import Metrics
@@ -194,10 +194,7 @@ class BotPool:
     def _drop(self) -> None:
         pool, self._pool, self._warming = self._pool, None, None
         if pool is not None:
-            for process in list((pool._processes or {}).values()):  # noqa: SLF001
-                if process.is_alive():
-                    process.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(pool)
 
     def close(self) -> None:
         self._drop()
