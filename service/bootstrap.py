@@ -81,6 +81,7 @@ class Settings:
     list_limit: int = 120  # reads of a player's list per address per minute (DS-28)
     review_limit: int = 10  # new reviews one address may start per minute (DS-29)
     review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
+    review_nice: int = 19  # their niceness: 19 lets every bot search go first
     max_streams: int = 10_000
     keepalive: float = 15.0
     redis_timeout: float = 10.0
@@ -110,8 +111,9 @@ class Settings:
 
 # no archive: the tests' deals stay in Redis under their own prefix (tests of the archive turn it on)
 TEST_SETTINGS = Settings(
-    bot_delay=0.0, create_limit=10_000, list_limit=10_000, review_limit=10_000, archive=False
-)
+    bot_delay=0.0, create_limit=10_000, list_limit=10_000, review_limit=10_000, archive=False,
+    review_nice=0,  # a test waits for its reviews: never behind whatever else the machine runs
+)  # fmt: skip
 
 
 def application(
@@ -147,7 +149,7 @@ def application(
         create_limit=settings.create_limit,
         list_limit=settings.list_limit,
         hub=hub,
-        reviews=Reviews(deals.store, ReviewPool(settings.review_workers), metrics),
+        reviews=Reviews(deals.store, ReviewPool(settings.review_workers, settings.review_nice), metrics),
         review_limit=settings.review_limit,
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,

@@ -116,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         help="worker processes for searching bots (default: one fewer than the cores, at most 2)",
     )
     s.add_argument(
+        "--review-nice", type=int, default=19, choices=range(0, 20), metavar="0-19",
+        help="niceness of the review workers (default 19: every bot search goes first)",
+    )  # fmt: skip
+    s.add_argument(
         "--keepalive", type=float, default=15.0, help="seconds between keep-alive comments on streams"
     )
     s.add_argument(

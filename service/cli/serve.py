@@ -45,6 +45,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         redis_timeout=args.redis_timeout,
         bot_budget=args.bot_budget,
         bot_workers=args.bot_workers,
+        review_nice=args.review_nice,
         wait_replicas=args.wait_replicas,
         archive_url=args.archive,
         data_dir=args.data_dir,

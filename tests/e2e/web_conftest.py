@@ -50,7 +50,7 @@ def _serve(name: str, *extra: str):
     log = open(log_path, "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", REAL_REDIS_URL]
-        + ["--prefix", prefix, "--dev", "--processes", "1", *extra],
+        + ["--prefix", prefix, "--dev", "--processes", "1", "--review-nice", "0", *extra],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -29,24 +29,29 @@ REVIEW_WORKERS = 1
 REVIEW_NICE = 19
 
 
-def lowest_priority() -> int:
-    """Lower this process to ``REVIEW_NICE``; the niceness it has then."""
+def lowest_priority(nice: int = REVIEW_NICE) -> int:
+    """Lower this process to niceness ``nice`` (``REVIEW_NICE`` by default); the niceness it has
+    then."""
     try:
-        return os.nice(max(0, REVIEW_NICE - os.nice(0)))
+        return os.nice(max(0, nice - os.nice(0)))
     except OSError:  # not permitted here: review at the priority we have
         return os.nice(0)
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, nice: int) -> None:
     die_with_parent(parent)
-    lowest_priority()
+    lowest_priority(nice)
 
 
 class ReviewPool:
     """Worker processes for review chunks (any picklable work), started on first use."""
 
-    def __init__(self, workers: int = REVIEW_WORKERS) -> None:
+    def __init__(self, workers: int = REVIEW_WORKERS, nice: int = REVIEW_NICE) -> None:
+        """``nice``: the workers' niceness. 19 serves live tables first; beside other busy
+        programs on the machine (at 0) it leaves reviews almost no CPU, which is why tests that
+        wait for a review run them at 0 (``--review-nice``)."""
         self.workers = max(1, workers)
+        self.nice = nice
         self._pool: ProcessPoolExecutor | None = None
         self.replaced = 0
 
@@ -56,7 +61,7 @@ class ReviewPool:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self.nice),
             )
         return self._pool
 
