@@ -73,6 +73,27 @@ def _is_claim(action: dict) -> bool:
     )
 
 
+# The weakest claims first: a chow leaves the window open while another seat may still pung or
+# win, a win usually decides it at once (MC-3.2, PH-6.4). Answering the weakest claim on offer
+# keeps windows open often enough that the probe runs within a few deals whatever the shuffle.
+_CLAIM_RANK = {"Chi": 0, "chow": 0, "Peng": 1, "pung": 1, "Pao": 2, "kong": 2, "Win": 3, "win": 3}
+
+
+def _claim_rank(action: dict) -> int:
+    return _CLAIM_RANK.get(action.get("claim", action["type"]), 2)
+
+
+def _weakest_claim(asked: list[tuple[int, dict]]) -> tuple[int, dict, dict]:
+    """Of the seats asked in a window, the seat and view with the weakest claim, and that claim;
+    with no claim on offer anywhere, the first seat's first answer."""
+    offers = [(_claim_rank(a), s, v, a) for s, v in asked for a in v["legal_actions"] if _is_claim(a)]
+    if not offers:
+        seat, view = asked[0]
+        return seat, view, view["legal_actions"][0]
+    _, seat, view, claim = min(offers, key=lambda o: (o[0], o[1]))
+    return seat, view, claim
+
+
 async def _play_to_open_windows(http, game: str, seed: int, probe, windows_wanted: int = 4) -> int:
     """Random play of a deal of people; whenever a claim window waits on two seats or more, one
     of them answers with a claim (a secret now) and ``probe`` runs while the others still may."""
@@ -87,9 +108,7 @@ async def _play_to_open_windows(http, game: str, seed: int, probe, windows_wante
         acting = [(s, v) for s, v in enumerate(views) if v["legal_actions"]]
         asked = [(s, v) for s, v in acting if v["prompt"] == "claim"]
         if len(asked) >= 2:
-            seat, view = next(((s, v) for s, v in asked if any(map(_is_claim, v["legal_actions"]))), asked[0])
-            claims = [a for a in view["legal_actions"] if _is_claim(a)]
-            command = claims[0] if claims else view["legal_actions"][0]
+            seat, view, command = _weakest_claim(asked)
         else:
             seat, view = rng.choice(acting)
             command = rng.choice(view["legal_actions"])
@@ -103,11 +122,13 @@ async def _play_to_open_windows(http, game: str, seed: int, probe, windows_wante
             if state.phase == "claim" and pending:  # still open: the answer just given is a secret
                 await probe(deal_id, tokens, answered=seat, pending=pending)
                 probed += 1
-        assert moves < 5000
+        # MCR's random play meets a window of two seats or more about once a deal: four of them
+        # took 300 to 2,100 moves in 25 tries (mean 1,000); the bound is only against a loop.
+        assert moves < 25_000, f"{probed} windows probed in {moves} moves"
     return probed
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 async def test_the_audit_of_a_live_deal_shows_no_claim_option_or_open_answer_of_another_seat(served, game):
     http = served
@@ -131,7 +152,7 @@ async def test_the_audit_of_a_live_deal_shows_no_claim_option_or_open_answer_of_
     assert await _play_to_open_windows(http, game, seed=71 + SEATS[game], probe=probe) >= 4
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 async def test_the_public_summary_never_names_who_may_claim(served, game):
     http = served
