@@ -230,6 +230,7 @@ class SeatTranslation:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.asked = -1  # the index of the request the program answers now
+        self.sent = 0  # how many requests a long-running process has read
         self.said: dict[int, str] = {}  # the program's responses, by request index
         self.discard: tuple[int, str] | None = None  # (window, tile code) a PENG/CHI named
 
@@ -246,16 +247,27 @@ class SeatTranslation:
             raise ValueError(f"the discard {pending[1]} named after the claim is not in hand")
         return found[0]
 
-    def text(self, events: Sequence[Any], fresh: bool) -> str:
-        """This decision's input: the simple interaction for a new process, else one JSON line
-        with the whole history (the requests since the last decision included)."""
+    def inputs(self, events: Sequence[Any], fresh: bool) -> list[tuple[int, str, str | None]]:
+        """What the program reads before this decision, as (request index, text, the answer
+        the table expects or None for the decision itself). A new process gets the whole history
+        in the simple interaction, in one text. A long-running one gets, as under the judge, each
+        request it has not seen on a line of its own: those between its decisions asked nothing
+        of the seat, so ``PASS`` is their only answer; the last is the decision."""
         reqs, resps = seat_history(events, self.seat, self.said)
         if len(reqs) != len(resps) + 1:
             raise ValueError(f"no request waits on seat {self.seat}")
-        self.asked = len(reqs) - 1
+        start = 0 if fresh else self.sent
+        self.asked, self.sent = len(reqs) - 1, len(reqs)
         if fresh:
-            return simple_input(reqs, resps)
-        return json.dumps({"requests": reqs, "responses": resps}, separators=(",", ":")) + "\n"
+            return [(self.asked, simple_input(reqs, resps), None)]
+        return [(i, reqs[i] + "\n", resps[i] if i < len(resps) else None) for i in range(start, len(reqs))]
+
+    def response(self, answer: str) -> str:
+        """The response an answer line names (its text when it does not read as one)."""
+        try:
+            return read_response(answer)
+        except ValueError:
+            return answer.strip()
 
     def command(self, response: str, state: Any) -> Any:
         """The ``mcr/2`` command a response names: ``PLAY``/``GANG``/``BUGANG``/``HU`` on the

@@ -309,10 +309,10 @@ class FakeTranslation:
     def known(self, state: Any) -> Any:
         return None
 
-    def text(self, events: Any, fresh: bool) -> str:
+    def inputs(self, events: Any, fresh: bool) -> list[tuple[int, str, str | None]]:
         text = f"1\n{len(events)}\n" if fresh else f"{len(events)}\n"
         self.texts.append(text)
-        return text
+        return [(len(events), text, None)]
 
     def command(self, response: str, state: Any) -> Any:
         actions = kit("mcr").game.legal_actions(state, self.seat)
@@ -362,6 +362,66 @@ def test_simulate_seats_dealstream_botzone_as_a_botzone_program(keep):
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["deals"] == 2
     assert "failed" not in proc.stderr, proc.stderr
+
+
+# A Botzone program written as Botzone's long-running mode asks: the whole history in the simple
+# interaction on its first turn, then one request a line, answering each (``PASS`` where nothing is
+# asked of it). It plays every drawn tile and claims nothing, and fails loudly on any other input.
+TSUMOGIRI_KEEPS_RUNNING = """
+import sys
+def answer(request):
+    words = request.split()
+    assert words and words[0] in "0123" and not request.startswith("{"), request
+    return "PLAY " + words[1] if words[0] == "2" else "PASS"
+turns = int(sys.stdin.readline())
+lines = [sys.stdin.readline().strip() for _ in range(2 * turns - 1)]
+seen = open(sys.argv[1], "a")
+while True:
+    print(answer(lines[-1]), flush=True)
+    print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        break
+    lines = [line.strip()]
+    seen.write(line)
+    seen.flush()
+"""
+
+
+def test_a_long_running_botzone_program_reads_one_request_a_line(register, tmp_path):
+    """Between its decisions the deal sends a long-running Botzone program each request it missed
+    on a line of its own, as the judge does, and reads its ``PASS``: one process the whole deal,
+    no fallback, every request after the first turn read once and in order."""
+    seen = tmp_path / "requests.txt"
+    register(tz=TSUMOGIRI_KEEPS_RUNNING)
+    spec = programs.registered()["tz"]
+    programs.register([programs.ProgramSpec("tz", (*spec.argv, str(seen)), "botzone")], programs.limits())
+    events, _, bots = play("mcr", ["tz", "greedy", "greedy", "greedy"])
+    assert bots[0].decisions and not failed(bots[0]), failed(bots[0])[:3]
+    from domain.mcr.botzone_program import seat_history
+
+    requests, _ = seat_history(events, 0)
+    lines = seen.read_text().splitlines()
+    assert lines and all(not ln.startswith("{") for ln in lines)
+    # the first decision read the history up to its request; later ones, each request after it
+    starts = [i for i in range(1, 16) if requests[i : i + len(lines)] == lines]
+    assert starts, (lines[:6], requests[:12])
+    assert len(lines) > 2 * len(bots[0].decisions)  # requests of other seats' moves in between
+
+
+def test_a_long_running_program_answering_more_than_pass_between_decisions_is_refused(register, tmp_path):
+    """A long-running program that claims where the deal asked nothing of it fails that decision
+    with the request named, and the seat plays its default move; the deal goes on."""
+    register(
+        tc=TSUMOGIRI_KEEPS_RUNNING.replace('else "PASS"', 'else "PENG W1" if words[0] == "3" else "PASS"')
+    )
+    spec = programs.registered()["tc"]
+    programs.register(
+        [programs.ProgramSpec("tc", (*spec.argv, str(tmp_path / "seen.txt")), "botzone")], programs.limits()
+    )
+    _, _, bots = play("mcr", ["tc", "greedy", "greedy", "greedy"])
+    reasons = [r for d in failed(bots[0]) for r in d[2]]
+    assert "illegal" in reasons and set(reasons) <= {"illegal", "given_up"}, reasons
 
 
 def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_prefix):

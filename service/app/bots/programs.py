@@ -339,6 +339,8 @@ class Process:
         try:
             async with asyncio.timeout(self.limits.decision_s):
                 line = await self.proc.stdout.readline()
+                while line and not line.strip():  # blank lines before the marker are allowed
+                    line = await self.proc.stdout.readline()
         except TimeoutError:
             raise ProgramFailed("timeout", "no keep-running line after its answer") from None
         except ValueError:
@@ -429,21 +431,35 @@ class Seat:
         return read_command(kit, view, seat, await self.process.ask(line))
 
     async def _translated(self, view: Any, state: Any, events: Any) -> Any:
-        """Another protocol (Botzone's long-running simple interaction) through the game's
+        """Another protocol (Botzone's, a long-running program included) through the game's
         translation: ``known(state)`` is a move already answered (the discard a ``PENG`` named);
-        ``text(events, fresh)`` the input of this decision (a new process gets the whole history);
-        ``command(response, state)`` the legal action a response names (ValueError: none)."""
+        ``inputs(events, fresh)`` what the program reads first, as (request index, text, expected
+        answer or None for this decision): a new process gets the whole history at once, a
+        long-running one each request it missed, as the judge sends them, answering ``PASS`` to
+        those that asked nothing of it (``response(answer)`` reads such an answer);
+        ``command(response, state)`` the legal action a response
+        names (ValueError: none)."""
         t = self.translation
-        fresh = self.process.proc is None
         try:
             known = t.known(state)
-            text = None if known is not None else t.text(events, fresh)
+            if known is not None:
+                return known
+            inputs = t.inputs(events, self.process.proc is None)
         except Exception as exc:  # noqa: BLE001 - our translation's fault, but the deal goes on
             log.exception("the %s translation failed", self.spec.protocol)
             raise ProgramFailed("translation", f"{type(exc).__name__}: {exc}") from None
-        if known is not None:
-            return known
-        answer = await self.process.ask(text.encode())
+        while inputs[0][2] is not None:  # a request between decisions: only PASS answers it
+            index, text, expected = inputs.pop(0)
+            answer = await self.process.ask(text.encode())
+            got = " ".join(answer.decode(errors="replace").split())
+            if t.response(got) != expected:
+                raise ProgramFailed(
+                    "illegal", f"request {index + 1}: {got[:80]!r} where only {expected} answers"
+                )
+            if not await self.process.keeps_running(t.KEEP_RUNNING):
+                await self.process.kill()  # it ended: a new process reads the whole history
+                inputs = t.inputs(events, True)
+        answer = await self.process.ask(inputs[0][1].encode())
         try:
             command = t.command(answer.decode(errors="replace").strip(), state)
         except ValueError as exc:

@@ -20,8 +20,9 @@ K = kit("mcr")
 
 class InProcessProgram:
     """``dealstream botzone`` as a Botzone program, in this process, behind a ``SeatTranslation``
-    as the runner drives one: ``known``, else ``text`` (a fresh process's input or, every other
-    decision, a long-running one's), the program's answer, ``command``."""
+    as the runner drives one: ``known``, else ``inputs`` (a fresh process's whole history or, for
+    a long-running one, each request it missed with the answer expected), the program's answers,
+    ``command``."""
 
     def __init__(self, seat: int, level: str = "greedy", keep_running: bool = False) -> None:
         self.t = SeatTranslation(seat)
@@ -31,6 +32,7 @@ class InProcessProgram:
         self.state: Any = None
         self.asked = 0
         self.texts: list[str] = []
+        self.player: Player | None = None
 
     def choose(self, view: Any) -> Any:
         known = self.t.known(self.state)
@@ -38,19 +40,26 @@ class InProcessProgram:
             assert known in view.legal_actions
             return known
         fresh = not self.keep_running or self.asked == 0
-        text = self.t.text(self.events, fresh)
-        self.texts.append(text)
+        inputs = self.t.inputs(self.events, fresh)
+        self.texts += [text for _, text, _ in inputs]
         self.asked += 1
         if fresh:
+            ((_, text, expected),) = inputs
+            assert expected is None
             reqs, resps, as_json = _history(text)
             assert not as_json
+            self.player = Player(self.level)
+            self.player.replay(reqs, resps)
+            answer = self.player.answer()
         else:
-            assert text.endswith("\n") and text.count("\n") == 1
-            data = json.loads(text)
-            reqs, resps = data["requests"], data["responses"]
-        player = Player(self.level)
-        player.replay(reqs, resps)
-        command = self.t.command(player.answer(), self.state)
+            assert self.player is not None
+            for _, text, expected in inputs:
+                assert text.endswith("\n") and text.count("\n") == 1 and not text.startswith("{")
+                self.player.request(text.strip())
+                answer = self.player.answer()
+                if expected is not None:
+                    assert self.t.response(answer) == expected, (text, answer)
+        command = self.t.command(answer, self.state)
         assert command in view.legal_actions
         return command
 
@@ -187,7 +196,7 @@ def _scan(n: int, pred: Any) -> list[Any]:
 def _asked(state: Any, seat: int, events: list[Any]) -> SeatTranslation:
     t = SeatTranslation(seat)
     assert t.known(state) is None
-    t.text(events, True)
+    t.inputs(events, True)
     return t
 
 
