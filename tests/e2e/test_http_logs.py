@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 
 import aiohttp
 import pytest
@@ -102,3 +103,51 @@ async def test_json_logs_carry_the_request_and_no_secret(real_redis_url, key_pre
     assert "token=" not in output
     for secret in secrets:
         assert secret not in output, "a secret is in the service's log"
+
+
+# A program that puts its own hidden hand into every answer: a garbage line, then an answer that
+# names a tile of its hand where no discard is legal. Each costs the seat its default move.
+LEAKY_PROGRAM = """
+import json, sys
+for n, line in enumerate(sys.stdin):
+    view = json.loads(line)["view"]
+    hand = " ".join(str(t) for t in view["hand"])
+    if n % 2 == 0:
+        print("HIDDEN-HAND " + hand, flush=True)
+    else:
+        said = {"type": "Discard", "tile": view["hand"][0], "why": "HIDDEN-HAND " + hand}
+        print(json.dumps(said), flush=True)
+"""
+
+
+@pytest.mark.timeout(420)
+async def test_a_failing_program_s_words_do_not_reach_the_log(real_redis_url, key_prefix, tmp_path):
+    """A bot program's failures are logged with their reason, but without what it said: its
+    answers quote its hidden hand while the deal is live (issue 26: no hidden card in a log)."""
+    program = tmp_path / "leaky.py"
+    program.write_text(LEAKY_PROGRAM)
+    service = ServiceProcess(
+        real_redis_url, key_prefix, "--log-format", "json", "--metrics-port", "0",
+        "--bot-program", f"leaky={sys.executable} {program}",
+    ).start()  # fmt: skip
+    try:
+        await service.ready(60)
+        async with aiohttp.ClientSession(service.base) as http:
+            body = {"game": "mcr", "seats": ["bot:leaky", "bot:greedy", "bot:greedy", "bot:greedy"]}
+            async with http.post("/deals", json=body) as resp:
+                assert resp.status == 201, await resp.text()
+                deal_id = (await resp.json())["deal_id"]
+
+            async def over() -> bool:
+                async with http.get(f"/deals/{deal_id}") as resp:
+                    return (await resp.json())["over"]
+
+            await wait_for(over, timeout=300, interval=0.5)
+    finally:
+        service.kill()
+        output = service.output()
+        service.cleanup()
+    lines = json_lines(output)
+    failures = [line for line in lines if "bot program leaky" in line["message"]]
+    assert any("(garbage)" in line["message"] for line in failures), output[-3000:]
+    assert "HIDDEN-HAND" not in output

@@ -263,6 +263,23 @@ class ProgramFailed(Exception):
         self.reason = reason
         self.detail = detail
 
+    @property
+    def public(self) -> str:
+        """The detail as the log may hold it: without the program's own words."""
+        return redacted(self.detail)
+
+
+# A program's words quote its hand (a discard it named, a garbage line that printed its tiles), and
+# the deal is live when it fails: the log, which operators and proxies read, never holds them.
+_QUOTED = re.compile(r"""b?'(?:[^'\\]|\\.)*'|b?"(?:[^"\\]|\\.)*"|\{.*\}""")
+_PIECE_CODE = re.compile(r"\b[WBTFJH][1-9]\b")
+
+
+def redacted(text: str) -> str:
+    """``text`` with every quoted or JSON part and every tile code replaced by ``…``: what a
+    failure says without the pieces it named."""
+    return _PIECE_CODE.sub("…", _QUOTED.sub("…", text))
+
 
 def _child_limits(parent: int, memory_mib: int, cpu_s: int) -> None:  # pragma: no cover - in the child
     die_with_parent(parent)
@@ -446,7 +463,8 @@ class Seat:
                 return known
             inputs = t.inputs(events, self.process.proc is None)
         except Exception as exc:  # noqa: BLE001 - our translation's fault, but the deal goes on
-            log.exception("the %s translation failed", self.spec.protocol)
+            log.error("the %s translation failed: %s: %s", self.spec.protocol, type(exc).__name__,
+                      redacted(str(exc)))  # fmt: skip
             raise ProgramFailed("translation", f"{type(exc).__name__}: {exc}") from None
         while inputs[0][2] is not None:  # a request between decisions: only PASS answers it
             index, text, expected = inputs.pop(0)
@@ -537,7 +555,7 @@ class ProgramHost:
             log.warning(
                 "bot program %s on deal %s seat %d failed (%s): %s;"
                 " the seat plays its default move (TB-2.5)%s",
-                name, deal_id, seat, exc.reason, exc.detail,
+                name, deal_id, seat, exc.reason, exc.public,
                 f", and after {here.failures} failures in a row every move to the deal's end"
                 if given_up else "",
             )  # fmt: skip
