@@ -18,7 +18,6 @@ from aiohttp import web
 from domain.errors import RuleViolation
 
 MAX_BODY = 64 * 1024
-_VERSION = re.compile(r"[0-9]{1,16}")
 _WHOLE = re.compile(r"-?[0-9]{1,16}")
 
 
@@ -77,16 +76,24 @@ def player_key(request: web.Request) -> str:
     return key
 
 
-def version_param(request: web.Request, name: str, header: str | None = None) -> int | None:
-    """A version from a query parameter (or a header such as ``Last-Event-ID``): ASCII digits."""
-    raw = request.headers.get(header) if header else None
+_RESUME = re.compile(r"([0-9]{1,16})(?:\.([0-9a-f]{8}))?")
+
+
+def resume_param(request: web.Request) -> tuple[int, str | None]:
+    """Where a stream resumes: ``Last-Event-ID`` (else ``?after=``) as a stream's message id gave
+    it, ``<version>.<hash>`` (the first 8 hex digits of that version's record hash), or a bare
+    version; (0, None) when neither is given."""
+    name, raw = "Last-Event-ID", request.headers.get("Last-Event-ID")
     if raw is None:
-        raw = request.query.get(name)
+        name, raw = "after", request.query.get("after")
     if raw is None:
-        return None
-    if not _VERSION.fullmatch(raw) or int(raw) >= 2**53:
-        raise RuleViolation("DS-5", f"{header or name} is a version number, 0 or more")
-    return int(raw)
+        return 0, None
+    match = _RESUME.fullmatch(raw)
+    if match is None or int(match[1]) >= 2**53:
+        raise RuleViolation(
+            "DS-5", f"{name} is a version number, 0 or more, or a stream message's id (version.hash)"
+        )
+    return int(match[1]), match[2]
 
 
 def aborter(request: web.Request) -> Any:

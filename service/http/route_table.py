@@ -83,6 +83,8 @@ def query_param(name: str, kind: str = "integer", **bounds: int) -> dict[str, An
 
 
 DEAL_ID = path_param("deal_id")
+# where a stream resumes: a message's id (version.hash) or a bare version
+RESUME_SCHEMA = {"type": "string", "pattern": "^[0-9]{1,16}(\\.[0-9a-f]{8})?$"}
 SEAT = path_param("seat", "integer")
 
 # aiohttp tries the routes under one prefix in the order they were added: the ones a table
@@ -216,10 +218,10 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, media="text/event-stream"),),
         parameters=(
             DEAL_ID,
-            query_param("after"),
+            {"name": "after", "in": "query", "schema": RESUME_SCHEMA},
             query_param("token", "string"),
             query_param("ticket", "string"),
-            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}},
+            {"name": "Last-Event-ID", "in": "header", "schema": RESUME_SCHEMA},
         ),
         seat="optional",
         errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-12"),

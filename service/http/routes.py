@@ -41,8 +41,8 @@ from service.http.request import (
     parse,
     player_key,
     read_body,
+    resume_param,
     transport_alive,
-    version_param,
     whole,
 )
 from service.http.route_table import ROUTES
@@ -305,8 +305,10 @@ class Api:
             viewer = Viewer.of_seat(await self.tickets.redeem(deal_id, ticket))
         else:
             viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
-        after = version_param(request, "after", header="Last-Event-ID") or 0
-        live = await self.live.open(deal_id, viewer, after, transport_alive(request), aborter(request))
+        after, seen_hash = resume_param(request)
+        live = await self.live.open(
+            deal_id, viewer, after, transport_alive(request), aborter(request), seen_hash
+        )
         return await sse.relay(request, live, self.keepalive)
 
     async def replay(self, request: web.Request) -> web.Response:

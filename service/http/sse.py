@@ -38,7 +38,7 @@ class _FrameCapture(EventSourceResponse):
 _capture: _FrameCapture | None = None  # one for the process: ``send`` never yields into another frame
 
 
-async def frame(data: str, ident: int | None, event: str) -> bytes:
+async def frame(data: str, ident: int | str | None, event: str) -> bytes:
     global _capture
     if _capture is None:
         _capture = _FrameCapture()
@@ -52,8 +52,11 @@ async def frame(data: str, ident: int | None, event: str) -> bytes:
 async def _framed(part: Part) -> tuple[list[tuple[int, bytes]], bytes]:
     cached = part.encoded.get("sse")
     if cached is None:
-        events = [(v, await frame(data, v, name)) for v, name, data in part.events]
-        closing = b"".join([await frame(data, v, name) for v, name, data in part.closing])
+        ids = part.ids
+        events = [(v, await frame(data, ids.get(v, v), name)) for v, name, data in part.events]
+        closing = b"".join(
+            [await frame(data, None if v is None else ids.get(v, v), name) for v, name, data in part.closing]
+        )
         cached = part.encoded["sse"] = (events, closing)
     return cached
 

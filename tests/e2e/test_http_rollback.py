@@ -113,3 +113,53 @@ async def test_a_stream_resumed_beyond_the_stores_head_is_reset_at_once_with_the
     await _restore(store, deal_id, dumped)  # the store is back at `head`; the client saw `seen`
     name, data = await _first_message(http, deal_id, token, seen)
     assert name == "reset" and msgspec.json.decode(data) == {"version": head}
+
+
+async def _ids(http, deal_id: str, token: str, version: int, timeout: float = 30.0) -> dict[int, str]:
+    """The stream's message ids (``version.hash``) by version, from a fresh stream of the seat read
+    up to its ``view`` message at ``version``."""
+    ids: dict[int, str] = {}
+    async with http.get(f"/deals/{deal_id}/events/stream", headers=auth(token), timeout=None) as resp:
+        assert resp.status == 200
+        name = ""
+        async with asyncio.timeout(timeout):
+            while True:
+                line = (await resp.content.readline()).decode().rstrip("\r\n")
+                if line.startswith("id:"):
+                    ident = line.split(":", 1)[1].strip()
+                    ids[int(ident.split(".")[0])] = ident
+                elif line.startswith("event:"):
+                    name = line.split(":", 1)[1].strip()
+                elif line.startswith("data:") and name == "view":
+                    if msgspec.json.decode(line.split(":", 1)[1])["version"] == version:
+                        return ids
+
+
+async def test_a_stream_resumed_at_a_version_a_rollback_made_again_is_reset(http, store):
+    """A client that saw version v of one history and resumes (``Last-Event-ID: v.hash``) after
+    a rollback made v again with other events is told ``reset``, not given what follows v in a
+    history it never saw; an id of a version both histories share resumes as usual."""
+    deal_id, tokens = await _deal(http)
+    token = tokens["0"]
+    view = await _view(http, deal_id, token)
+    before, actions = view["version"], view["legal_actions"]
+    dumped = await _snapshot(store, deal_id)
+    seen = await _discard(http, deal_id, token, actions[0], "first")
+    ids = await _ids(http, deal_id, token, seen)
+    version, digest = ids[seen].split(".")
+    assert int(version) == seen and len(digest) == 8
+    shared = max(v for v in ids if v <= before)
+    for i, other in enumerate(actions[1:]):
+        await _restore(store, deal_id, dumped)
+        if await _discard(http, deal_id, token, other, f"other-{i}") >= seen:
+            break
+    else:
+        raise AssertionError(f"no other discard made version {seen} again")
+    head = (await _view(http, deal_id, token))["version"]
+    name, data = await _first_message(http, deal_id, token, ids[seen])
+    assert name == "reset" and msgspec.json.decode(data) == {"version": head}
+    name, data = await _first_message(http, deal_id, token, ids[shared])  # before the fork: on
+    assert name in ("view", "deal-event") and msgspec.json.decode(data)["version"] > shared
+    # a bare version (an older client's) still resumes from it, as before
+    name, _ = await _first_message(http, deal_id, token, seen - 1)
+    assert name in ("view", "deal-event")

@@ -79,12 +79,13 @@ class Watcher:
     problems: list[str] = field(default_factory=list)
     over: bool = False
     last: int = 0
+    last_id: str = ""  # the id of the last message read, as the stream gave it (version.hash)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def run(self, session: aiohttp.ClientSession) -> None:
         deadline = time.monotonic() + 4 * WAIT_S
         while not self.over and time.monotonic() < deadline:
-            headers = {"Last-Event-ID": str(self.last)} if self.last else {}
+            headers = {"Last-Event-ID": self.last_id} if self.last_id else {}
             if self.token:
                 headers["Authorization"] = f"Bearer {self.token}"
             try:
@@ -110,7 +111,8 @@ class Watcher:
         async for raw in resp.content:
             line = raw.decode().rstrip("\r\n")
             if line.startswith("id: "):
-                ident = int(line[4:])
+                self.last_id = line[4:]
+                ident = int(self.last_id.split(".")[0])
             elif line.startswith("event: "):
                 event = line[7:]
             elif line.startswith("retry: "):

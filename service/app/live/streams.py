@@ -21,12 +21,14 @@ from typing import Any
 
 import msgspec
 
-from domain.envelope import decode_record
+from domain.envelope import decode_record, record_hash
 from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
 from service.app.reads import queries
 from service.app.reads.queries import Viewer
 from service.app.state.folds import Folds
 from service.app.state.presence import Presence
+
+HASH_IN_ID = 8  # hex digits of a record's hash in a stream message's id
 
 
 @dataclass(eq=False)
@@ -40,6 +42,7 @@ class Part:
     last: int
     over: bool = False
     encoded: dict[str, Any] = field(default_factory=dict)
+    ids: dict[int, str] = field(default_factory=dict)  # a version's message id: "<version>.<hash>"
 
 
 class Live:
@@ -135,10 +138,23 @@ class LiveStreams:
         self.hub = hub
 
     async def open(
-        self, deal_id: str, viewer: Viewer, after: int, alive: Callable[[], bool], abort: Callable[[], None]
+        self,
+        deal_id: str,
+        viewer: Viewer,
+        after: int,
+        alive: Callable[[], bool],
+        abort: Callable[[], None],
+        seen_hash: str | None = None,
     ) -> Live:
-        """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum."""
+        """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum.
+        ``seen_hash`` (the id's hash part) is the start of the hash of the record the client saw
+        at ``after``: when the store holds another record there (a rollback made that version
+        again), the client's history is not the store's and it gets ``reset``."""
         folded = await self.folds.load(deal_id)
+        if after <= folded.version and not await self._same_record(deal_id, folded, after, seen_hash):
+            return Live(
+                self, folded.kit, None, folded.version, "reset"
+            )  # the store holds another record where the client saw one
         if after >= folded.version and folded.over:
             return Live(
                 self, folded.kit, None, folded.version, "deal-over"
@@ -158,6 +174,14 @@ class LiveStreams:
                 live.close()
                 raise
         return live
+
+    async def _same_record(self, deal_id: str, folded: Any, version: int, seen_hash: str | None) -> bool:
+        if seen_hash is None or version < 1:
+            return True
+        if version == folded.version:
+            return folded.head_hash.startswith(seen_hash)
+        raws = await self.folds.store.read_raw(deal_id, version, version)
+        return bool(raws) and record_hash(raws[0]).startswith(seen_hash)
 
     async def part_for(self, batch: Batch, viewer: Viewer) -> Part:
         """The viewer's messages for a batch, through the gate: its events, then its view at the
@@ -187,7 +211,19 @@ class LiveStreams:
         closing: list[tuple[int | None, str, str]] = [(batch.last, "view", view)]
         if over:
             closing.append((None, "deal-over", json.dumps({"version": batch.last})))
-        return Part(events, closing, batch.last, over)
+        return Part(events, closing, batch.last, over, ids=message_ids(batch))
+
+
+def message_ids(batch: Batch) -> dict[int, str]:
+    """Each version's stream message id, ``<version>.<first 8 hex digits of its record hash>``:
+    a client resuming from it is known to have seen that very record (built once a batch)."""
+    ids = batch.memo.get("ids")
+    if ids is None:
+        ids = batch.memo["ids"] = {
+            r.version: f"{r.version}.{record_hash(raw)[:HASH_IN_ID]}"
+            for r, raw in zip(batch.records, batch.raws, strict=True)
+        }
+    return ids
 
 
 def _ending(name: str, position: int) -> tuple[Part, int]:

@@ -191,7 +191,11 @@ async function openStream(ctx) {
     } catch { setTimeout(() => openStream(ctx), 2000); return; }
     if (ctx.closed) return;
   }
-  const es = new EventSource(`/deals/${ctx.deal}/events/stream?${q}after=${ctx.log.last}`);
+  // resume from the last message's id (version.hash: the server tells a history a rollback made
+  // again from the one this page saw), or from the log's last version
+  const idVersion = ctx.lastId ? Number(ctx.lastId.split(".")[0]) : -1;
+  const after = idVersion >= ctx.log.last ? ctx.lastId : String(ctx.log.last);
+  const es = new EventSource(`/deals/${ctx.deal}/events/stream?${q}after=${encodeURIComponent(after)}`);
   ctx.es = es;
   es.addEventListener("error", () => {
     if (es.readyState === EventSource.CLOSED && ctx.es === es && !ctx.closed && !ctx.streamDone) {
@@ -199,10 +203,12 @@ async function openStream(ctx) {
     }
   });
   es.addEventListener("deal-event", (e) => {
+    if (e.lastEventId) ctx.lastId = e.lastEventId;
     try { const d = JSON.parse(e.data); onEvent(ctx, d.version, d.event); } catch { /* ignore a bad message */ }
     if (ctx.token) scheduleRefresh(ctx, 250); // cancelled by the `view` message that follows each batch
   });
   es.addEventListener("view", (e) => {
+    if (e.lastEventId) ctx.lastId = e.lastEventId;
     try {
       const d = JSON.parse(e.data); const v = d.view || d;
       if (v && typeof v.version === "number") {
@@ -215,7 +221,7 @@ async function openStream(ctx) {
   es.addEventListener("deal-over", () => { es.close(); ctx.streamDone = true; if (ctx.token) scheduleRefresh(ctx); });
   // the store holds less than this page has seen (Redis came back older): start again from it
   es.addEventListener("reset", async () => {
-    es.close(); ctx.view = null; ctx.over = false; ctx.log.clear(); fillLog(ctx);
+    es.close(); ctx.view = null; ctx.over = false; ctx.lastId = ""; ctx.log.clear(); fillLog(ctx);
     if (ctx.token) await refresh(ctx);
     if (!ctx.closed) openStream(ctx);
   });
