@@ -98,7 +98,7 @@ def _operation(route: Route) -> dict[str, Any]:
         operation["parameters"] = list(route.parameters)
     if route.request is not None:
         operation["requestBody"] = {
-            "required": True,
+            "required": route.request_required,
             "content": {"application/json": {"schema": _ref(route.request)}},
         }
     operation["responses"] = {

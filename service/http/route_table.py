@@ -64,6 +64,7 @@ class Route:
     seat: Literal["required", "optional"] | None = None
     errors: tuple[str, ...] = ()
     documented: bool = True
+    request_required: bool = True  # False: the body may be left out (read as ``{}``)
 
 
 def path_param(name: str, kind: str = "string") -> dict[str, Any]:
@@ -273,11 +274,14 @@ ROUTES: tuple[Route, ...] = (
         "/deals/{deal_id}/rematch",
         "rematch",
         "play a finished deal again: same seats, levels and pace, the dealer moved on by one (once "
-        "per deal; DS-15 after that)",
+        "per deal; DS-15 after that); an optional body's player_key lists the caller's new seats "
+        "under it",
         (Answer(201, schemas.CreatedDeal),),
+        request=schemas.RematchRequest,
+        request_required=False,
         parameters=(DEAL_ID,),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-11", "DS-2", "DS-15", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-26", "DS-11", "DS-2", "DS-15", "DS-12"),
     ),
     Route(
         "POST",

@@ -56,6 +56,7 @@ from service.http.schemas import (
     JoinedSeat,
     JoinRequest,
     Ready,
+    RematchRequest,
     ReviewRequest,
     StreamTicket,
 )
@@ -225,9 +226,11 @@ class Api:
         """ "Play again" with a seat token of the finished deal."""
         deal_id = request.match_info["deal_id"]
         seat = await self.deals.seats.authenticate(deal_id, bearer(request))
+        raw = await read_body(request)
+        body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
         if not self.limiter.allow(request.remote or "?"):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
-        return json_response(await self.deals.rematch(deal_id, seat), status=201)
+        return json_response(await self.deals.rematch(deal_id, seat, body.player_key), status=201)
 
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = whole(request, "offset", 0, 0, 10**9)

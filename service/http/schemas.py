@@ -71,6 +71,14 @@ class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
     player_key: PlayerKey = None
 
 
+class RematchRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Optional body of "Play again": ``player_key``, the caller's player key; the seats the new
+    deal hands to the caller are listed under it (``GET /players/me/deals``), as a created
+    deal's are. No body is the same as ``{}``."""
+
+    player_key: PlayerKey = None
+
+
 class JoinedSeat(msgspec.Struct):
     """The seat taken and its token (shown once: only its digest is kept)."""
 

@@ -375,3 +375,35 @@ async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(arc
     after = await my_deals(http, ana)
     assert after == before
     assert after["deals"][0]["created_at"] == records[0]["recorded_at"]
+
+
+@pytest.mark.timeout(600)
+async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, store):
+    """ "Play again" (``POST /deals/{id}/rematch``) takes the caller's ``player_key`` in an
+    optional body, as creating a deal does: the new deal is in the caller's "My games"; a bad key
+    is refused (DS-26) with nothing created, and no body still plays again, unlisted."""
+    ana = new_key()
+    first = await _create(
+        http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
+    )
+    token = first["tokens"]["0"]
+    await play_seats(http, first["deal_id"], [token], "again")
+    url = f"/deals/{first['deal_id']}/rematch"
+    await _problem(await http.post(url, json={"player_key": "short"}, headers=auth(token)), 400, "DS-26")
+    await _problem(await http.post(url, json={"player": ana}, headers=auth(token)), 400, "DS-5")
+    assert (await http.get(f"/deals/{first['deal_id']}")).status == 200
+    assert (await (await http.get(f"/deals/{first['deal_id']}")).json()).get("rematched_by") is None
+    resp = await http.post(url, json={"player_key": ana}, headers=auth(token))
+    assert resp.status == 201, await resp.text()
+    again = await resp.json()
+    listed = [row["deal_id"] for row in (await my_deals(http, ana))["deals"]]
+    assert listed == [again["deal_id"], first["deal_id"]]  # newest first
+    # without a body, as before: played again, and listed under nobody
+    bo = new_key()
+    other = await _create(
+        http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": bo}
+    )
+    await play_seats(http, other["deal_id"], [other["tokens"]["0"]], "plain")
+    plain = await http.post(f"/deals/{other['deal_id']}/rematch", headers=auth(other["tokens"]["0"]))
+    assert plain.status == 201, await plain.text()
+    assert [row["deal_id"] for row in (await my_deals(http, bo))["deals"]] == [other["deal_id"]]

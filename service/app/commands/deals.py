@@ -216,10 +216,12 @@ class DealService:
             lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
         )  # fmt: skip
 
-    async def rematch(self, deal_id: str, seat: int) -> dict[str, Any]:
+    async def rematch(self, deal_id: str, seat: int, player_key: Any = None) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
         one seat, ``rematch_of`` in its first event. Once per deal (DS-15 after that), in Redis or,
-        for a deal already archived, in the archive (``EventStore.claim_meta``)."""
+        for a deal already archived, in the archive (``EventStore.claim_meta``). With
+        ``player_key`` the seats handed to the caller are listed under it (issue 24)."""
+        player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:
             raise RuleViolation("DS-2", "a deal is played again once it is over")
@@ -245,6 +247,7 @@ class DealService:
                 deal_id,
                 new_id,
                 clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
+                player=player,
             )
         except BaseException:
             await self.store.release_meta(deal_id, "rematched_by", new_id)

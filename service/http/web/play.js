@@ -14,6 +14,7 @@ import { tone } from "./sound.js";
 import { switchesHtml, autoCommand, setNoCalls, setAutoWin } from "./switches.js";
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
+import { withKey } from "./player_key.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -533,7 +534,8 @@ async function loadRematch(ctx) {
 async function playAgain(ctx) {
   const btn = $("#play-again"); if (btn) btn.disabled = true;
   try {
-    const created = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token });
+    // this browser's player key: the new deal is in "My games" like any deal it creates
+    const created = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token, body: withKey({}) });
     await enterDeal(created, ctx.seat);
   } catch (e) {
     const p = e.problem || {};
