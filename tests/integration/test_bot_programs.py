@@ -393,9 +393,10 @@ def test_a_long_running_botzone_program_reads_one_request_a_line(register, tmp_p
     on a line of its own, as the judge does, and reads its ``PASS``: one process the whole deal,
     no fallback, every request after the first turn read once and in order."""
     seen = tmp_path / "requests.txt"
-    register(tz=TSUMOGIRI_KEEPS_RUNNING)
+    roomy = programs.Limits(decision_s=20.0)  # a loaded machine starts Python slowly: no timeout here
+    register(roomy, tz=TSUMOGIRI_KEEPS_RUNNING)
     spec = programs.registered()["tz"]
-    programs.register([programs.ProgramSpec("tz", (*spec.argv, str(seen)), "botzone")], programs.limits())
+    programs.register([programs.ProgramSpec("tz", (*spec.argv, str(seen)), "botzone")], roomy)
     events, _, bots = play("mcr", ["tz", "greedy", "greedy", "greedy"])
     assert bots[0].decisions and not failed(bots[0]), failed(bots[0])[:3]
     from domain.mcr.botzone_program import seat_history
@@ -412,12 +413,14 @@ def test_a_long_running_botzone_program_reads_one_request_a_line(register, tmp_p
 def test_a_long_running_program_answering_more_than_pass_between_decisions_is_refused(register, tmp_path):
     """A long-running program that claims where the deal asked nothing of it fails that decision
     with the request named, and the seat plays its default move; the deal goes on."""
+    roomy = programs.Limits(decision_s=20.0)  # a loaded machine starts Python slowly: no timeout here
     register(
-        tc=TSUMOGIRI_KEEPS_RUNNING.replace('else "PASS"', 'else "PENG W1" if words[0] == "3" else "PASS"')
+        roomy,
+        tc=TSUMOGIRI_KEEPS_RUNNING.replace('else "PASS"', 'else "PENG W1" if words[0] == "3" else "PASS"'),
     )
     spec = programs.registered()["tc"]
     programs.register(
-        [programs.ProgramSpec("tc", (*spec.argv, str(tmp_path / "seen.txt")), "botzone")], programs.limits()
+        [programs.ProgramSpec("tc", (*spec.argv, str(tmp_path / "seen.txt")), "botzone")], roomy
     )
     _, _, bots = play("mcr", ["tc", "greedy", "greedy", "greedy"])
     reasons = [r for d in failed(bots[0]) for r in d[2]]
