@@ -6,34 +6,19 @@ server shows the same match, the same "My games" and keeps the same clock."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from service import bootstrap
 from service.store.connection import connect
 from tests.e2e.conftest import auth, close_within, wait_for
+from tests.integration.test_cli_move import cli
 from tests.reliability.harness import RedisServer
 
 pytestmark = pytest.mark.redis
-ROOT = Path(__file__).resolve().parents[2]
 SLOW_CLOCK = {"move_s": 600, "claim_s": 300, "bank_s": 600}  # never runs out during the test
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DEALSTREAM_")}
-    proc = subprocess.run(
-        [sys.executable, "-m", "service.cli", *args],
-        cwd=str(ROOT), env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=300,
-        stdin=subprocess.DEVNULL,
-    )  # fmt: skip
-    assert proc.returncode == 0, (proc.stderr + proc.stdout).decode(errors="replace")
-    return proc
 
 
 async def _json(resp) -> dict:
