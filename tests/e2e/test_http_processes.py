@@ -228,3 +228,35 @@ async def test_concurrent_answers_through_two_services_both_land(store, redis_cl
     assert {a["seat"] for a in window["answers"]} == {1, 2}
     assert window["resolution"]["seat"] == 2 and window["resolution"]["rule_id"] == "MC-3.2"
     assert window["consistent"]
+
+
+async def test_a_match_moves_on_once_when_two_processes_see_its_deal_end(http, second_server, store):
+    """A person's match played through two service processes in turn (each with its own fold
+    cache and match sweep over one Redis): every next deal is created exactly once, whichever
+    process saw the last deal end, and both processes tell the same match (TB-5)."""
+    from service.app.state.match_log import MatchLog
+    from tests.e2e.test_http_matches import _nth, _play_person, _until
+
+    body = {"game": "paohuzi", "seats": ["human", "bot:random", "bot:random"], "pace": "fast", "length": 3}
+    created = await (await http.post("/matches", json=body)).json()
+    match_id, token = created["match_id"], created["tokens"]["0"]
+    deal_ids = [created["deal_id"]]
+    for index, client in enumerate((http, second_server, http)):
+        await _play_person(client, deal_ids[-1], token)
+        if index < 2:
+            deal_ids.append(
+                await _until(lambda i=index: _nth(second_server, match_id, i + 1), "the next deal")
+            )
+    ends = [await _until(lambda c=c: _over(c, match_id), "the match's end") for c in (http, second_server)]
+    assert ends[0] == ends[1] and [d["deal_id"] for d in ends[0]["deals"]] == deal_ids
+    names = [type(e).__name__ for e in await MatchLog(store).events(match_id)]
+    assert names == ["MatchCreated"] + ["MatchDealStarted", "MatchDealEnded"] * 3 + ["MatchEnded"], names
+    ours = [d for d in await store.list_deals(0, 1000) if b'"match_id"' in (await store.read_raw(d, 1, 1))[0]]
+    assert sorted(ours) == sorted(deal_ids)  # no deal of the match made twice by the race
+
+
+async def _over(client, match_id: str):
+    from tests.e2e.test_http_matches import _match
+
+    m = await _match(client, match_id)
+    return m if m["over"] else None
