@@ -161,7 +161,9 @@ class Service:
 
 # --- cheap subscribers ----------------------------------------------------------------------------
 # one SSE message as aiohttp-sse frames it (chunk sizes of the chunked encoding may sit between)
-_MESSAGE = re.compile(rb"(?:id: (?P<id>\d+)(?:\.[0-9a-f]+)?\r\n)?event: (?P<event>[a-z-]+)\r\ndata: (?P<data>[^\r]*)\r\n")
+_MESSAGE = re.compile(
+    rb"(?:id: (?P<id>\d+)(?:\.[0-9a-f]+)?\r\n)?event: (?P<event>[a-z-]+)\r\ndata: (?P<data>[^\r]*)\r\n"
+)
 
 
 class Subscriber:
