@@ -82,18 +82,24 @@ _RESUME = re.compile(r"([0-9]{1,16})(?:\.([0-9a-f]{8}))?")
 def resume_param(request: web.Request) -> tuple[int, str | None]:
     """Where a stream resumes: ``Last-Event-ID`` (else ``?after=``) as a stream's message id gave
     it, ``<version>.<hash>`` (the first 8 hex digits of that version's record hash), or a bare
-    version; (0, None) when neither is given."""
-    name, raw = "Last-Event-ID", request.headers.get("Last-Event-ID")
-    if raw is None:
-        name, raw = "after", request.query.get("after")
-    if raw is None:
-        return 0, None
-    match = _RESUME.fullmatch(raw)
-    if match is None or int(match[1]) >= 2**53:
-        raise RuleViolation(
-            "DS-5", f"{name} is a version number, 0 or more, or a stream message's id (version.hash)"
+    version; (0, None) when neither is given. Each one given must read, the one not used too."""
+    given = [
+        (name, raw)
+        for name, raw in (
+            ("Last-Event-ID", request.headers.get("Last-Event-ID")),
+            ("after", request.query.get("after")),
         )
-    return int(match[1]), match[2]
+        if raw is not None
+    ]
+    read = []
+    for name, raw in given:
+        match = _RESUME.fullmatch(raw)
+        if match is None or int(match[1]) >= 2**53:
+            raise RuleViolation(
+                "DS-5", f"{name} is a version number, 0 or more, or a stream message's id (version.hash)"
+            )
+        read.append((int(match[1]), match[2]))
+    return read[0] if read else (0, None)
 
 
 def aborter(request: web.Request) -> Any:

@@ -303,12 +303,12 @@ class Api:
         (``service.app.live.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live.
         ``?ticket=`` (single use) is what clients send; ``?token=`` is deprecated: URLs reach logs."""
         deal_id = request.match_info["deal_id"]
+        after, seen_hash = resume_param(request)  # before a ticket is used up on a bad request
         ticket = request.query.get("ticket")
         if ticket is not None:
             viewer = Viewer.of_seat(await self.tickets.redeem(deal_id, ticket))
         else:
             viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
-        after, seen_hash = resume_param(request)
         live = await self.live.open(
             deal_id, viewer, after, transport_alive(request), aborter(request), seen_hash
         )

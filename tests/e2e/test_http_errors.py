@@ -203,3 +203,24 @@ async def test_a_token_neither_acts_for_nor_sees_another_seat(http):
     other_deal, other_tokens = await _started_mcr(http)
     resp = await http.get(f"/deals/{deal_id}/view", headers=auth(other_tokens["0"]))
     await _problem(resp, 401, "DS-8")
+
+
+async def test_a_stream_position_that_does_not_read_is_refused_wherever_it_is(http):
+    """``Last-Event-ID`` and ``?after=`` each must read as a version or a message id
+    (``version.hash``), the one not used included; a ticket is not used up by such a request."""
+    deal_id, tokens = await _started_mcr(http)
+    url = f"/deals/{deal_id}/events/stream"
+    ticket = (await (await http.post(f"/deals/{deal_id}/stream-ticket", headers=auth(tokens["0"]))).json())[
+        "ticket"
+    ]
+    cases = [
+        ({"Last-Event-ID": "0"}, {"after": ""}),
+        ({"Last-Event-ID": "3.xyz"}, {}),
+        ({}, {"after": "3.0123456"}),  # seven hex digits: no id of ours
+        ({"Last-Event-ID": "3.0123456789"}, {"after": "3"}),
+        ({}, {"after": "3.ABCDEF01", "ticket": ticket}),  # ids are lowercase hex
+    ]
+    for headers, query in cases:
+        await _problem(await http.get(url, headers=headers, params=query), 400, "DS-5")
+    async with http.get(url, params={"after": "0", "ticket": ticket}) as resp:  # the ticket still works
+        assert resp.status == 200
