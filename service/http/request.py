@@ -81,8 +81,9 @@ _RESUME = re.compile(r"([0-9]{1,16})(?:\.([0-9a-f]{8}))?")
 
 def resume_param(request: web.Request) -> tuple[int, str | None]:
     """Where a stream resumes: ``Last-Event-ID`` (else ``?after=``) as a stream's message id gave
-    it, ``<version>.<hash>`` (the first 8 hex digits of that version's record hash), or a bare
-    version; (0, None) when neither is given. Each one given must read, the one not used too."""
+    it, ``<version>.<tag>`` (8 hex digits naming that version's record, ``service.app.live.
+    streams.record_tag``), or a bare version; (0, None) when neither is given. Each one given
+    must read, the one not used too."""
     given = [
         (name, raw)
         for name, raw in (
@@ -96,7 +97,7 @@ def resume_param(request: web.Request) -> tuple[int, str | None]:
         match = _RESUME.fullmatch(raw)
         if match is None or int(match[1]) >= 2**53:
             raise RuleViolation(
-                "DS-5", f"{name} is a version number, 0 or more, or a stream message's id (version.hash)"
+                "DS-5", f"{name} is a version number, 0 or more, or a stream message's id (version.tag)"
             )
         read.append((int(match[1]), match[2]))
     return read[0] if read else (0, None)

@@ -84,7 +84,7 @@ def query_param(name: str, kind: str = "integer", **bounds: int) -> dict[str, An
 
 
 DEAL_ID = path_param("deal_id")
-# where a stream resumes: a message's id (version.hash) or a bare version
+# where a stream resumes: a message's id (version.tag) or a bare version
 RESUME_SCHEMA = {"type": "string", "pattern": "^[0-9]{1,16}(\\.[0-9a-f]{8})?$"}
 SEAT = path_param("seat", "integer")
 

@@ -303,14 +303,14 @@ class Api:
         (``service.app.live.streams``): the backlog after ``Last-Event-ID`` / ``?after=``, then live.
         ``?ticket=`` (single use) is what clients send; ``?token=`` is deprecated: URLs reach logs."""
         deal_id = request.match_info["deal_id"]
-        after, seen_hash = resume_param(request)  # before a ticket is used up on a bad request
+        after, seen_tag = resume_param(request)  # before a ticket is used up on a bad request
         ticket = request.query.get("ticket")
         if ticket is not None:
             viewer = Viewer.of_seat(await self.tickets.redeem(deal_id, ticket))
         else:
             viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         live = await self.live.open(
-            deal_id, viewer, after, transport_alive(request), aborter(request), seen_hash
+            deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag
         )
         return await sse.relay(request, live, self.keepalive)
 

@@ -207,7 +207,7 @@ async def test_a_token_neither_acts_for_nor_sees_another_seat(http):
 
 async def test_a_stream_position_that_does_not_read_is_refused_wherever_it_is(http):
     """``Last-Event-ID`` and ``?after=`` each must read as a version or a message id
-    (``version.hash``), the one not used included; a ticket is not used up by such a request."""
+    (``version.tag``), the one not used included; a ticket is not used up by such a request."""
     deal_id, tokens = await _started_mcr(http)
     url = f"/deals/{deal_id}/events/stream"
     ticket = (await (await http.post(f"/deals/{deal_id}/stream-ticket", headers=auth(tokens["0"]))).json())[

@@ -79,7 +79,7 @@ class Watcher:
     problems: list[str] = field(default_factory=list)
     over: bool = False
     last: int = 0
-    last_id: str = ""  # the id of the last message read, as the stream gave it (version.hash)
+    last_id: str = ""  # the id of the last message read, as the stream gave it (version.tag)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def run(self, session: aiohttp.ClientSession) -> None:

@@ -14,6 +14,8 @@ of them (``Part.encoded``: the framed bytes, for the HTTP layer).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -28,7 +30,24 @@ from service.app.reads.queries import Viewer
 from service.app.state.folds import Folds
 from service.app.state.presence import Presence
 
-HASH_IN_ID = 8  # hex digits of a record's hash in a stream message's id
+TAG_IN_ID = 8  # hex digits of a record's tag in a stream message's id
+
+
+def id_key(folded: Any) -> bytes:
+    """What a deal's message ids are keyed with: its server seed, secret while the deal is
+    live. A record's plain hash would not do: it covers the hidden cards of the record, so its
+    prefix, shown to a spectator, would let one test guesses of a card against it."""
+    created = folded.events[0] if folded.events else None
+    seed = getattr(created, "server_seed", "") or ""
+    try:
+        return bytes.fromhex(seed)
+    except ValueError:
+        return seed.encode()
+
+
+def record_tag(key: bytes, raw: bytes) -> str:
+    """The record's tag in a stream message's id: the first hex digits of an HMAC of its hash."""
+    return hmac.new(key, record_hash(raw).encode(), hashlib.sha256).hexdigest()[:TAG_IN_ID]
 
 
 @dataclass(eq=False)
@@ -144,14 +163,14 @@ class LiveStreams:
         after: int,
         alive: Callable[[], bool],
         abort: Callable[[], None],
-        seen_hash: str | None = None,
+        seen_tag: str | None = None,
     ) -> Live:
         """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum.
-        ``seen_hash`` (the id's hash part) is the start of the hash of the record the client saw
-        at ``after``: when the store holds another record there (a rollback made that version
+        ``seen_tag`` (the id's part after the version, ``record_tag``) names the record the client
+        saw at ``after``: when the store holds another record there (a rollback made that version
         again), the client's history is not the store's and it gets ``reset``."""
         folded = await self.folds.load(deal_id)
-        if after <= folded.version and not await self._same_record(deal_id, folded, after, seen_hash):
+        if after <= folded.version and not await self._same_record(deal_id, folded, after, seen_tag):
             return Live(
                 self, folded.kit, None, folded.version, "reset"
             )  # the store holds another record where the client saw one
@@ -175,13 +194,11 @@ class LiveStreams:
                 raise
         return live
 
-    async def _same_record(self, deal_id: str, folded: Any, version: int, seen_hash: str | None) -> bool:
-        if seen_hash is None or version < 1:
+    async def _same_record(self, deal_id: str, folded: Any, version: int, seen_tag: str | None) -> bool:
+        if seen_tag is None or version < 1:
             return True
-        if version == folded.version:
-            return folded.head_hash.startswith(seen_hash)
         raws = await self.folds.store.read_raw(deal_id, version, version)
-        return bool(raws) and record_hash(raws[0]).startswith(seen_hash)
+        return bool(raws) and record_tag(id_key(folded), raws[0]) == seen_tag
 
     async def part_for(self, batch: Batch, viewer: Viewer) -> Part:
         """The viewer's messages for a batch, through the gate: its events, then its view at the
@@ -211,16 +228,16 @@ class LiveStreams:
         closing: list[tuple[int | None, str, str]] = [(batch.last, "view", view)]
         if over:
             closing.append((None, "deal-over", json.dumps({"version": batch.last})))
-        return Part(events, closing, batch.last, over, ids=message_ids(batch))
+        return Part(events, closing, batch.last, over, ids=message_ids(batch, id_key(folded)))
 
 
-def message_ids(batch: Batch) -> dict[int, str]:
-    """Each version's stream message id, ``<version>.<first 8 hex digits of its record hash>``:
-    a client resuming from it is known to have seen that very record (built once a batch)."""
+def message_ids(batch: Batch, key: bytes) -> dict[int, str]:
+    """Each version's stream message id, ``<version>.<tag>`` (``record_tag``): a client resuming
+    from it is known to have seen that very record (built once a batch)."""
     ids = batch.memo.get("ids")
     if ids is None:
         ids = batch.memo["ids"] = {
-            r.version: f"{r.version}.{record_hash(raw)[:HASH_IN_ID]}"
+            r.version: f"{r.version}.{record_tag(key, raw)}"
             for r, raw in zip(batch.records, batch.raws, strict=True)
         }
     return ids

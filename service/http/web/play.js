@@ -192,7 +192,7 @@ async function openStream(ctx) {
     } catch { setTimeout(() => openStream(ctx), 2000); return; }
     if (ctx.closed) return;
   }
-  // resume from the last message's id (version.hash: the server tells a history a rollback made
+  // resume from the last message's id (version.tag: the server tells a history a rollback made
   // again from the one this page saw), or from the log's last version
   const idVersion = ctx.lastId ? Number(ctx.lastId.split(".")[0]) : -1;
   const after = idVersion >= ctx.log.last ? ctx.lastId : String(ctx.log.last);
