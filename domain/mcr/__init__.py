@@ -13,13 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreation
-
-from . import engine
-from .messages import Command, Event
-from .rulesets import MCR1, ruleset_of
-from .rulesets import RULESETS as RULESET_OBJECTS
-from .state import State
-from .tiles import DECK_SIZE
+from domain.mcr import engine
+from domain.mcr.messages import Command, Event
+from domain.mcr.rulesets import MCR1, ruleset_of
+from domain.mcr.rulesets import RULESETS as RULESET_OBJECTS
+from domain.mcr.state import State
+from domain.mcr.tiles import DECK_SIZE
 
 
 class MCRGame(DealCreation):

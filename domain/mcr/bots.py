@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from domain.mcr import scoring
-from domain.mcr.messages import AddedKong, Claim, ConcealedKong, DeclareWin, Discard, Pass
+from domain.mcr.messages import AddedKong, Claim, Command, ConcealedKong, DeclareWin, Discard, Pass
 from domain.mcr.strong import StrongBot
 from domain.mcr.tiles import KIND_CODES
 from domain.mcr.view import SeatView
@@ -24,7 +24,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView):
+    def choose(self, view: SeatView) -> Command:
         return self.rng.choice(view.legal_actions)
 
 
@@ -82,8 +82,18 @@ class GreedyBot:
             v = 0.0
             for self_drawn, value in ((False, 1.0), (True, 1 / 3)):
                 try:
-                    sc = scoring.score(packs, hand, KIND_CODES[k], 0, self_drawn, False, False,
-                                       False, wind, view.prevailing_wind)
+                    sc = scoring.score(
+                        packs,
+                        hand,
+                        KIND_CODES[k],
+                        0,
+                        self_drawn,
+                        False,
+                        False,
+                        False,
+                        wind,
+                        view.prevailing_wind,
+                    )
                 except Exception:  # noqa: BLE001 - a wait the calculator rejects is worthless
                     break
                 if sc.meets_minimum:
@@ -92,7 +102,9 @@ class GreedyBot:
             _fan_cache[key] = v
         return v
 
-    def _evaluate(self, view, packs, kinds, unseen) -> tuple[int, float]:
+    def _evaluate(
+        self, view: SeatView, packs: tuple, kinds: tuple[int, ...], unseen: list[int]
+    ) -> tuple[int, float]:
         s, use = scoring.useful(kinds)
         if s == 0:
             good = 0.0
@@ -104,7 +116,9 @@ class GreedyBot:
             return 1, sum(unseen[k] for k in use) * 0.1
         return s, float(sum(unseen[k] for k in use))
 
-    def _best_discard(self, view, packs, tiles: list[int], unseen):
+    def _best_discard(
+        self, view: SeatView, packs: tuple, tiles: list[int], unseen: list[int]
+    ) -> tuple[tuple[int, float, int], int]:
         """(key, tile) of the best discard from ``tiles`` (14 - 3n)."""
         by_kind: dict[int, int] = {}
         for t in tiles:
@@ -133,7 +147,7 @@ class GreedyBot:
                 best = (key, t)
         return best
 
-    def choose(self, view: SeatView):
+    def choose(self, view: SeatView) -> Command:
         acts = view.legal_actions
         for a in acts:
             if type(a) is DeclareWin or (type(a) is Claim and a.claim == "win"):
@@ -161,7 +175,7 @@ class GreedyBot:
                 return a
         return discards[0]
 
-    def _claim(self, view, acts, packs, unseen):
+    def _claim(self, view: SeatView, acts: list[Command], packs: tuple, unseen: list[int]) -> Command:
         kinds = tuple(sorted(t >> 2 for t in view.hand))
         s_now = scoring.shanten(kinds)
         if s_now == 0:
@@ -179,8 +193,11 @@ class GreedyBot:
             if a.claim == "chow":
                 pack = ("CHI", KIND_CODES[(used[0] >> 2) + 1], (card >> 2) - (used[0] >> 2) + 1)
             else:
-                pack = ("PENG" if a.claim == "pung" else "GANG", KIND_CODES[card >> 2],
-                        (view.seat - view.window.source_seat) % 4)
+                pack = (
+                    "PENG" if a.claim == "pung" else "GANG",
+                    KIND_CODES[card >> 2],
+                    (view.seat - view.window.source_seat) % 4,
+                )
             npacks = (*packs, pack)
             rest_k = sorted(t >> 2 for t in rest)
             if a.claim == "kong":

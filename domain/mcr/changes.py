@@ -11,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.game import DealCreated, SeedRevealed
-from domain.table.clock import DealAbandoned
-from domain.table.seating import SEATING_EVENTS, Seating
-
-from .messages import (
+from domain.mcr.messages import (
     AddedKongDeclared,
     ClaimAnswered,
     ClaimWindowOpened,
@@ -30,10 +27,12 @@ from .messages import (
     TilesDealt,
     WallExhausted,
 )
-from .seats import SEATS
-from .state import Meld, State, Window
-from .tiles import DECK_SIZE
-from .wall import deck_of
+from domain.mcr.seats import SEATS
+from domain.mcr.state import Meld, State, Window
+from domain.mcr.tiles import DECK_SIZE
+from domain.mcr.wall import deck_of
+from domain.table.clock import DealAbandoned
+from domain.table.seating import SEATING_EVENTS, Seating
 
 
 def _remove(lst: list[int], tiles: Iterable[int]) -> None:

@@ -4,12 +4,12 @@ replacement, or a win); nobody claiming gives the next draw."""
 
 from __future__ import annotations
 
-from .draws import draw, kong_replacement
-from .messages import ClaimWindowOpened, ClaimWindowResolved, SetClaimed
-from .options import expected_resolution, has_claim
-from .run import Run
-from .seats import SEATS, seats_after
-from .winning import declare_win
+from domain.mcr.draws import draw, kong_replacement
+from domain.mcr.messages import ClaimWindowOpened, ClaimWindowResolved, SetClaimed
+from domain.mcr.options import expected_resolution, has_claim
+from domain.mcr.run import Run
+from domain.mcr.seats import SEATS, seats_after
+from domain.mcr.winning import declare_win
 
 
 def after_discard(run: Run, seat: int, tile: int) -> None:

@@ -273,7 +273,7 @@ def _complete(kinds: tuple[int, ...]) -> int | None:
 
 def _score_now(
     t: _Table, view: SeatView, kinds: tuple[int, ...], tile: int, self_drawn: bool, replacement: bool = False
-):
+) -> scoring.WinScore:
     """The calculator's score of winning on ``tile`` now with every fact the view holds
     (``replacement``: the drawn tile was a kong's replacement, which the view does not say)."""
     k = tile >> 2

@@ -3,12 +3,12 @@ every flower shown and replaced."""
 
 from __future__ import annotations
 
-from .draws import replace_flower
-from .messages import DealStarted, TilesDealt
-from .run import Run
-from .seats import PREVAILING_WIND, SEATS
-from .tiles import FIRST_FLOWER
-from .wall import dealer_of
+from domain.mcr.draws import replace_flower
+from domain.mcr.messages import DealStarted, TilesDealt
+from domain.mcr.run import Run
+from domain.mcr.seats import PREVAILING_WIND, SEATS
+from domain.mcr.tiles import FIRST_FLOWER
+from domain.mcr.wall import dealer_of
 
 
 def start(run: Run, client_seed: str, client_seeds: list[str] | None) -> None:

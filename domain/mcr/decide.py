@@ -13,15 +13,11 @@ from typing import Any
 
 from domain.errors import RuleViolation
 from domain.game import StartDeal
-from domain.table.absence import decide_back, decide_expiry
-from domain.table.clock import Abandon, Back, DealAbandoned, Expire
-from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
-
-from .changes import evolve
-from .claims import after_discard, maybe_resolve
-from .dealing import start
-from .kongs import declare_added_kong, declare_concealed_kong
-from .messages import (
+from domain.mcr.changes import evolve
+from domain.mcr.claims import after_discard, maybe_resolve
+from domain.mcr.dealing import start
+from domain.mcr.kongs import declare_added_kong, declare_concealed_kong
+from domain.mcr.messages import (
     AddedKong,
     Claim,
     ClaimAnswered,
@@ -32,12 +28,15 @@ from .messages import (
     Pass,
     TileDiscarded,
 )
-from .queries import default_move, legal_actions
-from .refusals import refuse
-from .run import Run, reveal_seed
-from .seats import SEATS
-from .state import State
-from .winning import declare_win
+from domain.mcr.queries import default_move, legal_actions
+from domain.mcr.refusals import refuse
+from domain.mcr.run import Run, reveal_seed
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.winning import declare_win
+from domain.table.absence import decide_back, decide_expiry
+from domain.table.clock import Abandon, Back, DealAbandoned, Expire
+from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
 
 
 def decide(state: State, cmd: Any) -> list[Event]:

@@ -3,9 +3,9 @@ MC-2.4; kongs, MC-3.3), and the end of the wall (MC-3.6)."""
 
 from __future__ import annotations
 
-from .messages import FlowerReplaced, TileDrawn, WallExhausted
-from .run import Run, reveal_seed
-from .tiles import FIRST_FLOWER
+from domain.mcr.messages import FlowerReplaced, TileDrawn, WallExhausted
+from domain.mcr.run import Run, reveal_seed
+from domain.mcr.tiles import FIRST_FLOWER
 
 
 def replace_flower(run: Run, seat: int, flower: int) -> bool:

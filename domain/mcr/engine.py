@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-from .changes import evolve, fold
-from .decide import decide, execute
-from .options import (
+from domain.mcr.changes import evolve, fold
+from domain.mcr.decide import decide, execute
+from domain.mcr.options import (
     PRIORITY,
     best_claim,
     claim_options,
@@ -24,9 +24,9 @@ from .options import (
     win_only,
     window_options,
 )
-from .queries import default_move, is_over, legal_actions, seats_to_act
-from .seats import PREVAILING_WIND, SEATS
-from .wins import evaluate_win, packs_of, payments, visible_copies, win_facts
+from domain.mcr.queries import default_move, is_over, legal_actions, seats_to_act
+from domain.mcr.seats import PREVAILING_WIND, SEATS
+from domain.mcr.wins import evaluate_win, packs_of, payments, visible_copies, win_facts
 
 _packs = packs_of  # the name the scoring tests know
 

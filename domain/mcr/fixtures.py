@@ -48,5 +48,5 @@ def build_deck(
         while len(tiles) < n:
             tiles.append(plain.pop())
         deck.extend(tiles)
-    middle = plain[: len(plain) // 2] + flowers + plain[len(plain) // 2:]
+    middle = plain[: len(plain) // 2] + flowers + plain[len(plain) // 2 :]
     return deck + head + middle + tail[::-1]

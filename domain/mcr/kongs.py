@@ -3,12 +3,12 @@ once; an added kong may first be robbed by a seat that wins on its tile (MC-3.4)
 
 from __future__ import annotations
 
-from .claims import open_window
-from .draws import kong_replacement
-from .messages import AddedKongDeclared, ConcealedKongDeclared
-from .run import Run
-from .seats import seats_after
-from .wins import evaluate_win
+from domain.mcr.claims import open_window
+from domain.mcr.draws import kong_replacement
+from domain.mcr.messages import AddedKongDeclared, ConcealedKongDeclared
+from domain.mcr.run import Run
+from domain.mcr.seats import seats_after
+from domain.mcr.wins import evaluate_win
 
 
 def declare_concealed_kong(run: Run, seat: int, tiles: list[int]) -> None:

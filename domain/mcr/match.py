@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.errors import RuleViolation
-
-from .seats import SEATS
+from domain.mcr.seats import SEATS
 
 HANDS_PER_ROUND = 4
 LENGTHS = {"round": HANDS_PER_ROUND, "game": 4 * HANDS_PER_ROUND}  # MC-6.1

@@ -4,12 +4,11 @@ priority first, then the seat nearest after the one the tile came from."""
 from __future__ import annotations
 
 from domain.claims import resolve
-
-from .hands import kinds_of, tiles_of_kind
-from .messages import Claim
-from .seats import SEATS, seats_after
-from .state import State, Window
-from .wins import evaluate_win
+from domain.mcr.hands import kinds_of, tiles_of_kind
+from domain.mcr.messages import Claim
+from domain.mcr.seats import SEATS, seats_after
+from domain.mcr.state import State, Window
+from domain.mcr.wins import evaluate_win
 
 PRIORITY = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 

@@ -8,14 +8,13 @@ list (a discard and a pass are checked directly, as they are always in it when a
 from __future__ import annotations
 
 from domain.game import StartDeal
-
-from .hands import tiles_of_kind
-from .messages import AddedKong, Command, ConcealedKong, DeclareWin, Discard, Pass
-from .options import window_options
-from .seats import SEATS
-from .state import State
-from .tiles import FIRST_FLOWER
-from .wins import evaluate_win
+from domain.mcr.hands import tiles_of_kind
+from domain.mcr.messages import AddedKong, Command, ConcealedKong, DeclareWin, Discard, Pass
+from domain.mcr.options import window_options
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.tiles import FIRST_FLOWER
+from domain.mcr.wins import evaluate_win
 
 
 def legal_actions(s: State, seat: int) -> list[Command]:

@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from domain.errors import RuleViolation
-
-from . import scoring
-from .messages import AddedKong, Claim, ConcealedKong, DeclareWin, Discard, Pass
-from .seats import SEATS
-from .state import State
-from .wins import win_facts
+from domain.mcr import scoring
+from domain.mcr.messages import AddedKong, Claim, ConcealedKong, DeclareWin, Discard, Pass
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.wins import win_facts
 
 
 def refuse(s: State, cmd: Any) -> NoReturn:  # noqa: C901 - one message per rule

@@ -4,11 +4,10 @@ step after a command is worked out from exactly the state the log will produce."
 from __future__ import annotations
 
 from domain.game import SeedRevealed
+from domain.mcr.changes import evolve
+from domain.mcr.messages import Event
+from domain.mcr.state import State
 from domain.table.seeds import deal_seed
-
-from .changes import evolve
-from .messages import Event
-from .state import State
 
 
 class Run:

@@ -94,11 +94,22 @@ def translate(exc: TypeError) -> RuleViolation:
     return RuleViolation(rule, f"{message} ({code})")
 
 
-def raw_fans(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last, seat_wind,
-             prevailing):
+def raw_fans(
+    packs: tuple,
+    hand: tuple[str, ...],
+    win: str,
+    flowers: int,
+    self_drawn: bool,
+    fourth: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: int,
+    prevailing: int,
+) -> tuple[tuple[int, int, str, str], ...]:
     """The bare calculator call (bench baseline)."""
-    return _calc(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last,
-                 seat_wind, prevailing, True)
+    return _calc(
+        packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last, seat_wind, prevailing, True
+    )
 
 
 class WinFacts(NamedTuple):
@@ -135,8 +146,9 @@ def score(
 ) -> WinScore:
     """Fans of a complete hand; raises RuleViolation (MC-4.1 ...) when it is not one."""
     try:
-        raw = _calc(packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last,
-                    seat_wind, prevailing, True)
+        raw = _calc(
+            packs, hand, win, flowers, self_drawn, fourth, about_kong, wall_last, seat_wind, prevailing, True
+        )
     except TypeError as exc:
         raise translate(exc) from None
     fans = []
@@ -151,7 +163,7 @@ def score(
     return WinScore(fans, base, flower_points, base + flower_points)
 
 
-def hand_codes(kinds) -> tuple[str, ...]:
+def hand_codes(kinds: Iterable[int]) -> tuple[str, ...]:
     return tuple([KIND_CODES[k] for k in kinds])
 
 

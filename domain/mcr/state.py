@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.mcr.messages import HandWon
+from domain.mcr.rulesets import MCR1, ruleset_of
 from domain.table.seating import Seating
-
-from .messages import HandWon
-from .rulesets import MCR1, ruleset_of
 
 
 class Meld(msgspec.Struct):

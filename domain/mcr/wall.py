@@ -3,12 +3,11 @@ else both from the deal seed."""
 
 from __future__ import annotations
 
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.tiles import DECK_SIZE
 from domain.shuffle import dealer_and_deck
 from domain.table.seeds import deal_seed
-
-from .seats import SEATS
-from .state import State
-from .tiles import DECK_SIZE
 
 
 def dealer_of(s: State, client_seed: str, client_seeds: list[str] | None) -> int:

@@ -4,11 +4,10 @@ the seed."""
 from __future__ import annotations
 
 from domain.errors import RuleViolation
-
-from . import scoring
-from .messages import HandWon
-from .run import Run, reveal_seed
-from .wins import payments, win_facts
+from domain.mcr import scoring
+from domain.mcr.messages import HandWon
+from domain.mcr.run import Run, reveal_seed
+from domain.mcr.wins import payments, win_facts
 
 
 def declare_win(

@@ -4,12 +4,11 @@ who pays whom."""
 from __future__ import annotations
 
 from domain.errors import RuleViolation
-
-from . import scoring
-from .hands import kinds_of
-from .seats import SEATS
-from .state import State
-from .tiles import KIND_CODES
+from domain.mcr import scoring
+from domain.mcr.hands import kinds_of
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.tiles import KIND_CODES
 
 
 def packs_of(s: State, seat: int) -> tuple:

@@ -6,9 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreation
-
-from . import aggregate
-from .messages import Command, Event
+from domain.paohuzi import aggregate
+from domain.paohuzi.messages import Command, Event
 
 
 class Paohuzi(DealCreation):

@@ -11,9 +11,9 @@ imports ``domain.paohuzi.aggregate``):
 
 from __future__ import annotations
 
-from .changes import evolve, fold, initial_state
-from .decide import canonical, decide, execute
-from .options import (
+from domain.paohuzi.changes import evolve, fold, initial_state
+from domain.paohuzi.decide import canonical, decide, execute
+from domain.paohuzi.options import (
     _CHI_MEMO,
     LEVEL,
     Options,
@@ -23,10 +23,10 @@ from .options import (
     compute_options,
     window_options,
 )
-from .queries import chi_choice, is_legal, is_over, legal_actions, seats_to_act
-from .refusals import refusal
-from .state import State
-from .win_eval import WinEval, evaluate_win, meld_huxi
+from domain.paohuzi.queries import chi_choice, is_legal, is_over, legal_actions, seats_to_act
+from domain.paohuzi.refusals import refusal
+from domain.paohuzi.state import State
+from domain.paohuzi.win_eval import WinEval, evaluate_win, meld_huxi
 
 __all__ = [
     "LEVEL",

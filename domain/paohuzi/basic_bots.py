@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CHI_WITH, chi_huxi, kind_from_name
-from .messages import Chi, Discard, Pao, Pass, Peng, Win
-from .view import SeatView, pao_kills_hand
-from .wins import PARTNERS
+from domain.paohuzi.cards import CHI_WITH, chi_huxi, kind_from_name
+from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng, Win
+from domain.paohuzi.view import SeatView, pao_kills_hand
+from domain.paohuzi.wins import PARTNERS
 
 
 class RandomBot:

@@ -5,10 +5,9 @@ and return one of its legal actions."""
 from __future__ import annotations
 
 from domain.errors import RuleViolation
-
-from .basic_bots import GreedyBot, RandomBot, hand_value, keep_scores
-from .messages import Pass
-from .strong import StrongBot
+from domain.paohuzi.basic_bots import GreedyBot, RandomBot, hand_value, keep_scores
+from domain.paohuzi.messages import Pass
+from domain.paohuzi.strong import StrongBot
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 

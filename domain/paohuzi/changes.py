@@ -16,11 +16,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreated, SeedRevealed
-from domain.table.clock import DealAbandoned
-from domain.table.seating import SEATING_EVENTS, Seating
-
-from .cards import SEATS, kind_from_name
-from .messages import (
+from domain.paohuzi.cards import SEATS, kind_from_name
+from domain.paohuzi.messages import (
     CardDiscarded,
     CardRevealed,
     CardUnclaimed,
@@ -36,7 +33,9 @@ from .messages import (
     KanFormed,
     MeldMade,
 )
-from .state import State
+from domain.paohuzi.state import State
+from domain.table.clock import DealAbandoned
+from domain.table.seating import SEATING_EVENTS, Seating
 
 
 def _remove_card(s: State, seat: int, card: int) -> None:

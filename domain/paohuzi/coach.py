@@ -26,7 +26,7 @@ from domain.paohuzi.cards import (
 from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.view import SeatView, visible_cards
-from domain.paohuzi.win_eval import evaluate_win, meld_huxi
+from domain.paohuzi.win_eval import WinEval, evaluate_win, meld_huxi
 from domain.paohuzi.wins import best_partial_split, tun_for
 
 
@@ -230,7 +230,7 @@ def _seen(view: SeatView) -> list[int]:
     return seen
 
 
-def _value(w) -> WinHuxi | None:
+def _value(w: WinEval | None) -> WinHuxi | None:
     return None if w is None else WinHuxi(w.huxi, tun_for(w.huxi))
 
 

@@ -18,16 +18,10 @@ from typing import Any
 
 from domain.errors import RuleViolation
 from domain.game import StartDeal
-from domain.shuffle import dealer_and_deck
-from domain.table.absence import decide_back, decide_expiry
-from domain.table.clock import Abandon, Back, DealAbandoned, Expire
-from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
-from domain.table.seeds import deal_seed
-
-from .cards import SEATS, group_huxi, kind_name
-from .changes import evolve
-from .forced import Ctx, end, next_reveal, open_window, payments, try_resolve
-from .messages import (
+from domain.paohuzi.cards import SEATS, group_huxi, kind_name
+from domain.paohuzi.changes import evolve
+from domain.paohuzi.forced import Ctx, end, next_reveal, open_window, payments, try_resolve
+from domain.paohuzi.messages import (
     CardDiscarded,
     Chi,
     ChouMarked,
@@ -44,12 +38,17 @@ from .messages import (
     Win,
     WinGroup,
 )
-from .options import chou_on_pass, window_options
-from .queries import chi_choice, default_move, is_legal
-from .refusals import refusal
-from .state import State
-from .win_eval import take
-from .wins import tun_for
+from domain.paohuzi.options import chou_on_pass, window_options
+from domain.paohuzi.queries import chi_choice, default_move, is_legal
+from domain.paohuzi.refusals import refusal
+from domain.paohuzi.state import State
+from domain.paohuzi.win_eval import take
+from domain.paohuzi.wins import tun_for
+from domain.shuffle import dealer_and_deck
+from domain.table.absence import decide_back, decide_expiry
+from domain.table.clock import Abandon, Back, DealAbandoned, Expire
+from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
+from domain.table.seeds import deal_seed
 
 _ANSWERS = {Win: "win", Pao: "pao", Peng: "peng", Chi: "chi", Pass: "pass"}
 

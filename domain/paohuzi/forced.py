@@ -14,11 +14,9 @@ from typing import Any
 
 from domain.claims import resolve
 from domain.game import SeedRevealed
-from domain.table.seeds import deal_seed
-
-from .cards import SEATS
-from .changes import evolve
-from .messages import (
+from domain.paohuzi.cards import SEATS
+from domain.paohuzi.changes import evolve
+from domain.paohuzi.messages import (
     CardRevealed,
     CardUnclaimed,
     ClaimWindowOpened,
@@ -29,7 +27,7 @@ from .messages import (
     HandDead,
     MeldMade,
 )
-from .options import (
+from domain.paohuzi.options import (
     ASKED,
     LEVEL,
     Options,
@@ -39,9 +37,10 @@ from .options import (
     step_after_meld,
     window_options,
 )
-from .state import State
-from .win_eval import evaluate_win
-from .wins import payment, tun_for
+from domain.paohuzi.state import State
+from domain.paohuzi.win_eval import evaluate_win
+from domain.paohuzi.wins import payment, tun_for
+from domain.table.seeds import deal_seed
 
 
 class Ctx:

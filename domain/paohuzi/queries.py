@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import StartDeal
-
-from .cards import kind_from_name, kind_name
-from .messages import Chi, Discard, Pao, Pass, Peng, Win
-from .options import window_options
-from .state import State
+from domain.paohuzi.cards import kind_from_name, kind_name
+from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng, Win
+from domain.paohuzi.options import window_options
+from domain.paohuzi.state import State
 
 
 def legal_actions(state: State, seat: int) -> list[Any]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import RuleViolation
-
-from .cards import CHI_PATTERNS, SEATS, kind_from_name, kind_name
-from .messages import Chi, Discard, Pao, Pass, Peng, Win
-from .options import Options, compute_options, window_options
-from .state import State
+from domain.paohuzi.cards import CHI_PATTERNS, SEATS, kind_from_name, kind_name
+from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng, Win
+from domain.paohuzi.options import Options, compute_options, window_options
+from domain.paohuzi.state import State
 
 _CLAIMS = {Win: "win", Pao: "pao", Peng: "peng", Chi: "chi"}
 _CHI_SET = frozenset(CHI_PATTERNS)

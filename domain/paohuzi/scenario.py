@@ -7,7 +7,7 @@ that the filler adds no pair, kan or ti to a hand where it can avoid it.
 
 from __future__ import annotations
 
-from .cards import SEATS, kind_from_name
+from domain.paohuzi.cards import SEATS, kind_from_name
 
 
 def deck_for(dealer: int, hands: dict[int, list[str]], stock: list[str] = ()) -> list[int]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.paohuzi.cards import FOUR_CARD, SEATS, target_for
 from domain.table.seating import Seating
-
-from .cards import FOUR_CARD, SEATS, target_for
 
 assert SEATS == 3, "State.__init__ writes its per-seat lists out for three seats"
 

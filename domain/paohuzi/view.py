@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.paohuzi.cards import needs_discard
+from domain.paohuzi.messages import Command, WinGroup
 from domain.table.view import TableView
-
-from .cards import needs_discard
-from .messages import Command, WinGroup
 
 
 class MeldView(msgspec.Struct, frozen=True):

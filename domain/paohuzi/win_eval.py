@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .cards import FOUR_CARD, HUXI_BY_KIND, group_huxi
-from .messages import WinGroup
-from .state import State
-from .wins import WIN_HUXI, Split, best_split
+from domain.paohuzi.cards import FOUR_CARD, HUXI_BY_KIND, group_huxi
+from domain.paohuzi.messages import WinGroup
+from domain.paohuzi.state import State
+from domain.paohuzi.wins import WIN_HUXI, Split, best_split
 
 _PAO, _KAN = HUXI_BY_KIND["pao"], HUXI_BY_KIND["kan"]
 

@@ -6,7 +6,7 @@ hands are evaluated again and again during a deal and across bot look-ahead.
 
 from __future__ import annotations
 
-from .cards import CHI_BY_LOW, N_KINDS, chi_huxi
+from domain.paohuzi.cards import CHI_BY_LOW, N_KINDS, chi_huxi
 
 Split = tuple[tuple[str, tuple[int, ...]], ...]
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """A dealstream bot (docs/bots.md): takes a win, never claims, else plays the last legal action."""
+
 import json
 import sys
 

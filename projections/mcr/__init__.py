@@ -148,7 +148,7 @@ def full_view(events: Iterable) -> dict:
     return d
 
 
-def redact_event(event, seat: int | None) -> dict | None:
+def redact_event(event: msgspec.Struct, seat: int | None) -> dict | None:
     """The event as ``seat`` may see it (None = spectator), or None if it must not learn of it."""
     t = type(event)
     if t in SEATING_EVENTS:

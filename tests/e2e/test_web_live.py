@@ -61,6 +61,7 @@ CLICK_WHEN_RELEASED_JS = """([x, y]) => new Promise((resolve) => {
   seen.observe(document.body, {attributes: true, subtree: true, childList: true});
 })"""
 
+
 async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, browser):  # noqa: F811
     """Seat 0 reveals s5 with s4 s6 in hand (chi); the dealer, a bot, holds a kan of s5 (pao,
     PH-6.2) and answers after it has thought: pao beats chi (PH-6.4) and the window closes under

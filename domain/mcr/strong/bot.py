@@ -20,6 +20,7 @@ standard error that sampling leaves in a value.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain.mcr import scoring
@@ -148,7 +149,7 @@ class _Decision:
     def _useful_count(self, packs: tuple, kinds: tuple[int, ...]) -> int:
         return sum(self.model.live(packs, kinds, k) for k in scoring.useful(kinds)[1])
 
-    def moved(self, packs: tuple, tiles) -> tuple:
+    def moved(self, packs: tuple, tiles: Iterable[int]) -> tuple:
         """Register ``packs`` as an option that moves ``tiles`` of the hand into a set: their
         copies are no longer live for the search."""
         base = list(self.model.base)
@@ -209,7 +210,7 @@ def _claim_pack(view: SeatView, a: Claim) -> tuple:
     )
 
 
-def _without(kinds: tuple[int, ...], tiles) -> tuple[int, ...]:
+def _without(kinds: tuple[int, ...], tiles: Iterable[int]) -> tuple[int, ...]:
     rest = list(kinds)
     for t in tiles:
         rest.remove(t >> 2)

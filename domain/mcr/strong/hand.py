@@ -97,7 +97,9 @@ def pack_counts(packs: tuple) -> list[int]:
     return n
 
 
-def wait_values(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int):
+def wait_values(
+    packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int
+) -> tuple[tuple[int, int, int], ...]:
     """((kind, points on a discard, points self-drawn), ...) of a ready hand's complete waits."""
     key = (packs, kinds, seat_wind, prevailing)
     r = _WAITS.get(key)
@@ -109,7 +111,9 @@ def wait_values(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing
     return r
 
 
-def waits_of(packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int, self_drawn: bool = True):
+def waits_of(
+    packs: tuple, kinds: tuple[int, ...], seat_wind: int, prevailing: int, self_drawn: bool = True
+) -> tuple[tuple[int, int, int], ...]:
     """``wait_values`` without the memo (for hands met once, like sampled ones); with
     ``self_drawn`` False the self-drawn points are not worked out (reported as -1)."""
     codes = scoring.hand_codes(kinds)

@@ -19,12 +19,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..decide import execute
-from ..queries import seats_to_act
-from ..seats import SEATS
-from ..state import State
-from ..view import SeatView
-from .sample import Sampler
+from domain.mcr.decide import execute
+from domain.mcr.queries import seats_to_act
+from domain.mcr.seats import SEATS
+from domain.mcr.state import State
+from domain.mcr.strong.sample import Sampler
+from domain.mcr.view import SeatView
 
 ViewFn = Callable[[State, int], SeatView]
 Policy = Callable[[int], Sequence[Any]]  # deal index -> one bot per seat (``choose(view)``)

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import random
 
+from domain.mcr.options import has_claim
+from domain.mcr.seats import SEATS, seats_after
+from domain.mcr.state import Meld, State, Window
+from domain.mcr.tiles import DECK_SIZE, FIRST_FLOWER
+from domain.mcr.view import SeatView
 from domain.table.seating import Seating
-
-from ..options import has_claim
-from ..seats import SEATS, seats_after
-from ..state import Meld, State, Window
-from ..tiles import DECK_SIZE, FIRST_FLOWER
-from ..view import SeatView
 
 
 def seen_tiles(view: SeatView) -> set[int]:

@@ -65,7 +65,9 @@ def seat_packs(view: SeatView, seat: int) -> tuple | None:
     return scoring.packs(view.seats[seat].melds, seat)
 
 
-def sampled_waits(view: SeatView, seat: int, pool: list[int], rng: random.Random, samples: int):
+def sampled_waits(
+    view: SeatView, seat: int, pool: list[int], rng: random.Random, samples: int
+) -> tuple[int, list[int]] | None:
     """Determinised waits of ``seat``: deal its concealed tiles at random from ``pool`` (the
     copies this view cannot see) ``samples`` times, next to its shown sets, and count the kinds
     each ready deal wins on for 8 points on a discard (MC-4.3). (ready deals, count per kind), or

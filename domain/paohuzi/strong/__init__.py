@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..basic_bots import GreedyBot
-from ..messages import Pao, Win
-from ..view import SeatView, pao_kills_hand
-from .evaluate import MAX_SAMPLES, OptionValue, action_key, option_values, ranked_values
+from domain.paohuzi.basic_bots import GreedyBot
+from domain.paohuzi.messages import Pao, Win
+from domain.paohuzi.strong.evaluate import MAX_SAMPLES, OptionValue, action_key, option_values, ranked_values
+from domain.paohuzi.view import SeatView, pao_kills_hand
 
 
 class StrongBot:

@@ -25,12 +25,12 @@ from typing import Any
 
 import msgspec
 
-from ..cards import kind_from_name
-from ..messages import Chi, Discard, Pao, Pass, Peng, Win
-from ..view import SeatView
-from ..wins import payment, tun_for
-from .sample import Sampler
-from .sim import CHI_A, DISCARD, PAO_A, PASS, PENG_A, REVEAL, WIN, Sim
+from domain.paohuzi.cards import kind_from_name
+from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng, Win
+from domain.paohuzi.strong.sample import Sampler
+from domain.paohuzi.strong.sim import CHI_A, DISCARD, PAO_A, PASS, PENG_A, REVEAL, WIN, Sim
+from domain.paohuzi.view import SeatView
+from domain.paohuzi.wins import payment, tun_for
 
 
 class OptionValue(msgspec.Struct, frozen=True):

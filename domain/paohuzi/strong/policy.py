@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..basic_bots import keep_scores
-from ..cards import chi_huxi, kind_name, needs_discard
-from ..messages import Chi, Discard, Pao, Pass, Peng, Win
-from ..options import window_options
-from ..state import State
+from domain.paohuzi.basic_bots import keep_scores
+from domain.paohuzi.cards import chi_huxi, kind_name, needs_discard
+from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng, Win
+from domain.paohuzi.options import window_options
+from domain.paohuzi.state import State
 
 _DISCARD_MEMO: dict[bytes, int] = {}
 

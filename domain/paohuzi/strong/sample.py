@@ -21,11 +21,10 @@ from __future__ import annotations
 import random
 
 from domain.game import DealCreated
-
-from ..cards import SEATS, kind_from_name
-from ..options import compute_options
-from ..state import State
-from ..view import SeatView, visible_cards
+from domain.paohuzi.cards import SEATS, kind_from_name
+from domain.paohuzi.options import compute_options
+from domain.paohuzi.state import State
+from domain.paohuzi.view import SeatView, visible_cards
 
 Deal = tuple[dict[int, list[int]], list[int]]  # concealed cards per other seat, the stock top first
 

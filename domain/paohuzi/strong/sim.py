@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...claims import resolve
-from ..cards import CHI_WITH, HUXI_BY_KIND, SEATS, chi_huxi, target_for
-from ..options import (
+from domain.claims import resolve
+from domain.paohuzi.cards import CHI_WITH, HUXI_BY_KIND, SEATS, chi_huxi, target_for
+from domain.paohuzi.options import (
     ASKED,
     LEVEL,
     RIGHTS,
@@ -30,11 +30,11 @@ from ..options import (
     needs_discard,
     step_after_meld,
 )
-from ..options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
-from ..state import State
-from ..win_eval import best_win_way, meld_huxi, win_shape
-from ..wins import WIN_HUXI, tun_for
-from .policy import greedy_chi_value, greedy_discard_kind
+from domain.paohuzi.options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
+from domain.paohuzi.state import State
+from domain.paohuzi.strong.policy import greedy_chi_value, greedy_discard_kind
+from domain.paohuzi.win_eval import best_win_way, meld_huxi, win_shape
+from domain.paohuzi.wins import WIN_HUXI, tun_for
 
 REVEAL = 0
 DISCARD = 1

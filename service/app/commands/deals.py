@@ -398,8 +398,12 @@ class DealService:
         }
 
     async def _seat_again(
-        self, deal_id: str, joined: dict[int, tuple[str, str, bool]], name: str | None,
-        digests: dict[int, str], invites: bool,
+        self,
+        deal_id: str,
+        joined: dict[int, tuple[str, str, bool]],
+        name: str | None,
+        digests: dict[int, str],
+        invites: bool,
     ) -> None:
         """What a creation does after its first append, done again where it was cut short
         (each step's command id makes a step already appended an answer, not a second append)."""

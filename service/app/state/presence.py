@@ -14,9 +14,12 @@ import itertools
 import logging
 import secrets
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from service.app.cancellation import raise_if_cancelled
 from service.app.lru import LRUCache
+from service.store.event_store import EventStore
 from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.presence")
@@ -31,7 +34,7 @@ def now_ms() -> int:
 
 
 class Presence:
-    def __init__(self, store, cache_size: int = 4096) -> None:
+    def __init__(self, store: EventStore, cache_size: int = 4096) -> None:
         self.store = store
         self._ids = itertools.count(1)
         self._token = secrets.token_hex(6)  # tells this process's streams from another's
@@ -51,7 +54,7 @@ class Presence:
         self._cache.pop(deal_id)
         return hold
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
