@@ -196,13 +196,16 @@ def seat_history(
     return reqs, [r for r in resps if r is not None]
 
 
-def simple_input(requests: Sequence[str], responses: Sequence[str]) -> str:
-    """Botzone's simple interaction: the turn count, then request, response, ..., request."""
+def simple_input(requests: Sequence[str], responses: Sequence[str], data: str = "") -> str:
+    """Botzone's simple interaction: the turn count, then request, response, ..., request, then
+    the line of data the program saved last and a globaldata line (we keep none: it is empty).
+    A program that reads those lines would wait for them forever without them."""
     lines = [str(len(requests))]
     for i, r in enumerate(requests):
         lines.append(r)
         if i < len(responses):
             lines.append(responses[i])
+    lines += [data, ""]
     return "\n".join(lines) + "\n"
 
 
@@ -226,6 +229,8 @@ class SeatTranslation:
     none), ``known`` the discard a ``PENG``/``CHI`` response already named."""
 
     KEEP_RUNNING = KEEP_RUNNING
+    # after its response a Botzone program may print the data it keeps and a globaldata line
+    EXTRA_LINES = 2
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -233,6 +238,7 @@ class SeatTranslation:
         self.sent = 0  # how many requests a long-running process has read
         self.said: dict[int, str] = {}  # the program's responses, by request index
         self.discard: tuple[int, str] | None = None  # (window, tile code) a PENG/CHI named
+        self.data = ""  # the data line the program printed after its last response
 
     def known(self, state: Any) -> Any:
         """After our pung or chow, the discard its response named (MC-3.5: the seat must discard
@@ -259,8 +265,13 @@ class SeatTranslation:
         start = 0 if fresh else self.sent
         self.asked, self.sent = len(reqs) - 1, len(reqs)
         if fresh:
-            return [(self.asked, simple_input(reqs, resps), None)]
+            return [(self.asked, simple_input(reqs, resps, self.data), None)]
         return [(i, reqs[i] + "\n", resps[i] if i < len(resps) else None) for i in range(start, len(reqs))]
+
+    def kept(self, lines: list[str]) -> None:
+        """The lines a program printed after a response (``EXTRA_LINES`` at most): the first is
+        the data it keeps, which its next fresh input brings back (Botzone's ``data``)."""
+        self.data = " ".join(lines[0].split()) if lines else ""
 
     def response(self, answer: str) -> str:
         """The response an answer line names (its text when it does not read as one)."""

@@ -365,7 +365,7 @@ def test_simulate_seats_dealstream_botzone_as_a_botzone_program(keep):
 
 
 # A Botzone program written as Botzone's long-running mode asks: the whole history in the simple
-# interaction on its first turn, then one request a line, answering each (``PASS`` where nothing is
+# interaction on its first turn (with its data and globaldata lines), then one request a line, answering each (``PASS`` where nothing is
 # asked of it). It plays every drawn tile and claims nothing, and fails loudly on any other input.
 TSUMOGIRI_KEEPS_RUNNING = """
 import sys
@@ -375,6 +375,7 @@ def answer(request):
     return "PLAY " + words[1] if words[0] == "2" else "PASS"
 turns = int(sys.stdin.readline())
 lines = [sys.stdin.readline().strip() for _ in range(2 * turns - 1)]
+data, globaldata = sys.stdin.readline(), sys.stdin.readline()  # after the history, on turn 1 only
 seen = open(sys.argv[1], "a")
 while True:
     print(answer(lines[-1]), flush=True)
@@ -425,6 +426,35 @@ def test_a_long_running_program_answering_more_than_pass_between_decisions_is_re
     _, _, bots = play("mcr", ["tc", "greedy", "greedy", "greedy"])
     reasons = [r for d in failed(bots[0]) for r in d[2]]
     assert "illegal" in reasons and set(reasons) <= {"illegal", "given_up"}, reasons
+
+
+# A Botzone program of one turn per process, written as Botzone's simple interaction says: the
+# turn count, the history, then the line of data it saved last turn and a globaldata line; after
+# its response, the data to keep and a globaldata line. It plays every drawn tile and claims
+# nothing; it answers garbage when its input lacks the data lines or brings back other data.
+KEEPS_DATA = """
+import sys
+turns = int(input())
+lines = [input() for _ in range(2 * turns - 1)]
+data = input()  # what it saved last time (empty the first time)
+globaldata = input()
+ok = data == "" or (data.startswith("seen ") and int(data.split()[1]) < turns)
+words = lines[-1].split()
+print(("PLAY " + words[1] if words[0] == "2" else "PASS") if ok else "what data is " + repr(data))
+print("seen", turns)
+print("g")
+"""
+
+
+def test_a_botzone_program_reads_and_keeps_its_data_lines(register):
+    """A program in the simple interaction gets the data and globaldata lines after its history
+    and may print its own after its response: every decision of a whole deal is its own, the data
+    it saved comes back to it, and nothing falls back."""
+    register(programs.Limits(decision_s=20.0), kd=KEEPS_DATA)  # Python starting on a loaded machine
+    spec = programs.registered()["kd"]
+    programs.register([programs.ProgramSpec("kd", spec.argv, "botzone")], programs.Limits(decision_s=20.0))
+    _, _, bots = play("mcr", ["kd", "greedy", "greedy", "greedy"])
+    assert len(bots[0].decisions) > 3 and not failed(bots[0]), failed(bots[0])[:3]
 
 
 def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_prefix):

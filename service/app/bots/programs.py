@@ -349,15 +349,21 @@ class Process:
                                 + (" mid-line" if answer else " without answering"))  # fmt: skip
         return answer
 
-    async def keeps_running(self, marker: bytes) -> bool:
+    async def keeps_running(self, marker: bytes, extra: list[str] | None = None, most: int = 0) -> bool:
         """After an answer: the next line is ``marker`` (the program waits for the next request),
-        or the program ended (False); anything else is garbage."""
+        or the program ended (False); anything else is garbage, but for up to ``most`` lines
+        first (blank or not) that the protocol lets a program print after its answer, which go
+        into ``extra``."""
         assert self.proc is not None and self.proc.stdout is not None
         try:
             async with asyncio.timeout(self.limits.decision_s):
                 line = await self.proc.stdout.readline()
-                while line and not line.strip():  # blank lines before the marker are allowed
-                    line = await self.proc.stdout.readline()
+                while line and line.strip() != marker:
+                    if extra is not None and len(extra) < most:
+                        extra.append(line.decode(errors="replace").rstrip("\r\n"))
+                    elif line.strip():
+                        break
+                    line = await self.proc.stdout.readline()  # blank lines before the marker are allowed
         except TimeoutError:
             raise ProgramFailed("timeout", "no keep-running line after its answer") from None
         except ValueError:
@@ -474,7 +480,7 @@ class Seat:
                 raise ProgramFailed(
                     "illegal", f"request {index + 1}: {got[:80]!r} where only {expected} answers"
                 )
-            if not await self.process.keeps_running(t.KEEP_RUNNING):
+            if not await self._keeps_running(t):
                 await self.process.kill()  # it ended: a new process reads the whole history
                 inputs = t.inputs(events, True)
         answer = await self.process.ask(inputs[0][1].encode())
@@ -484,9 +490,18 @@ class Seat:
             raise ProgramFailed("illegal", str(exc)) from None
         if command not in view.legal_actions:
             raise ProgramFailed("illegal", f"{answer.strip()[:80]!r} is not a legal action")
-        if not await self.process.keeps_running(t.KEEP_RUNNING):
+        if not await self._keeps_running(t):
             await self.process.kill()  # it answered and ended: the next decision starts it afresh
         return command
+
+    async def _keeps_running(self, t: Any) -> bool:
+        """``keeps_running`` for a translated program, handing the lines its protocol lets it
+        print after an answer (Botzone's data and globaldata) to the translation."""
+        extra: list[str] = []
+        running = await self.process.keeps_running(t.KEEP_RUNNING, extra, getattr(t, "EXTRA_LINES", 0))
+        if hasattr(t, "kept"):
+            t.kept(extra)
+        return running
 
 
 def _package_of(game: str) -> str:

@@ -154,9 +154,12 @@ def test_dealstream_botzone_plays_whole_deals_through_the_translation(seed, keep
 
 
 def test_the_fresh_input_is_the_simple_interaction():
+    """The turn count, request, response, ..., request, then the data line (what the program
+    saved last, here nothing) and the globaldata line."""
     assert simple_input(["0 1 0", "1 0 0 0 0 W1", "3 0 DRAW"], ["PASS", "PASS"]) == (
-        "3\n0 1 0\nPASS\n1 0 0 0 0 W1\nPASS\n3 0 DRAW\n"
+        "3\n0 1 0\nPASS\n1 0 0 0 0 W1\nPASS\n3 0 DRAW\n\n\n"
     )
+    assert simple_input(["0 1 0"], [], data="seen 1") == "1\n0 1 0\nseen 1\n\n"
 
 
 # --- answers mcr/2 refuses are refusals (the runner plays the default move, with the reason) --------
