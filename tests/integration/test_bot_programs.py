@@ -365,8 +365,9 @@ def test_simulate_seats_dealstream_botzone_as_a_botzone_program(keep):
 
 
 # A Botzone program written as Botzone's long-running mode asks: the whole history in the simple
-# interaction on its first turn (with its data and globaldata lines), then one request a line, answering each (``PASS`` where nothing is
-# asked of it). It plays every drawn tile and claims nothing, and fails loudly on any other input.
+# interaction on its first turn (with its data and globaldata lines), then one request a line,
+# answering each (``PASS`` where nothing is asked of it). It plays every drawn tile and claims
+# nothing, and fails loudly on any other input.
 TSUMOGIRI_KEEPS_RUNNING = """
 import sys
 def answer(request):
