@@ -30,6 +30,7 @@ import msgspec
 from domain.errors import RuleViolation
 from domain.table.absence import away_command_id
 from service.app.bots.programs import ProgramHost, fallback_command_id
+from service.app.bots.programs import limits as program_limits
 from service.app.bots.workers import die_with_parent, stop_pool
 from service.app.cancellation import raise_if_cancelled
 from service.app.state.folds import DealNotFound, Folded, Folds
@@ -51,6 +52,7 @@ def bot_command_id(seat: int, version: int) -> str:
 
 AWAY_LEVEL = "greedy"  # plays an away person's seat (TB-2.6)
 AWAY_THINK_S = 1.0  # and thinks this long before each move
+STALL_MARGIN_S = 2.0  # beyond the longest a bot move may take, before the sweep adopts a deal
 
 
 def bot_seed(deal_id: str, seat: int, version: int) -> int:
@@ -246,6 +248,7 @@ class BotRunner:
         self.pool = pool
         self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks (issue 26)
         self._tasks: dict[str, asyncio.Task] = {}
+        self._standing: dict[str, tuple[int, float]] = {}  # deal -> (version, since): the sweep's memory
         self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
 
@@ -363,11 +366,53 @@ class BotRunner:
             if len(self.decision_ms) > 10_000:
                 del self.decision_ms[:5_000]
 
-    def kick_all(self) -> None:
-        """Kick every cached live deal whose bots must act and have no runner (the supervisor's
-        sweep: a runner that ended on an error, or a deal no request touched since)."""
+    def stall_s(self, folded: Folded | None = None) -> float:
+        """How long a deal whose bots must act may stand still before the sweep takes it up: the
+        slowest pace's delay, the longest one of its moves may think (an away seat, a search, a
+        bot program if it seats one) and a margin."""
+        think = max(AWAY_THINK_S, self.pool.budget if self.pool is not None else 0.0)
+        if folded is not None and any(
+            kind.startswith("bot:") and kind[4:] not in folded.kit.builtin_levels for kind in folded.seats
+        ):
+            think = max(think, program_limits().decision_s)
+        return self.delay * max(PACE_FACTORS.values()) + think + STALL_MARGIN_S
+
+    def kick_all(self, now: float | None = None) -> None:
+        """The supervisor's sweep: start a runner for every cached live deal whose bots must act,
+        that has none here and whose log stood still for ``stall_s`` (a runner that ended on an
+        error, a deal no request touched since, a process that stopped).
+
+        Why not every such deal at once: a deal's commands may reach any of the service's
+        processes (``serve --processes``, issue 26) and the one that took the last command drives
+        its bots; a process that only streams the deal holds its fold too, and driving it there as
+        well computed every bot move twice (the second a duplicate command). A deal that moves is
+        being driven; one that stands still is adopted, after a fresh read confirms it."""
+        now = time.monotonic() if now is None else now
+        standing: dict[str, tuple[int, float]] = {}
         for deal_id in self.deals.folds.deal_ids():
-            self.kick(deal_id)
+            task = self._tasks.get(deal_id)
+            if task is not None and not task.done():
+                continue
+            folded = self.deals.folds.cached(deal_id)
+            if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
+                continue
+            version, since = self._standing.get(deal_id, (folded.version, now))
+            if version != folded.version:
+                since = now
+            standing[deal_id] = (folded.version, since)
+            if now - since >= self.stall_s(folded):
+                self._tasks[deal_id] = asyncio.create_task(self._adopt(deal_id, folded.version))
+        self._standing = standing
+
+    async def _adopt(self, deal_id: str, version: int) -> None:
+        """Drive a deal that stood still at ``version`` here, unless the store shows it moved."""
+        try:
+            folded = await self.deals.folds.load(deal_id)
+        except (*STORE_OUTAGES, OSError, DealNotFound) as exc:
+            log.warning("bot supervisor could not read deal %s: %s", deal_id, exc)
+            return
+        if folded.version == version:
+            await self._drive(deal_id)
 
     async def supervise(self, interval: float = 2.0) -> None:
         """``kick_all`` every ``interval`` seconds, for as long as the service runs."""
