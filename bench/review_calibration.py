@@ -7,12 +7,14 @@ reviewed with the review code the service uses (``projections.review`` and the g
 ``service.app.analysis.reviews.build``, review seed 0). From the decisions whose chosen option is
 not the review's best, ``--decisions`` are sampled across verdicts (a third from each of
 mistakes, inaccuracies and agreements, the rest from whatever is left). Each sampled decision is
-then played from its true position, independently of the review: ``--continuations`` times the
-hidden cards are dealt again consistently with what the deciding seat saw (the game's strong-bot
-sampler: ``domain.<game>.strong.sample``), the chosen option and the review's best are each
-played on that deal and every seat then plays the ``strong`` bot to the end (the same deal and
-the same bots for both options: paired). The measured loss is the mean of value(best) -
-value(chosen) over the continuations, with its standard error.
+then played from its true position, independently of the review: ``--continuations`` times (at
+least ``--mistake-continuations`` for one marked a mistake, whose share measuring no loss is
+bound by the measurement's own noise) the hidden cards are dealt again consistently with what
+the deciding seat saw (the game's strong-bot sampler: ``domain.<game>.strong.sample``), the
+chosen option and the review's best are each played on that deal and every seat then plays the
+``strong`` bot to the end (the same deal and the same bots for both options: paired). The
+measured loss is the mean of value(best) - value(chosen) over the continuations, with its
+standard error.
 
 Printed per game: the slope of the measured loss on the claimed one (least squares, with an
 intercept) and their correlation, each with a bootstrap 95 % interval over the decisions; for
@@ -236,7 +238,7 @@ def figures(claims: list[tuple[float, str, float, float]], mistake_floor: float,
 
 
 def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int, quick: bool,
-            pool: ProcessPoolExecutor) -> dict[str, Any]:  # fmt: skip
+            pool: ProcessPoolExecutor, mistake_continuations: int = 0) -> dict[str, Any]:  # fmt: skip
     k = kit(game)
     reviews = [
         pool.submit(_review, game, i, seat, 4 if quick else None)
@@ -245,8 +247,10 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
     ]
     rows = [r for f in reviews for r in f.result()]
     picked = _pick(rows, decisions, random.Random(f"calibration:{game}"))
-    chunk = max(1, continuations // max(1, jobs))
     for r in picked:
+        marked = r["verdict"] == "mistake" or ("model" in r and r["model"]["verdict"] == "mistake")
+        n = max(continuations, mistake_continuations) if marked else continuations
+        chunk = max(1, n // max(1, jobs))
         view = msgspec.json.decode(r["view"], type=k.view_type)
         idx = [r["chosen"], r["best"]]
         if "model" in r:
@@ -254,8 +258,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
         r["measured_options"] = idx
         opts = [msgspec.json.encode(view.legal_actions[i]) for i in idx]
         r["futures"] = [
-            pool.submit(_continue, (game, r["view"], opts, c, min(chunk, continuations - c)))
-            for c in range(0, continuations, chunk)
+            pool.submit(_continue, (game, r["view"], opts, c, min(chunk, n - c))) for c in range(0, n, chunk)
         ]
     for r in picked:
         r["payments"] = [row for f in r.pop("futures") for row in f.result()]
@@ -273,6 +276,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
         "reviewed_decisions": len(rows),
         "sampled_decisions": len(picked),
         "continuations": continuations,
+        "mistake_continuations": max(continuations, mistake_continuations),
         "verdicts_reviewed": {
             v: sum(r["verdict"] == v for r in rows) for v in ("agrees", "inaccuracy", "mistake")
         },
@@ -304,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=4, help="seeded deals per game (seats 0 and 1 reviewed)")
     p.add_argument("--decisions", type=int, default=24, help="decisions sampled per game")
     p.add_argument("--continuations", type=int, default=16, help="strong continuations per decision")
+    p.add_argument(
+        "--mistake-continuations", type=int, default=0,
+        help="at least this many continuations for a decision marked a mistake",
+    )  # fmt: skip
     p.add_argument("--games", default=",".join(by_name()), help="comma-separated (default all)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes")
     p.add_argument("--quick", action="store_true", help="a smoke run: 1 deal, 3 decisions, 2 continuations")
@@ -314,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"method": rv.METHOD}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for game in args.games.split(","):
-            result[game] = measure(game, deals, decisions, continuations, args.jobs, args.quick, pool)
+            result[game] = measure(
+                game, deals, decisions, continuations, args.jobs, args.quick, pool, args.mistake_continuations
+            )
     emit(result, args.json)
     return 0
 

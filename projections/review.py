@@ -172,8 +172,10 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
+# m5: MCR plays out only the decisions its model finds a loss in, twice as long, and an
+# agreement's loss carries the noise of its gap to the nearest other play (issue 24)
 # m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
-METHOD = "m4"
+METHOD = "m5"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison
@@ -233,7 +235,12 @@ def judge(
     value_chosen, noise_chosen = scores[chosen]
     value_best, noise_best = scores[best]
     loss = max(0.0, value_best - value_chosen)
-    loss_noise = math.hypot(noise_best, noise_chosen) if chosen != best else 0.0
+    if chosen != best:
+        loss_noise = math.hypot(noise_best, noise_chosen)
+    else:  # no loss, but as sure as the gap to the nearest other play: never a bare ±0
+        mine = same_play(actions[chosen])
+        rivals = [(v, n) for a, (v, n) in zip(actions, scores, strict=True) if same_play(a) != mine]
+        loss_noise = math.hypot(noise_chosen, max(rivals)[1]) if rivals else 0.0
     plays: dict[Any, float] = {}
     for a, (v, _n) in zip(actions, scores, strict=True):
         key = same_play(a)

@@ -1,11 +1,22 @@
-"""The MCR evaluator a review uses (issue 24): the options that can matter, played out.
+"""The MCR evaluator a review uses (issue 24): the decisions that can matter, played out.
 
-Each option a review measures is played from the seat's view on paired deals: the hidden tiles
+Which decisions (method m5): the strong bot's closed-form model
+(``domain.mcr.strong.option_values``) ranks the options first, for almost nothing. Where it puts
+the chosen play within ``CANDIDATE_GAP`` of its best and the seat passed no win, the decision is
+valued by the model alone, each option shown with ``MODEL_NOISE`` (the model is never exact, and
+gaps that small did not hold in play: issue 24). Only the other decisions are played out (on the
+eight seeded deals of ``bench.review_calibration``: 102 of the random seat's 139, none of the
+strong seat's 161, which plays the model's best), with twice the deals method m4 spent on every
+decision (``SAMPLES``, ``MAX_MOVES``): a gap's noise shrinks by the square root of two, so a
+smaller loss can be told from the luck of the deals, and a review stays within about 20 s of one
+core (three times, measured first, took 23 s on average and 53 s for a random seat).
+
+Each option a decision plays out is played from the seat's view on paired deals: the hidden tiles
 dealt again consistently with what the seat saw (``domain.mcr.strong.sample``), every seat then
 played by the ``greedy`` bot to the end of the deal (``domain.mcr.strong.rollout``), the same
 deals and the same continuation bots for every option, so the luck of the deal cancels in the
 gaps. The value is the seat's mean net payment in points; up to ``SAMPLES`` deals, fewer for an
-option surely behind and none beyond ``rollout.MAX_MOVES`` engine commands per decision (counts,
+option surely behind and none beyond ``MAX_MOVES`` engine commands per decision (counts,
 so one view and one seed give one answer anywhere). The noise given for a measured option is its
 share of the standard error of its paired gap to the leader (that error over the square root of
 two; the leader's is that of its nearest rival), so the noise of a gap between the leader and a
@@ -20,7 +31,8 @@ each is shown at the model's gap below the model's best play, taken below the be
 random seat's decisions of two ``bench.review`` deals (66 measured gaps) the model's gap differed
 from the measured one by 3.6 points (standard deviation; mean -3.2, the measured gaps larger,
 much of it the rollouts' own noise and the luck of the leader they pick), so 3 points. The best
-option, the chosen one and the verdict therefore always rest on measured values.
+option, the chosen one and the verdict of a decision played out therefore always rest on measured
+values.
 
 Why not the model alone: it agreed with the strong bot by construction and showed no noise; played
 out from outside (48 seeded deals, every seat strong), the mistakes it marked claimed 1.82 points
@@ -53,9 +65,11 @@ from projections.mcr import view_from_state
 UNIT = "points"
 INACCURACY_FLOOR = 0.5
 MISTAKE_FLOOR = 2.0
-SAMPLES = 48  # paired deals per measured option at most
+SAMPLES = 96  # paired deals per measured option at most
+MAX_MOVES = 2 * rollout.MAX_MOVES  # engine commands per decision played out at most
 SHORTLIST = 2  # the model's best distinct plays measured beside the one chosen
 MODEL_FLOORS = (0.1, 0.3)  # inaccuracy, mistake: method m3's floors, for evaluate_model's verdicts
+CANDIDATE_GAP = MODEL_FLOORS[0]  # a model gap from which a decision is played out (method m5)
 MODEL_NOISE = 3.0  # points: about the spread of the model's gaps around measured ones (module doc)
 RULESET = GAME.ruleset  # a view does not name its deal's ruleset; the rulesets differ at the wall's end
 
@@ -83,8 +97,19 @@ def evaluate_model(view: Any, seed: int, chosen: Any) -> list[tuple[Any, float, 
     return [(o.action, o.value, o.noise) for o in option_values(view, seed)]
 
 
+def _model_sees_a_loss(model_gap: float, win_passed: bool) -> bool:
+    """Whether a decision is worth playing out: the model puts the chosen play at least its
+    inaccuracy floor below its best, or the seat passed a win (module doc, method m5)."""
+    return win_passed or model_gap >= CANDIDATE_GAP
+
+
 def evaluate(
-    view: Any, seed: int, chosen: Any, samples: int = SAMPLES, policy: rollout.Policy | None = None
+    view: Any,
+    seed: int,
+    chosen: Any,
+    samples: int = SAMPLES,
+    policy: rollout.Policy | None = None,
+    max_moves: int = MAX_MOVES,
 ) -> list[tuple[Any, float, float]]:
     """Every option's (action, value, noise) in legal-action order (module doc)."""
     acts = list(view.legal_actions)
@@ -96,6 +121,11 @@ def evaluate(
         reps.setdefault(k, a)
         best_model[k] = max(o.value, best_model.get(k, o.value))
     mine = same_play(chosen)
+    top = max(best_model.values())
+    win_passed = any(_is_win(a) for k, a in reps.items() if k != mine)
+    if not _model_sees_a_loss(top - best_model[mine], win_passed):
+        # nothing to learn by the model's reckoning: its values, with its honest noise
+        return [(a, o.value, MODEL_NOISE) for a, o in zip(acts, model, strict=True)]
     ranked = sorted(reps, key=lambda k: -best_model[k])
     listed = [mine] + [k for k in ranked if k != mine and _is_win(reps[k])]
     for k in ranked:
@@ -106,7 +136,9 @@ def evaluate(
     options = {k: reps[k] for k in sorted(listed, key=lambda k: list(reps).index(k))}
     if policy is None:
         policy = rollout.seeded_policy(_greedy, seed)
-    results, _ro = rollout.review_values(view, seed, mine, options, policy, view_from_state, samples, RULESET)
+    results, _ro = rollout.review_values(
+        view, seed, mine, options, policy, view_from_state, samples, RULESET, max_moves
+    )
     means = {k: rollout.stats(v)[0] for k, v in results.items()}
     most = max(len(v) for v in results.values())
     lead = max((k for k, v in results.items() if len(v) == most), key=lambda k: means[k])

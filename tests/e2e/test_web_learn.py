@@ -62,7 +62,7 @@ def as_shown(value: float) -> str:
 def finished_deal(base: str) -> str:
     """A finished Paohuzi deal of bots whose random seat 0 made at least one mistake, found with a
     review under another seed (the browser then makes the seed-0 review itself). Paohuzi: its
-    review marks mistakes that play confirms (bench.review_calibration); MCR's review (m4) marks
+    review marks mistakes that play confirms (bench.review_calibration); MCR's review (m4, m5) marks
     a mistake only when rollouts show it beyond their noise, which a few deals rarely do."""
     for _ in range(8):
         status, created = post_json(

@@ -30,7 +30,7 @@ def test_the_calibration_bench_compares_claimed_and_measured_losses() -> None:
     assert figures["method"]
     for game in ("mcr", "paohuzi"):
         g = figures[game]
-        assert g["deals"] == 1 and g["continuations"] == 2
+        assert g["deals"] == 1 and g["continuations"] == 2 == g["mistake_continuations"]
         assert 0 < g["sampled_decisions"] <= 3 <= g["reviewed_decisions"]
         assert sum(g["verdicts_reviewed"].values()) == g["reviewed_decisions"]
         assert g["floors"]["mistake"] > g["floors"]["inaccuracy"] > 0

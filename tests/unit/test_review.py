@@ -98,6 +98,20 @@ def test_verdicts_follow_the_floors_and_the_gap_noise():
     assert verdict([(1.0, 0.3), (0.2, 0.3)]).verdict == "agrees"
 
 
+def test_an_agreement_carries_the_noise_of_its_gap_to_the_nearest_other_play():
+    # the chosen option is the best: no loss, but no surer than the gap to the runner-up (never a
+    # bare "0 ± 0.00" where the values themselves are uncertain, issue 24)
+    many = [Discard(seat=1, tile=t) for t in range(5)]
+    scores = [(0.2, 0.5), (1.0, 0.3), (0.9, 0.4), (0.1, 2.0), (0.0, 2.0)]
+    d = rv.judge(3, many, 1, scores, 0.05, 0.25)
+    assert (d.best, d.loss, d.verdict) == (1, 0.0, "agrees")
+    assert d.loss_noise == pytest.approx(0.5)  # hypot(0.3, 0.4): the runner-up's
+    # copies of the chosen tile are the same play, not a rival
+    copies = [Discard(seat=1, tile=t) for t in (0, 1, 4)]  # kinds 0, 0, 1
+    d = rv.judge(3, copies, 0, [(1.0, 0.3), (1.0, 0.3), (0.5, 0.4)], 0.05, 0.25, kit("mcr").review.same_play)
+    assert d.loss_noise == pytest.approx(0.5)
+
+
 def test_a_gap_to_the_best_of_many_options_needs_more_noise_to_count():
     """The best of many options is picked by noisy values: the luckiest of 13 equal options looks
     ahead by two noises far more often than the best of two (module doc), so the multiples grow

@@ -12,6 +12,7 @@ import pytest
 from domain.mcr import GAME
 from domain.mcr.bots import GreedyBot, make_bot
 from domain.mcr.messages import Discard
+from domain.mcr.strong.bot import option_values
 from domain.mcr.strong.rollout import play_out, seeded_policy
 from domain.mcr.strong.sample import Sampler, seen_tiles
 from domain.mcr.tiles import DECK_SIZE
@@ -103,6 +104,18 @@ def test_breaking_a_ready_hand_is_worth_less_than_a_safe_discard():
     (v_good, n_good), (v_bad, n_bad) = scored[repr(good)], scored[repr(bad)]
     assert v_good > v_bad
     assert n_good > 0 and n_bad > 0
+    assert n_bad != review.MODEL_NOISE  # the model sees the loss, so the options are played out
+
+
+def test_a_decision_the_model_sees_no_loss_in_is_not_played_out(positions):
+    # method m5: the model's best play chosen, the evaluation is the model's values with its noise
+    state, seat = next((s, p) for s, p in positions if s.phase == "turn")
+    view = view_from_state(state, seat)
+    model = option_values(view, 3)
+    best = max(model, key=lambda o: o.value).action
+    scored = review.evaluate(view, 3, best)
+    assert [(a, v) for a, v, _n in scored] == [(o.action, o.value) for o in model]
+    assert {n for _a, _v, n in scored} == {review.MODEL_NOISE}
 
 
 def test_an_unseen_tile_id_is_never_one_the_seat_holds():
