@@ -27,6 +27,12 @@ far a claim misses). For a game whose review keeps an older model (``evaluate_mo
 method m3) the same figures for that model on the same decisions: its best option is played too,
 on the same continuations.
 
+``mistake_rows``: each marked mistake's deal, seat, version, claimed loss and measured loss with
+their noises, so one that measured no loss can be looked up (``dealstream review``) and measured
+again. ``--first-deal K`` takes the seeded deals K, K+1, ... (a run on deals another run did not
+see: a floor chosen on one run is checked on the next); ``--verdicts mistake`` samples only the
+decisions the review gave those verdicts.
+
 The continuations run in ``--jobs`` worker processes (default 2). ``--quick``: one deal per
 game, up to three of the random seat's first four decisions, two continuations (a smoke run for
 the tests: under a minute of wall time even on a loaded machine).
@@ -130,13 +136,16 @@ def _review(game: str, i: int, seat: int, limit: int | None) -> list[dict[str, A
     return out
 
 
-def _pick(rows: list[dict[str, Any]], n: int, rng: random.Random) -> list[dict[str, Any]]:
+def _pick(rows: list[dict[str, Any]], n: int, rng: random.Random,
+          verdicts: tuple[str, ...] = ()) -> list[dict[str, Any]]:  # fmt: skip
     """Up to ``n`` decisions whose chosen option is not the best (for the review, or for the
-    model), a third from each verdict as far as they go."""
+    model), a third from each verdict as far as they go; only the review's ``verdicts`` if named."""
     pool = [
         r for r in rows if r["best"] != r["chosen"] or ("model" in r and r["model"]["best"] != r["chosen"])
     ]
     rng.shuffle(pool)
+    if verdicts:
+        pool = [r for r in pool if r["verdict"] in verdicts]
     by = {v: [r for r in pool if r["verdict"] == v] for v in ("mistake", "inaccuracy", "agrees")}
     picked = []
     for v in by:
@@ -238,15 +247,16 @@ def figures(claims: list[tuple[float, str, float, float]], mistake_floor: float,
 
 
 def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int, quick: bool,
-            pool: ProcessPoolExecutor, mistake_continuations: int = 0) -> dict[str, Any]:  # fmt: skip
+            pool: ProcessPoolExecutor, mistake_continuations: int = 0,
+            verdicts: tuple[str, ...] = (), first_deal: int = 0) -> dict[str, Any]:  # fmt: skip
     k = kit(game)
     reviews = [
         pool.submit(_review, game, i, seat, 4 if quick else None)
-        for i in range(deals)
+        for i in range(first_deal, first_deal + deals)
         for seat in ((1,) if quick else (0, 1))
     ]
     rows = [r for f in reviews for r in f.result()]
-    picked = _pick(rows, decisions, random.Random(f"calibration:{game}"))
+    picked = _pick(rows, decisions, random.Random(f"calibration:{game}"), verdicts)
     for r in picked:
         marked = r["verdict"] == "mistake" or ("model" in r and r["model"]["verdict"] == "mistake")
         n = max(continuations, mistake_continuations) if marked else continuations
@@ -273,6 +283,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
     review_claims = [(r["claimed"], r["verdict"], *gap(r, 1)) for r in picked if r["best"] != r["chosen"]]
     out: dict[str, Any] = {
         "deals": deals,
+        "first_deal": first_deal,
         "reviewed_decisions": len(rows),
         "sampled_decisions": len(picked),
         "continuations": continuations,
@@ -286,6 +297,21 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
             "unit": k.review.UNIT,
         },
         "review": figures(review_claims, k.review.MISTAKE_FLOOR, 1),
+        # each marked mistake, so one measuring no loss can be looked up (``dealstream review``)
+        "mistake_rows": [
+            {
+                "deal": r["deal"],
+                "seat": r["seat"],
+                "version": r["version"],
+                "claimed": r["claimed"],
+                "claimed_noise": r["noise"],
+                "measured": _r(m),
+                "measured_noise": _r(se),
+            }  # fmt: skip
+            for r in picked
+            if r["verdict"] == "mistake"
+            for m, se in [gap(r, 1)]
+        ],
         "targets": {"mistakes_measured_over_claimed": ">= 0.5", "mistakes_share_no_loss": "<= 0.1"},
     }
     model_floors = getattr(k.review, "MODEL_FLOORS", None)
@@ -306,11 +332,19 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=4, help="seeded deals per game (seats 0 and 1 reviewed)")
+    p.add_argument(
+        "--first-deal", type=int, default=0,
+        help="the first seeded deal's number (a run on deals another run did not see)",
+    )  # fmt: skip
     p.add_argument("--decisions", type=int, default=24, help="decisions sampled per game")
     p.add_argument("--continuations", type=int, default=16, help="strong continuations per decision")
     p.add_argument(
         "--mistake-continuations", type=int, default=0,
         help="at least this many continuations for a decision marked a mistake",
+    )  # fmt: skip
+    p.add_argument(
+        "--verdicts", default="",
+        help="sample only the decisions the review gave these verdicts (comma-separated: mistake, ...)",
     )  # fmt: skip
     p.add_argument("--games", default=",".join(by_name()), help="comma-separated (default all)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -323,8 +357,10 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for game in args.games.split(","):
             result[game] = measure(
-                game, deals, decisions, continuations, args.jobs, args.quick, pool, args.mistake_continuations
-            )
+                game, deals, decisions, continuations, args.jobs, args.quick, pool,
+                args.mistake_continuations, tuple(v for v in args.verdicts.split(",") if v),
+                args.first_deal,
+            )  # fmt: skip
     emit(result, args.json)
     return 0
 

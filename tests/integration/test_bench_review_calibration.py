@@ -31,6 +31,11 @@ def test_the_calibration_bench_compares_claimed_and_measured_losses() -> None:
     for game in ("mcr", "paohuzi"):
         g = figures[game]
         assert g["deals"] == 1 and g["continuations"] == 2 == g["mistake_continuations"]
+        assert g["first_deal"] == 0
+        # each marked mistake's row, so one measuring no loss can be looked up
+        assert len(g["mistake_rows"]) == g["review"]["mistakes"]["count"]
+        for row in g["mistake_rows"]:
+            assert row["claimed"] > g["floors"]["mistake"] and row["measured_noise"] >= 0
         assert 0 < g["sampled_decisions"] <= 3 <= g["reviewed_decisions"]
         assert sum(g["verdicts_reviewed"].values()) == g["reviewed_decisions"]
         assert g["floors"]["mistake"] > g["floors"]["inaccuracy"] > 0

@@ -112,6 +112,20 @@ def test_an_agreement_carries_the_noise_of_its_gap_to_the_nearest_other_play():
     assert d.loss_noise == pytest.approx(0.5)
 
 
+def test_a_paohuzi_mistake_is_at_least_half_a_tun_behind():
+    """Method m6 (issue 24): marked Paohuzi mistakes that claimed under half a tun did not lose it
+    in strong play (``bench.review_calibration``), so a sure gap of 0.41 tun (the size of one
+    that measured -0.23 tun on 192 continuations) is an inaccuracy; 0.6 tun is still a mistake."""
+    ph = kit("paohuzi").review
+    two = [Pass(seat=1, window=0), Claim(seat=1, window=0, claim="pung", tiles=[1, 2])]
+    judged = [
+        rv.judge(3, two, 1, [(1.0, 0.05), (1.0 - gap, 0.05)], ph.INACCURACY_FLOOR, ph.MISTAKE_FLOOR).verdict
+        for gap in (0.41, 0.6)
+    ]
+    assert judged == ["inaccuracy", "mistake"]
+    assert rv.METHOD == "m6"  # a stored review of the old floor is never served as this one
+
+
 def test_a_gap_to_the_best_of_many_options_needs_more_noise_to_count():
     """The best of many options is picked by noisy values: the luckiest of 13 equal options looks
     ahead by two noises far more often than the best of two (module doc), so the multiples grow
