@@ -307,7 +307,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
                 "claimed_noise": r["noise"],
                 "measured": _r(m),
                 "measured_noise": _r(se),
-            }  # fmt: skip
+            }
             for r in picked
             if r["verdict"] == "mistake"
             for m, se in [gap(r, 1)]
