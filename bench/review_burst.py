@@ -120,6 +120,7 @@ async def measure(
     queue_cap: int | None = None,
     review_limit: int | None = None,
     game: str | None = None,
+    review_nice: int | None = None,
 ) -> dict[str, Any]:
     run_start = time.perf_counter()
     game = game or by_name()[-1]
@@ -128,6 +129,7 @@ async def measure(
     settings = bootstrap.Settings(
         prefix=prefix, dev=True, create_limit=10**6, bot_delay=bot_delay, bot_budget=bot_budget,
         archive=False, review_limit=10**6 if shared else review_limit or bootstrap.Settings.review_limit,
+        review_nice=bootstrap.Settings.review_nice if review_nice is None else review_nice,
     )  # fmt: skip
     app = bootstrap.application(client, settings)
     pool = app[bootstrap.DEALS].bots.pool
