@@ -159,6 +159,7 @@ class EventStore:
         command_id: str | None = None,
         command: msgspec.Struct | None = None,
         recorded_ns: int | None = None,
+        head_hash: str | None = None,
     ) -> AppendResult:
         """Append ``events`` as versions expected+1.. iff the log is at ``expected_version``.
 
@@ -166,11 +167,13 @@ class EventStore:
         versions of its first append and writes nothing. ``command`` (what produced the batch)
         is kept on the batch's first record. ``recorded_ns``: the time the batch is recorded
         at (default: now), so a caller that judged a deadline at that time records that time.
+        ``head_hash``: the record at ``expected_version`` as the caller folded it (saves reading
+        the head when another process appended last; the append script checks it).
         """
         payloads = [(event_type_name(e), _encode(e)) for e in events]
         encoded_command = _encode(command) if command is not None else None
         return await self.log.append_encoded(
-            deal_id, expected_version, payloads, command_id, encoded_command, recorded_ns
+            deal_id, expected_version, payloads, command_id, encoded_command, recorded_ns, head_hash
         )
 
     async def append_encoded(
@@ -181,10 +184,11 @@ class EventStore:
         command_id: str | None = None,
         command: bytes | None = None,
         recorded_ns: int | None = None,
+        head_hash: str | None = None,
     ) -> AppendResult:
         """``append`` for events already encoded as (type, JSON)."""
         return await self.log.append_encoded(
-            deal_id, expected_version, payloads, command_id, command, recorded_ns
+            deal_id, expected_version, payloads, command_id, command, recorded_ns, head_hash
         )
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:

@@ -65,9 +65,12 @@ class LogRecorder(abc.ABC):
         command_id: str | None = None,
         command: bytes | None = None,
         recorded_ns: int | None = None,
+        head_hash: str | None = None,
     ) -> AppendResult:
         """Append events already encoded as (type, JSON) as versions expected+1.. iff the log is
-        at ``expected_version``; ``command`` goes on the batch's first record."""
+        at ``expected_version``; ``command`` goes on the batch's first record. ``head_hash``: the
+        hash of the record at ``expected_version`` as the caller folded it (a caller that read the
+        log knows it, so the append needs no read of the head first); a wrong one is a conflict."""
 
     @abc.abstractmethod
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:

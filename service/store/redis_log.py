@@ -128,6 +128,7 @@ class RedisLogRecorder(LogRecorder):
         command_id: str | None = None,
         command: bytes | None = None,
         recorded_ns: int | None = None,
+        head_hash: str | None = None,
     ) -> AppendResult:
         """Raises ``VersionConflict`` (nothing written). A ``command_id`` seen before returns the
         versions of its first append and writes nothing. ``recorded_ns``: the time the batch is
@@ -139,6 +140,8 @@ class RedisLogRecorder(LogRecorder):
         cached = self._heads.get(deal_id)  # the common case, without a read
         if cached is not None and cached[0] == expected_version:
             head = cached[1]
+        elif head_hash:  # the caller's fold (another process appended last): the script checks it
+            head = head_hash
         else:
             head = await self._head_hash(deal_id, expected_version)
         prev = head

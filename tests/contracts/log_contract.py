@@ -96,3 +96,17 @@ class LogRecorderContract:
         again = await recorder.append_encoded("d1", 0, _payloads(3))
         assert again.last_version == 1
         assert decode_record((await recorder.read_raw("d1"))[0]).prev == GENESIS
+
+    async def test_an_append_chains_onto_the_head_its_caller_folded(self, recorder):
+        """With ``--processes N`` the process that appended last may be another one, so this
+        recorder's head is stale; a caller that folded the log passes the head it folded. The
+        script checks it: a head that is not the recorded one is a conflict and writes nothing."""
+        first = await recorder.append_encoded("d1", 0, _payloads(1))
+        recorder.forget("d1")  # as if another process had appended version 1
+        with pytest.raises(VersionConflict):
+            await recorder.append_encoded("d1", 1, _payloads(2), head_hash="f" * 64)
+        assert len(await recorder.read_raw("d1")) == 1
+        recorder.forget("d1")
+        second = await recorder.append_encoded("d1", 1, _payloads(2), head_hash=first.head_hash)
+        assert second.last_version == 2
+        assert verify_chain(await recorder.read_raw("d1")) is None

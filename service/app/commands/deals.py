@@ -658,8 +658,9 @@ class DealService:
                 raise
             try:
                 result = await self.store.append(
-                    deal_id, folded.version, events, command_id=command_id, command=typed, recorded_ns=at_ns
-                )
+                    deal_id, folded.version, events, command_id=command_id, command=typed,
+                    recorded_ns=at_ns, head_hash=folded.head_hash,
+                )  # fmt: skip
             except VersionConflict as conflict:
                 if conflict.actual < folded.version:  # the store is behind this fold: load sees it
                     log.error("deal %s: the store is at version %d, this fold at %d", deal_id,
