@@ -283,7 +283,8 @@ def cmd_import_all(args: argparse.Namespace) -> int:
                 continue
             held = await store.read_raw(deal_id)
             if held:
-                if held == raws:
+                if held == raws:  # imported before (the ids again: that run may have stopped short)
+                    await store.restore_command_ids(deal_id, raws)
                     skipped += 1
                 else:
                     print(f"refused {deal_id}: the target holds another log of it", file=sys.stderr)

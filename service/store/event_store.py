@@ -195,6 +195,10 @@ class EventStore:
         """Store already-encoded records verbatim (``dealstream import``); the log must be empty."""
         return await self.log.append_records(deal_id, raws)
 
+    async def restore_command_ids(self, deal_id: str, raws: Sequence[bytes]) -> int:
+        """The command ids of a log stored before (an import run again after a crash)."""
+        return await self.log.restore_command_ids(deal_id, raws)
+
     async def _run_append(
         self,
         deal_id: str,

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import msgspec
 
+from domain.envelope import decode_record
+
 MAX_BATCH = 512
 
 
@@ -74,7 +76,14 @@ class LogRecorder(abc.ABC):
 
     @abc.abstractmethod
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
-        """Store already-encoded records verbatim (an import); the log must be empty."""
+        """Store already-encoded records verbatim (an import); the log must be empty. The
+        command ids the records carry are restored too (``restore_command_ids``)."""
+
+    @abc.abstractmethod
+    async def restore_command_ids(self, deal_id: str, raws: Sequence[bytes]) -> int:
+        """Record, for each command id the stored ``raws`` carry, the versions it produced (as
+        its append did), so a client that retries a command after its deal moved between stores
+        gets the first result, not a second move; how many ids. Idempotent."""
 
     @abc.abstractmethod
     async def read_raw(
@@ -120,3 +129,22 @@ class LogRecorder(abc.ABC):
 
     def forget(self, deal_id: str) -> None:  # noqa: B027 - a recorder without a cache has nothing to do
         """Drop what the recorder remembers of a deal whose log was removed behind it."""
+
+
+def command_ranges(raws: Sequence[bytes]) -> dict[str, tuple[int, int]]:
+    """Each command id in a log and the versions its batch holds: every record of a batch
+    carries its command id, so a batch is a run of records with the same one (an id is appended
+    once; a retry answers with the first run)."""
+    ranges: dict[str, tuple[int, int]] = {}
+    run: tuple[str, int, int] | None = None
+    for raw in raws:
+        record = decode_record(raw)
+        if run is not None and record.command_id == run[0] and record.version == run[2] + 1:
+            run = (run[0], run[1], record.version)
+            continue
+        if run is not None:
+            ranges.setdefault(run[0], (run[1], run[2]))
+        run = (record.command_id, record.version, record.version) if record.command_id else None
+    if run is not None:
+        ranges.setdefault(run[0], (run[1], run[2]))
+    return ranges

@@ -25,7 +25,14 @@ from redis.exceptions import NoScriptError
 from domain.envelope import GENESIS, NO_COMMAND, StoredEvent, decode_record, encode_record, record_hash
 from service.store.autopipe import AutoPipeline
 from service.store.keys import StoreKeys
-from service.store.log import MAX_BATCH, AppendResult, LogRecorder, StreamHead, VersionConflict
+from service.store.log import (
+    MAX_BATCH,
+    AppendResult,
+    LogRecorder,
+    StreamHead,
+    VersionConflict,
+    command_ranges,
+)
 
 _APPEND_LUA = files("service.store").joinpath("append.lua").read_text()
 _APPEND_SHA = hashlib.sha1(_APPEND_LUA.encode()).hexdigest()
@@ -185,7 +192,18 @@ class RedisLogRecorder(LogRecorder):
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
         if not raws:
             raise ValueError("an import needs at least one record")
-        return await self.run_append(deal_id, 0, GENESIS, record_hash(raws[-1]), list(raws), None)
+        result = await self.run_append(deal_id, 0, GENESIS, record_hash(raws[-1]), list(raws), None)
+        # after the records (a crash in between: an import run again finds the same log and
+        # restores them then); never before, or a refused import would have written ids
+        await self.restore_command_ids(deal_id, raws)
+        return result
+
+    async def restore_command_ids(self, deal_id: str, raws: Sequence[bytes]) -> int:
+        ranges = command_ranges(raws)
+        if ranges:
+            fields = {f"c:{command_id}": f"{first}:{last}" for command_id, (first, last) in ranges.items()}
+            await self.redis.hset(self.keys.commands(deal_id), mapping=fields)
+        return len(ranges)
 
     async def run_append(
         self,

@@ -84,6 +84,24 @@ class LogRecorderContract:
             await recorder.append_records("copy", raws)
         assert await recorder.read_raw("copy") == raws
 
+    async def test_an_import_keeps_what_each_command_id_produced(self, recorder):
+        """A deal moved between stores (``dealstream import --all``) answers a retried command
+        with its first result, as before the move, instead of making it a second move."""
+        await recorder.append_encoded("src", 0, _payloads(1, 2), command_id="create")
+        await recorder.append_encoded("src", 2, _payloads(3))  # a batch without a command id
+        await recorder.append_encoded("src", 3, _payloads(4, 5, 6), command_id="0:c7")
+        await recorder.append_encoded("src", 6, _payloads(7), command_id="1:c1")
+        raws = await recorder.read_raw("src")
+        await recorder.append_records("copy", raws)
+        for command_id in ("create", "0:c7", "1:c1", "never"):
+            assert await recorder.command_lookup("copy", command_id) == await recorder.command_lookup(
+                "src", command_id
+            )
+        again = await recorder.append_encoded("copy", 7, _payloads(8), command_id="0:c7")
+        assert again.duplicate and (again.first_version, again.last_version) == (4, 6)
+        assert len(await recorder.read_raw("copy")) == 7
+        assert await recorder.restore_command_ids("copy", raws) == 3  # idempotent
+
     async def test_a_forgotten_head_is_read_again(self, recorder, redis_client):
         """After ``forget`` an append at the true version chains onto the recorded head; after
         the deal's keys were removed behind it (and ``forget``), a new log starts at genesis."""

@@ -1,7 +1,8 @@
 """``dealstream export --all`` / ``import --all`` from one Redis server to another (issue 26, the
 runbook's "Moving deals between stores"): besides the deals, a match and its small log, a live
-deal's place in the clock keeper's index and the players' lists move, so the service on the new
-server shows the same match, the same "My games" and keeps the same clock."""
+deal's place in the clock keeper's index, its command ids and the players' lists move, so the
+service on the new server shows the same match, the same "My games", keeps the same clock and
+answers a retried command with its first result."""
 
 from __future__ import annotations
 
@@ -44,7 +45,9 @@ async def test_a_move_to_another_redis_server_keeps_matches_clocks_and_players(
     live = await _json(await http.post("/deals", json=body))
     token = live["tokens"]["0"]
     start = {"command_id": "start", "command": {"type": "StartDeal", "client_seed": "move"}}
-    await _json(await http.post(f"/deals/{live['deal_id']}/commands", json=start, headers=auth(token)))
+    started = await _json(
+        await http.post(f"/deals/{live['deal_id']}/commands", json=start, headers=auth(token))
+    )
 
     async def match_over() -> dict | None:
         state = await _json(await http.get(f"/matches/{match['match_id']}"))
@@ -97,6 +100,18 @@ async def test_a_move_to_another_redis_server_keeps_matches_clocks_and_players(
             assert await moved.zscore(f"{store.prefix}:deals:clocks", live["deal_id"]) == clock_at
             again = await _json(await there.get(f"/deals/{live['deal_id']}/view", headers=auth(token)))
             assert again == view  # the seat's token plays on at the new server
+            # a client that retries its command after the move gets the first result, not a
+            # second start (the command ids moved with the log)
+            retried = await _json(
+                await there.post(f"/deals/{live['deal_id']}/commands", json=start, headers=auth(token))
+            )
+            assert retried["duplicate"] is True
+            assert (retried["first_version"], retried["version"]) == (
+                started["first_version"],
+                started["version"],
+            )
+            later = await _json(await there.get(f"/deals/{live['deal_id']}/view", headers=auth(token)))
+            assert later["version"] == view["version"]
         finally:
             await close_within(there, 90)
         # a second import finds everything there
