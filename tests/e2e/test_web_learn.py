@@ -7,9 +7,14 @@ against the calculator and the Paohuzi engine's own figures."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import struct
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import MahjongGB
@@ -20,6 +25,7 @@ from domain.paohuzi.cards import group_huxi, kind_from_name
 from domain.paohuzi.scenario import deck_for
 from domain.paohuzi.wins import tun_for
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    ROOT,
     browser,
     get_json,
     new_page,
@@ -39,16 +45,6 @@ READY = ["W4", "W5", "W6", "T7", "T8", "T9", "T9", "B5", "B6", "B7", "B9", "B9",
 F4 = 30  # North wind's kind: ids 120..123
 
 
-def wait_review(base: str, deal: str, seat: int, seed: int = 0) -> dict:
-    deadline = time.monotonic() + 180  # a review runs in the bot workers: a loaded machine is slow
-    while True:
-        state = get_json(base, f"/deals/{deal}/reviews/{seat}?seed={seed}")
-        if state["status"] != "running":
-            return state
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
-
-
 def review_total(base: str, deal: str) -> int:
     return get_json(base, f"/deals/{deal}")["version"]
 
@@ -59,12 +55,31 @@ def as_shown(value: float) -> str:
     return f"{math.floor(value * 100 + 0.5) / 100:.2f}"
 
 
-def finished_deal(base: str) -> str:
-    """A finished Paohuzi deal of bots whose random seat 0 made at least one mistake, found with a
-    review under another seed (the browser then makes the seed-0 review itself). Paohuzi: its
-    review marks mistakes that play confirms (bench.review_calibration); MCR's review (m4, m5) marks
-    a mistake only when rollouts show it beyond their noise, which a few deals rarely do."""
-    for _ in range(8):
+def cli_review(base: str, deal: str, tmp: Path) -> dict:
+    """The seed-0 review of seat 0 that ``dealstream review`` makes from the deal's published log
+    (``GET /deals/{id}/log``): the same log and seed give the same review in the service's workers
+    and in this process, so the browser's review is known before it is asked for."""
+    path = tmp / f"{deal}.jsonl"
+    with urllib.request.urlopen(f"{base}/deals/{deal}/log", timeout=10) as r:
+        path.write_bytes(r.read())
+    proc = subprocess.run(
+        [sys.executable, "-m", "service.cli", "review", str(path), "--seat", "0", "--seed", "0", "--json"],
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,  # a few seconds of one core; minutes on a loaded machine
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def finished_deal(base: str, tmp: Path) -> tuple[str, dict]:
+    """A finished Paohuzi deal of bots whose random seat 0 made at least one mistake, with the
+    review that shows it (seed 0, made from the deal's log outside the service). A random seat
+    nearly always makes one (bench.review_calibration); the deals are chosen, not hoped for."""
+    for _ in range(12):
         status, created = post_json(
             base, "/deals", {"game": "paohuzi", "seats": ["bot:random", "bot:greedy", "bot:greedy"]}
         )
@@ -74,22 +89,15 @@ def finished_deal(base: str) -> str:
         while not get_json(base, f"/deals/{deal}")["over"]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        post_json(base, f"/deals/{deal}/reviews", {"seat": 0, "seed": 1})
-        review = wait_review(base, deal, 0, seed=1)
-        # a mistake so clear (twice the floor, five noises) that the browser's own review, with
-        # review seed 0 and other samples, marks it too: Paohuzi's values are sampled
-        floor = review["mistake_floor"]
-        if any(
-            d["verdict"] == "mistake" and d["loss"] > 2 * floor and d["loss"] > 5 * d["loss_noise"]
-            for d in review["decisions"]
-        ):
-            return deal
-    raise AssertionError("eight random seats without a clear mistake")
+        review = cli_review(base, deal, tmp)
+        if any(d["verdict"] == "mistake" for d in review["decisions"]):
+            return deal, review
+    raise AssertionError("twelve random seats without a mistake")
 
 
-async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_server, browser):  # noqa: F811
+async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_server, browser, tmp_path):  # noqa: F811
     base = web_server
-    deal = finished_deal(base)
+    deal, expected = finished_deal(base, tmp_path)
     page = await new_page(browser, base)
     await page.goto(f"{base}/#/replay/{deal}")
     await page.wait_for_selector("#review #rv-go")
@@ -106,6 +114,7 @@ async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_serve
     review = get_json(base, f"/deals/{deal}/reviews/0")
     assert review["status"] == "done"
     decisions = review["decisions"]
+    assert decisions == expected["decisions"]  # the service's workers review as the CLI does
     mistakes = [d["version"] for d in decisions if d["verdict"] == "mistake"]
     assert mistakes
     assert await page.text_content("#rv-mistakes") == str(review["summary"]["mistakes"])
