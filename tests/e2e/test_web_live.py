@@ -95,7 +95,7 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(paced_server, 
     await page.screenshot(path=shot("hold-prompt-open"))
     posted = len(commands_posted(page))
     # the bot's pao closes the window: the prompt holds, disabled, with the reason
-    await page.wait_for_selector("#held-prompt", timeout=10_000)
+    await page.wait_for_selector("#held-prompt", timeout=30_000)
     buttons = page.locator("#held-prompt [data-action]")
     box = None
     # the held prompt may be drawn again (the coach's answer arriving): measure it once it stands
@@ -254,7 +254,7 @@ async def test_spectator_follows_a_live_deal_from_the_lobby(paced_server, browse
     page = await new_page(browser, base)
     await page.goto(base + "/")
     link = page.locator(f'#live-list li[data-deal="{deal}"] a')
-    await link.wait_for(timeout=10_000)
+    await link.wait_for(timeout=30_000)
     assert await page.evaluate("getComputedStyle(document.querySelector('#live-list')).fontFamily") == (
         await page.evaluate("getComputedStyle(document.body).fontFamily")
     )  # the list uses the page font
