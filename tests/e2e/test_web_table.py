@@ -54,7 +54,7 @@ async def click_if_there(page, selector: str) -> bool:
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     try:
-        await page.click(selector, timeout=30_000)
+        await page.click(selector, timeout=10_000)
     except PlaywrightTimeout:
         return False
     return True
