@@ -254,13 +254,18 @@ class BotRunner:
 
     def kick(self, deal_id: str) -> None:
         """Make sure a task is moving this deal's bot seats if any must act."""
+        if self._undriven(deal_id) is not None:
+            self._tasks[deal_id] = asyncio.create_task(self._drive(deal_id))
+
+    def _undriven(self, deal_id: str) -> Folded | None:
+        """The cached deal when it waits on a bot (or an away seat) and no task here drives it."""
         task = self._tasks.get(deal_id)
         if task is not None and not task.done():
-            return
+            return None
         folded = self.deals.folds.cached(deal_id)
         if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
-            return
-        self._tasks[deal_id] = asyncio.create_task(self._drive(deal_id))
+            return None
+        return folded
 
     @staticmethod
     def _bots_to_act(folded: Folded) -> list[int]:
@@ -390,11 +395,8 @@ class BotRunner:
         now = time.monotonic() if now is None else now
         standing: dict[str, tuple[int, float]] = {}
         for deal_id in self.deals.folds.deal_ids():
-            task = self._tasks.get(deal_id)
-            if task is not None and not task.done():
-                continue
-            folded = self.deals.folds.cached(deal_id)
-            if folded is None or not folded.has_bots or folded.over or not self._bots_to_act(folded):
+            folded = self._undriven(deal_id)
+            if folded is None:
                 continue
             version, since = self._standing.get(deal_id, (folded.version, now))
             if version != folded.version:
