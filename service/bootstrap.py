@@ -78,6 +78,9 @@ class Settings:
     dev: bool = False
     bot_delay: float = 1.0
     create_limit: int = 120
+    # proxies whose X-Forwarded-For names the client the per-address limits count (addresses or
+    # networks; none: every limit counts the connection's own address)
+    trusted_proxies: tuple[str, ...] = ()
     list_limit: int = 120  # reads of a player's list per address per minute (DS-28)
     review_limit: int = 10  # new reviews one address may start per minute (DS-29)
     review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
@@ -151,6 +154,7 @@ def application(
         hub=hub,
         reviews=Reviews(deals.store, ReviewPool(settings.review_workers, settings.review_nice), metrics),
         review_limit=settings.review_limit,
+        trusted_proxies=settings.trusted_proxies,
         keepalive=settings.keepalive,
         bot_supervisor_s=settings.bot_supervisor_s,
         clock_sweep_s=settings.clock_sweep_s,

@@ -14,6 +14,7 @@ import sys
 from domain.game import GAMES
 from service.cli import archive, botzone, env_config, logs, play, serve
 from service.cli.play import play_one
+from service.http.client_address import trusted_proxy
 
 __all__ = ["main", "play_one"]
 
@@ -96,6 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a bot thinks at a deal's normal pace (slow: 2x, fast: 0.3x; 0 in tests)",
     )  # fmt: skip
     s.add_argument("--create-limit", type=int, default=120, help="deals one address may create per minute")
+    s.add_argument(
+        "--trusted-proxy", action="append", type=trusted_proxy, metavar="CIDR",
+        help="a reverse proxy (address or network) whose X-Forwarded-For names the client the"
+        " per-address limits count; repeat for more (default: none, the header is ignored)",
+    )  # fmt: skip
     s.add_argument(
         "--redis-timeout", type=float, default=10.0,
         help="seconds a Redis call may take before the API answers 503 (at least 0.5)",

@@ -40,6 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         dev=args.dev,
         bot_delay=args.bot_delay,
         create_limit=args.create_limit,
+        trusted_proxies=tuple(args.trusted_proxy or ()),
         max_streams=args.max_streams,
         keepalive=args.keepalive,
         redis_timeout=args.redis_timeout,

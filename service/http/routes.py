@@ -31,6 +31,7 @@ from service.app.state.match_log import MatchLog
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
 from service.http import sse
+from service.http.client_address import ClientAddress
 from service.http.openapi import openapi_document
 from service.http.request import (
     MAX_BODY,
@@ -92,8 +93,11 @@ class Api:
         reads: ReadSide | None = None,
         list_limit: int = 120,
         review_limit: int = REVIEW_LIMIT,
+        client_address: ClientAddress | None = None,
     ) -> None:
         self.deals = deals
+        # whose address a request's limits count against (a trusted proxy's X-Forwarded-For)
+        self.client_address = client_address if client_address is not None else ClientAddress()
         self.reads = (
             reads
             if reads is not None
@@ -170,7 +174,7 @@ class Api:
         return json_response(ready, status=200 if ready.ready else 503)
 
     async def create_deal(self, request: web.Request) -> web.Response:
-        if not self.limiter.allow(request.remote or "?"):
+        if not self.limiter.allow(self.client_address.of(request)):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         body = parse(await read_body(request), CreateDeal)
         created = await self.deals.create(
@@ -182,7 +186,7 @@ class Api:
 
     async def create_match(self, request: web.Request) -> web.Response:
         """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
-        if not self.limiter.allow(request.remote or "?"):
+        if not self.limiter.allow(self.client_address.of(request)):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
@@ -228,7 +232,7 @@ class Api:
         seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         raw = await read_body(request)
         body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
-        if not self.limiter.allow(request.remote or "?"):
+        if not self.limiter.allow(self.client_address.of(request)):
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         return json_response(await self.deals.rematch(deal_id, seat, body.player_key), status=201)
 
@@ -241,7 +245,7 @@ class Api:
         """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24). No
         key is 401 before anything is counted; then the address's reads are (DS-28)."""
         key = player_key(request)
-        client = request.remote or "?"
+        client = self.client_address.of(request)
         if not self.list_limiter.allow(client):
             from service.http.problems import problem
 
@@ -347,7 +351,7 @@ class Api:
         A new review counts against its address (DS-29), its deal (DS-29) and the queue (DS-30)."""
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), ReviewRequest)
-        client = request.remote or "?"
+        client = self.client_address.of(request)
 
         def admit() -> int | None:
             return None if self.review_limiter.allow(client) else self.review_limiter.retry_after(client)
@@ -411,6 +415,7 @@ def build_app(
     reads: ReadSide | None = None,
     list_limit: int = 120,
     review_limit: int = REVIEW_LIMIT,
+    trusted_proxies: tuple[str, ...] = (),
 ) -> web.Application:
     """The application. ``hub``: the live-stream reader (default: one on the store's client);
     ``reads``: the read side (default: one over the command side's fold cache, seats and
@@ -430,6 +435,7 @@ def build_app(
         reads=reads,
         list_limit=list_limit,
         review_limit=review_limit,
+        client_address=ClientAddress(trusted_proxies),
     )
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     matches = api.matches  # its sweep runs beside the clock keeper

@@ -175,3 +175,40 @@ def test_the_rate_limiter_forgets_old_clients_and_keeps_them_apart():
     time.sleep(2.1)
     limiter.allow("c")
     assert len(limiter._hits) < 10_000
+
+
+async def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(
+    aiohttp_client, real_redis_url, key_prefix
+):
+    """``--trusted-proxy``: the test client stands for the proxy (it connects from 127.0.0.1).
+    The address the proxy appended is the client's; one the client wrote itself is not, so a
+    client cannot buy a new budget by sending the header, nor spend another's."""
+    client = connect(real_redis_url)
+    store = EventStore(client, key_prefix)
+    settings = replace(
+        bootstrap.TEST_SETTINGS, prefix=key_prefix, create_limit=2,
+        trusted_proxies=("127.0.0.0/8", "::1/128"),
+    )  # fmt: skip
+    http = await aiohttp_client(bootstrap.application(client, settings))
+    try:
+        body = {"game": "paohuzi", "seats": ["human"] * 3}
+
+        async def create(chain: str) -> aiohttp.ClientResponse:
+            return await http.post("/deals", json=body, headers={"X-Forwarded-For": chain})
+
+        assert (await create("203.0.113.5")).status == 201
+        assert (await create("198.51.100.1, 203.0.113.5")).status == 201  # what it wrote: not read
+        for chain in ("203.0.113.5", "192.0.2.44, 203.0.113.5", "203.0.113.5, 127.0.0.9"):
+            resp = await create(chain)
+            assert resp.status == 429 and resp.content_type == PROBLEM, chain
+            assert (await resp.json())["rule"] == "DS-11"
+        assert (await create("203.0.113.6")).status == 201  # another person behind the proxy
+        assert (await create("192.0.2.44")).status == 201  # the address forged above was not spent
+        assert (await create("not an address")).status == 201  # counted against the proxy itself
+        assert (await create("not an address")).status == 201
+        resp = await create("also garbage")
+        assert resp.status == 429 and (await resp.json())["rule"] == "DS-11"
+        assert len(await store.list_deals(0, 100)) == 6
+    finally:
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
