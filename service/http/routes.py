@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 from aiohttp import web
@@ -62,8 +64,11 @@ from service.http.schemas import (
     StreamTicket,
 )
 from service.store.event_store import EventStore
+from service.store.outages import STORE_OUTAGES
+from service.store.rate_limits import SharedRateLimiter
 
 log = logging.getLogger("dealstream.http")
+T = TypeVar("T")
 WEB_ROOT = Path(__file__).with_name("web")
 KEEPALIVE_S = 15.0  # a comment on every live stream this often: a dead client fails a write
 COMMAND_LIMIT = 200  # commands one seat token may send per COMMAND_WINDOW_S (a person sends a few)
@@ -113,13 +118,15 @@ class Api:
         self.reviews = reviews
         self.live = LiveStreams(self.reads.folds, self.reads.presence, hub)
         self.store: EventStore = deals.store
-        self.limiter = RateLimiter(create_limit, create_window)
+        # the per-address budgets live in Redis: every process (and host) on the store shares them
+        redis, prefix = deals.store.redis, deals.store.prefix
+        self.limiter = SharedRateLimiter(redis, prefix, "create", create_limit, create_window)
         # commands per seat token: one person cannot flood a table (DS-22)
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         # reads of a player's list per address (DS-28)
-        self.list_limiter = RateLimiter(list_limit, LIST_WINDOW_S)
+        self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
         # new reviews started per address (DS-29, issue 26)
-        self.review_limiter = RateLimiter(review_limit, REVIEW_WINDOW_S)
+        self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
@@ -173,24 +180,36 @@ class Api:
         )  # fmt: skip
         return json_response(ready, status=200 if ready.ready else 503)
 
-    async def create_deal(self, request: web.Request) -> web.Response:
-        if not self.limiter.allow(self.client_address.of(request)):
+    async def _budgeted(self, request: web.Request, make: Callable[[], Awaitable[T]]) -> T:
+        """A deal made within its address's budget (DS-11): the budget is checked first and
+        spent once the deal is made, so a request refused for any other reason stores nothing."""
+        client = self.client_address.of(request)
+        if await self.limiter.check(client) is not None:
             raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
+        made = await make()
+        try:
+            await self.limiter.count(client)
+        except STORE_OUTAGES as exc:  # the deal exists: answer it, a 503 would make the client retry
+            log.warning("a deal's creation was not counted against its address: %s", exc)
+        return made
+
+    async def create_deal(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateDeal)
-        created = await self.deals.create(
-            body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
-            pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
-            idle_s=body.idle_s, player_key=body.player_key,
+        created = await self._budgeted(
+            request,
+            lambda: self.deals.create(
+                body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
+                pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
+                idle_s=body.idle_s, player_key=body.player_key,
+            ),
         )  # fmt: skip
         return json_response(created, status=201)
 
     async def create_match(self, request: web.Request) -> web.Response:
         """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
-        if not self.limiter.allow(self.client_address.of(request)):
-            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
         fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
-        created = await self.matches.create(game, length, target, **fields)
+        created = await self._budgeted(request, lambda: self.matches.create(game, length, target, **fields))
         return json_response(created, status=201)
 
     async def match(self, request: web.Request) -> web.Response:
@@ -232,9 +251,8 @@ class Api:
         seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         raw = await read_body(request)
         body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
-        if not self.limiter.allow(self.client_address.of(request)):
-            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
-        return json_response(await self.deals.rematch(deal_id, seat, body.player_key), status=201)
+        made = await self._budgeted(request, lambda: self.deals.rematch(deal_id, seat, body.player_key))
+        return json_response(made, status=201)
 
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = whole(request, "offset", 0, 0, 10**9)
@@ -246,10 +264,10 @@ class Api:
         key is 401 before anything is counted; then the address's reads are (DS-28)."""
         key = player_key(request)
         client = self.client_address.of(request)
-        if not self.list_limiter.allow(client):
+        wait = await self.list_limiter.allow(client)
+        if wait is not None:
             from service.http.problems import problem
 
-            wait = self.list_limiter.retry_after(client)
             answer = problem(429, f"too many reads of player lists from this address; wait {wait} s", "DS-28")
             answer.headers["Retry-After"] = str(wait)
             return answer
@@ -353,8 +371,8 @@ class Api:
         body = parse(await read_body(request), ReviewRequest)
         client = self.client_address.of(request)
 
-        def admit() -> int | None:
-            return None if self.review_limiter.allow(client) else self.review_limiter.retry_after(client)
+        async def admit() -> int | None:
+            return await self.review_limiter.allow(client)
 
         try:
             state = await self.reviews.start(deal_id, body.seat, body.seed, admit=admit)

@@ -212,3 +212,30 @@ async def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(
     finally:
         await drop_prefix(client, key_prefix)
         await client.aclose()
+
+
+async def test_every_process_on_a_store_spends_one_budget_per_address(
+    aiohttp_client, real_redis_url, key_prefix
+):
+    """Two service processes (two apps on one Redis and prefix, as ``serve --processes 2``): an
+    address that spent its budget on one is refused by the other. A request refused for another
+    reason spends nothing."""
+    client = connect(real_redis_url)
+    store = EventStore(client, key_prefix)
+    settings = replace(bootstrap.TEST_SETTINGS, prefix=key_prefix, create_limit=3)
+    first = await aiohttp_client(bootstrap.application(client, settings))
+    second = await aiohttp_client(bootstrap.application(client, settings))
+    try:
+        body = {"game": "paohuzi", "seats": ["human"] * 3}
+        bad = await first.post("/deals", json={**body, "seats": ["human", "nobody", "human"]})
+        assert bad.status == 400
+        assert (await first.post("/deals", json=body)).status == 201
+        assert (await second.post("/deals", json=body)).status == 201
+        assert (await first.post("/deals", json=body)).status == 201
+        for app in (second, first):
+            resp = await app.post("/deals", json=body)
+            assert resp.status == 429 and (await resp.json())["rule"] == "DS-11"
+        assert len(await store.list_deals(0, 100)) == 3
+    finally:
+        await drop_prefix(client, key_prefix)
+        await client.aclose()

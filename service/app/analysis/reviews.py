@@ -25,7 +25,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -214,7 +214,7 @@ class Reviews:
         return bool(await self.store.redis.exists(self.lease_key(deal_id, seat, seed)))
 
     async def start(
-        self, deal_id: str, seat: int, seed: int = 0, admit: Callable[[], int | None] | None = None
+        self, deal_id: str, seat: int, seed: int = 0, admit: Callable[[], Awaitable[int | None]] | None = None
     ) -> dict[str, Any]:
         """The review's state now, starting it unless it is done or already running. ``admit``:
         asked before a new review starts; a number is the seconds to wait (``DS-29``)."""
@@ -234,7 +234,7 @@ class Reviews:
             pending = ReviewProgress("running", 0, 0, int(time.time() * 1000))
             return known if known is not None else msgspec.to_builtins(pending)
         if not orphan:  # a new start (or one that failed): within the bounds, before any work
-            self._admit(deal_id, admit)
+            await self._admit(deal_id, admit)
         # counted at once, at a typical size until its own is known: the awaits below let other
         # starts in, and each must see this one in the queue
         self._left[task_key] = round(self.decisions_per_review)
@@ -271,7 +271,7 @@ class Reviews:
         self._running[task_key] = asyncio.create_task(run)
         return msgspec.to_builtins(progress)
 
-    def _admit(self, deal_id: str, admit: Callable[[], int | None] | None) -> None:
+    async def _admit(self, deal_id: str, admit: Callable[[], Awaitable[int | None]] | None) -> None:
         queued = self.queued
         if queued >= self.queue_cap:
             wait = min(600, queued * self.seconds_per_decision / max(1, getattr(self.pool, "workers", 1)))
@@ -285,7 +285,7 @@ class Reviews:
             raise ReviewRefused(
                 "DS-29", f"{here} reviews of this deal are running; retry once one is done", RETRY_DEAL_S
             )
-        wait = admit() if admit is not None else None
+        wait = await admit() if admit is not None else None
         if wait is not None:
             raise ReviewRefused(
                 "DS-29", f"too many reviews started from this address; retry in {wait} s", wait
