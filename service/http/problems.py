@@ -110,7 +110,11 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
     try:
         return await handler(request)
     except RuleViolation as exc:
-        return problem(status_for(exc.rule_id), exc.message, exc.rule_id)
+        answer = problem(status_for(exc.rule_id), exc.message, exc.rule_id)
+        retry_after = getattr(exc, "retry_after", None)  # a spent budget says when it has room
+        if isinstance(retry_after, int) and retry_after > 0:
+            answer.headers["Retry-After"] = str(retry_after)
+        return answer
     except DealNotFound as exc:
         return problem(404, str(exc), "DS-7")
     except StaleVersion as exc:

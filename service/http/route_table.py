@@ -380,4 +380,4 @@ ROUTES: tuple[Route, ...] = (
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
-RETRY_AFTER_RULES = frozenset({"DS-14", "DS-22", "DS-28", "DS-29", "DS-30"})
+RETRY_AFTER_RULES = frozenset({"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30"})

@@ -85,6 +85,14 @@ READY_PING_S = 2.0
 REVIEWS = web.AppKey("reviews", Reviews)
 
 
+class BudgetSpent(RuleViolation):
+    """An address's budget is spent: 429 with ``Retry-After: retry_after`` (whole seconds)."""
+
+    def __init__(self, rule_id: str, message: str, retry_after: int) -> None:
+        super().__init__(rule_id, message)
+        self.retry_after = retry_after
+
+
 class Api:
     def __init__(
         self,
@@ -184,8 +192,9 @@ class Api:
         """A deal made within its address's budget (DS-11): the budget is checked first and
         spent once the deal is made, so a request refused for any other reason stores nothing."""
         client = self.client_address.of(request)
-        if await self.limiter.check(client) is not None:
-            raise RuleViolation("DS-11", "too many deals created from this address; wait a minute")
+        wait = await self.limiter.check(client)
+        if wait is not None:
+            raise BudgetSpent("DS-11", f"too many deals created from this address; retry in {wait} s", wait)
         made = await make()
         try:
             await self.limiter.count(client)

@@ -154,6 +154,7 @@ async def test_deal_creation_is_bounded_per_client_address(aiohttp_client, real_
             resp = await http.post("/deals", json=body, headers=spoof)
             assert resp.status == 429 and resp.content_type == PROBLEM
             assert (await resp.json())["rule"] == "DS-11"
+            assert 1 <= int(resp.headers["Retry-After"]) <= 120  # when the minute's budget has room
         assert len(await store.list_deals(0, 100)) == 5  # a refused creation creates nothing
         # reading and playing are not limited
         assert (await http.get("/deals")).status == 200
