@@ -29,7 +29,6 @@ from service.app.live.streams import LiveStreams
 from service.app.reads import queries
 from service.app.reads.matches import MatchReads
 from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
-from service.app.state.match_log import MatchLog
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
 from service.http import sse
@@ -138,7 +137,7 @@ class Api:
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
-        self.matches = MatchService(deals, MatchLog(deals.store))
+        self.matches = MatchService(deals, self.reads.match_log)
         self.match_reads = MatchReads(self.matches.log, self.reads)
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:

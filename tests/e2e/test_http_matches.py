@@ -212,3 +212,36 @@ async def test_bad_match_bodies_are_refused_and_store_nothing(http, store):
     resp = await http.get("/matches/nope")
     assert resp.status == 404 and (await resp.json())["rule"] == "DS-23"
     assert (await http.get("/matches/nope/audit")).status == 404
+
+
+async def test_a_match_lists_a_deal_only_once_it_exists(http, store):
+    """Between the match log naming its next deal and that deal being created, the match lists
+    the deals that exist: a reader who follows the list never meets a deal that is not there."""
+    from domain.match import MatchCreated, MatchDealEnded, MatchDealStarted
+
+    match_id, first, second = "0123456789abcdef", "1111111111111111", "2222222222222222"
+    events = [
+        MatchCreated(match_id, "paohuzi", "paohuzi/1", ["bot:random"] * 3, 3),
+        MatchDealStarted(0, first),
+        MatchDealEnded(0, first, dealer=0, winner=None, payments=[0, 0, 0]),
+        MatchDealStarted(1, second, dealer=1),
+    ]  # the process that appended the last event has not created the deal yet
+    await MatchLog(store).append(match_id, 0, events, command_id="test")
+    m = await _match(http, match_id)
+    assert [d["deal_id"] for d in m["deals"]] == [first]
+    assert (await http.get(f"/deals/{second}")).status == 404
+
+
+async def test_a_finished_deal_names_the_next_deal_of_its_match_from_the_match_log(http, store):
+    """The next deal's id is kept beside the finished deal once the match links them; until then
+    (or when the link was never kept) the match log answers: whenever the match lists deal n,
+    deal n-1's summary names it."""
+    body = {"game": "paohuzi", "seats": ["bot:random"] * 3, "pace": "fast", "length": 2}
+    created = await (await http.post("/matches", json=body)).json()
+    m = await _until(lambda: _over(http, created["match_id"]), "the match to end")
+    first, second = (d["deal_id"] for d in m["deals"])
+    await store.drop_meta_field(first, "next_deal_id")  # as in the moment before the link is kept
+    summary = await (await http.get(f"/deals/{first}")).json()
+    assert summary["match"] == {"match_id": created["match_id"], "index": 0, "next_deal_id": second}
+    last = await (await http.get(f"/deals/{second}")).json()
+    assert last["match"]["next_deal_id"] is None

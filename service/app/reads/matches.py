@@ -93,12 +93,11 @@ class MatchReads:
             if entry is state.current:
                 try:
                     folded = await self.reads.folds.load(entry.deal_id)
-                except DealNotFound:  # being created
-                    folded = None
-                if folded is not None:
-                    seats, names = folded.seats, list(folded.state.seating.names)
-                    if dealer is None and folded.started:  # public once dealt
-                        dealer = folded.kit.projections.dealer_of(folded.state)
+                except DealNotFound:  # named in the log, being created: listed once it exists
+                    break
+                seats, names = folded.seats, list(folded.state.seating.names)
+                if dealer is None and folded.started:  # public once dealt
+                    dealer = folded.kit.projections.dealer_of(folded.state)
             deals.append(MatchDeal(entry.index, entry.deal_id, dealer, entry.round, _result(entry.result)))
         return MatchSummary(
             match_id=match_id,

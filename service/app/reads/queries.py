@@ -33,6 +33,7 @@ from domain.table.view import SeatDeadline, TableView
 from service.app.lru import LRUCache
 from service.app.reads.audit import AuditReport, audit_log
 from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.match_log import MatchLog, MatchNotFound
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
@@ -541,6 +542,7 @@ class ReadSide:
         seats: SeatTokens,
         presence: Presence,
         players: Players | None = None,
+        match_log: MatchLog | None = None,
         audit_cache_size: int = 256,
     ) -> None:
         self.store = store
@@ -548,6 +550,7 @@ class ReadSide:
         self.seats = seats
         self.presence = presence
         self.players = players if players is not None else Players(store)
+        self.match_log = match_log if match_log is not None else MatchLog(store)
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
         # advice is a pure function of the seat's view at a record: asked again on every redraw of
         # the table, it is computed once per move (a few ms for MCR, see bench.coach). Keyed by the
@@ -568,9 +571,29 @@ class ReadSide:
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
         place = getattr(folded.events[0], "match", None)
         if place is not None:  # TB-5.1: the next deal of its match, once created
-            nxt = await self.store.meta_field(deal_id, "next_deal_id") if folded.over else None
+            nxt = await self.next_in_match(deal_id, place.match_id, place.index) if folded.over else None
             answer.match = {"match_id": place.match_id, "index": place.index, "next_deal_id": nxt}
         return answer
+
+    async def next_in_match(self, deal_id: str, match_id: str, index: int) -> str | None:
+        """The deal after this finished one in its match, once it exists. The match keeps the
+        link beside the deal after creating the next one; until it has (or when an archived
+        deal never got it) the match log answers, so a deal the match lists is always named."""
+        kept = await self.store.meta_field(deal_id, "next_deal_id")
+        if kept is not None:
+            return kept
+        try:
+            state, _version = await self.match_log.state(match_id)
+        except MatchNotFound:
+            return None
+        if index + 1 >= len(state.deals):
+            return None
+        nxt = state.deals[index + 1].deal_id
+        try:
+            await self.folds.load(nxt)
+        except DealNotFound:  # named, being created
+            return None
+        return nxt
 
     async def view(self, deal_id: str, viewer: Viewer) -> Any:
         if viewer.seat is None:
