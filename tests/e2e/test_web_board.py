@@ -146,7 +146,7 @@ async def test_every_prompt_of_a_deal_leaves_the_board_in_view(web_server, brows
                     """() => { const log = document.querySelector('#move-log li:last-child .log-text');
                         const strip = document.querySelector('#me-zone #last-action');
                         return !!log && !!strip && strip.textContent === log.textContent; }""",
-                    timeout=15_000,
+                    timeout=30_000,
                 )
             except Exception:  # noqa: BLE001 - a timeout: they never agreed
                 failures.append(

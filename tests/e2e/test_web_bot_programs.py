@@ -21,7 +21,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bots" / "first_leg
 @pytest.fixture(scope="module")
 def program_server():
     yield from _serve(
-        "web-server-programs", "--bot-delay", "0", "--bot-program", f"ex={sys.executable} {EXAMPLE}"
+        "web-server-programs",
+        "--bot-delay",
+        "0",
+        "--bot-program",
+        f"ex={sys.executable} {EXAMPLE}",
+        "--bot-program-timeout",
+        "60",  # a loaded machine starts the program slowly
     )
 
 

@@ -126,7 +126,7 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     """The lobby's My games: the match with its deals; replay and review links open them."""
     await page.goto(base + "/#/")
     row = f"#mine-matches li[data-match='{match_id}']"
-    await page.wait_for_selector(row, timeout=20_000)
+    await page.wait_for_selector(row, timeout=30_000)
     assert await page.get_attribute(row, "data-status") == "over"
     listed = await page.eval_on_selector_all(
         f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
@@ -138,18 +138,18 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     # the replay of the first deal
     await page.click(f"{row} li[data-deal='{deals[0]}'] a[data-link=replay]")
     await wait_js(page, f"location.hash === '#/replay/{deals[0]}'")
-    await page.wait_for_selector("#review", timeout=20_000)
+    await page.wait_for_selector("#review", timeout=30_000)
     # back in the lobby: the review link of the last deal opens the review of this seat
     await page.goto(base + "/#/")
-    await page.wait_for_selector(row, timeout=20_000)
+    await page.wait_for_selector(row, timeout=30_000)
     await page.click(f"{row} li[data-deal='{deals[-1]}'] a[data-link=review]")
     await wait_js(page, f"location.hash === '#/replay/{deals[-1]}/review/{seat}'")
-    await page.wait_for_selector("#review #rv-seat", timeout=20_000)
+    await page.wait_for_selector("#review #rv-seat", timeout=30_000)
     await wait_js(page, f"document.querySelector('#rv-seat').value === '{seat}'")
     await page.screenshot(path=shot(name + "-review"))
     # the match page
     await page.goto(base + "/#/")
-    await page.wait_for_selector(row, timeout=20_000)
+    await page.wait_for_selector(row, timeout=30_000)
     await page.click(f"{row} a[data-link=match]")
     await page.wait_for_selector("#match-audit[data-ok='1']", timeout=30_000)
     shown = await page.eval_on_selector_all("#match-deals tbody tr", "els => els.map(e => e.dataset.deal)")
@@ -259,7 +259,7 @@ async def test_a_join_is_listed_under_the_joiners_key_only(web_server, browser):
     await page.wait_for_selector("#match-strip[data-index='0'][data-length='2']")
     await page.goto(web_server + "/#/")
     row = f"#mine-matches li[data-match='{match_id}']"
-    await page.wait_for_selector(row, timeout=20_000)
+    await page.wait_for_selector(row, timeout=30_000)
     assert await page.eval_on_selector_all(
         f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
     ) == [deal]
@@ -270,7 +270,7 @@ async def test_a_join_is_listed_under_the_joiners_key_only(web_server, browser):
     other = await new_page(browser, web_server)
     other_seen = await watch_requests(other)
     await other.goto(web_server + "/#/")
-    await other.wait_for_selector("#mine-empty", timeout=20_000)
+    await other.wait_for_selector("#mine-empty", timeout=30_000)
     other_key = await other.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     assert other_key != key
     check_key_not_in_urls(other_seen, other_key)

@@ -56,7 +56,7 @@ def _serve(name: str, *extra: str):
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 90  # a loaded machine imports slowly; a slow start fails the module
     while True:
         try:
             with urllib.request.urlopen(base + "/health", timeout=1) as r:
@@ -98,6 +98,14 @@ def paced_server():
     """A server whose bots think a little (0.25 s at normal pace, 0.5 s slow), so a person's
     prompt is on screen before a bot's answer closes its window, and the thinking mark shows."""
     yield from _serve("web-server-paced", "--bot-delay", "0.25")
+
+
+@pytest.fixture(scope="module")
+def patient_server():
+    """A server whose bots think a second (two at the slow pace): a test that must see a prompt
+    before a bot's answer closes its window, and read it while it is held, has room on a
+    loaded machine."""
+    yield from _serve("web-server-patient", "--bot-delay", "1.0")
 
 
 @pytest.fixture

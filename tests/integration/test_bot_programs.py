@@ -202,7 +202,7 @@ def test_a_program_that_prints_ten_megabytes_is_cut_off(register):
 
 
 def test_a_program_over_its_memory_limit_dies_and_its_seat_plays_on(register):
-    register(programs.Limits(decision_s=5.0, memory_mib=256), hog=GREEDY_FOR_MEMORY)
+    register(programs.Limits(decision_s=30.0, memory_mib=256), hog=GREEDY_FOR_MEMORY)
     _, _, bots = play("mcr", ["hog", "greedy", "greedy", "greedy"])
     _only_defaults(bots[0], "crashed")
 
@@ -246,7 +246,10 @@ EXAMPLE = f"ex={PY} examples/bots/first_legal.py"
 
 @pytest.mark.parametrize("game,bots", [("paohuzi", "prog:ex,greedy,ex"), ("mcr", "ex,strong,prog:ex,random")])
 def test_simulate_seats_a_program(game, bots):
-    proc = cli("simulate", "--game", game, "--deals", "2", "--bots", bots, "--bot-program", EXAMPLE, "--json")
+    proc = cli(
+        "simulate", "--game", game, "--deals", "2", "--bots", bots, "--bot-program", EXAMPLE, "--json",
+        "--bot-program-timeout", "60",  # a loaded machine starts the program slowly
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["deals"] == 2 and out["bots"] == bots.split(",")
@@ -257,7 +260,7 @@ def test_simulate_seats_a_program(game, bots):
 def test_arena_plays_strong_against_a_program_in_duplicate(game):
     proc = cli(
         "arena", "--game", game, "--bots", "strong,prog:ex", "--walls", "2", "--jobs", "2",
-        "--bot-program", EXAMPLE, "--json",
+        "--bot-program", EXAMPLE, "--json", "--bot-program-timeout", "60",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)

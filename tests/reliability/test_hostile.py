@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -154,10 +155,11 @@ async def _create(http, game: str, seats: list[str]) -> dict:
 async def _finish_all_bot(http, game: str) -> dict:
     seats = ["bot:greedy"] * (4 if game == "mcr" else 3)
     created = await _create(http, game, seats)
-    for _ in range(600):
+    deadline = time.monotonic() + 120  # a state, within a bound a loaded machine meets
+    while time.monotonic() < deadline:
         if (await (await http.get(f"/deals/{created['deal_id']}")).json())["over"]:
             return created
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.05)
     raise AssertionError("the all-bot deal did not finish")
 
 
