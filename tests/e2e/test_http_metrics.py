@@ -7,6 +7,7 @@ answers 404 for /metrics."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 
 import aiohttp
@@ -71,7 +72,8 @@ async def read_until_over(resp: aiohttp.ClientResponse, timeout: float = 120.0) 
 @pytest.mark.timeout(300)
 async def test_metrics_are_served_on_their_own_port_with_bounded_labels(real_redis_url, key_prefix):
     metrics_port = free_port()
-    # bots think 20 ms: the deal runs while the stream is open, so the hub delivers it live
+    # bots think 20 ms over a deck they play to the wall's end (--dev): the deal runs while the
+    # stream is open, so the hub delivers it live (a random deck may end in a handful of moves)
     service = ServiceProcess(
         real_redis_url,
         key_prefix,
@@ -80,13 +82,15 @@ async def test_metrics_are_served_on_their_own_port_with_bounded_labels(real_red
         "--no-archiver",
         "--bot-delay",
         "0.02",
+        "--dev",
     ).start()
     secrets: list[str] = []
     deal_ids: list[str] = []
     try:
         await service.ready(60)
         async with aiohttp.ClientSession(service.base) as http:
-            bots = {"game": "paohuzi", "seats": ["bot:greedy"] * 3}
+            deck = random.Random(8).sample(range(80), 80)
+            bots = {"game": "paohuzi", "seats": ["bot:greedy"] * 3, "deck": deck, "dealer": 0}
             async with http.post("/deals", json=bots) as resp:
                 assert resp.status == 201, await resp.text()
                 bot_deal = (await resp.json())["deal_id"]
