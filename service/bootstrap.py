@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,7 @@ def application(
     observe.install(app, metrics)
     _gauges(metrics, store, folds, hub)
     if archive is not None:
-        _run_archive(app, store, archive, settings)
+        _run_archive(app, store, reads.match_log.store, archive, settings)
     return app
 
 
@@ -202,30 +203,37 @@ def _gauges(metrics: Metrics, store: EventStore, folds: Folds, hub: StreamHub) -
     metrics.add_refresher(backlog)
 
 
-def _run_archive(app: web.Application, store: EventStore, archive: Archive, settings: Settings) -> None:
-    """The archiver as a background task of ``app`` (with ``archive_after_s``), stopped when the
-    app shuts down; the archive closed at cleanup, after every reader is done."""
+def _run_archive(
+    app: web.Application, store: EventStore, match_store: EventStore, archive: Archive, settings: Settings
+) -> None:
+    """The archivers of deals and of match logs as background tasks of ``app`` (with
+    ``archive_after_s``), stopped when the app shuts down; the archive closed at cleanup, after
+    every reader is done."""
     app[ARCHIVE] = archive
     tasks: list[asyncio.Task] = []
 
-    async def archiving() -> None:
-        archiver = Archiver(store, archive, older_than=settings.archive_after_s or 0.0)
+    async def archiving(archiver: Archiver, listing: Callable[[], Awaitable[int]]) -> None:
         try:
-            # a service that died between a deal's last append and its end's status left that
-            # deal out of the finished index: list such deals first (a scan of the deal index,
-            # which holds only the deals still in Redis)
-            added = await archiver.backfill()
+            # a service that died between a log's last append and its listing as finished (or
+            # that ran before match logs were archived) left it out of the finished index:
+            # list such logs first
+            added = await listing()
             if added:
-                log.info("%d finished deals were missing from the finished index; listed now", added)
+                log.info("%d finished %ss were missing from the finished index; listed", added, archiver.kind)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - archiving goes on; the next start tries again
-            log.exception("listing finished deals missing from the finished index failed")
+            log.exception("listing finished %ss missing from the finished index failed", archiver.kind)
         await archiver.run(settings.archive_interval_s)
 
     async def start(_app: web.Application) -> None:
         if settings.archive_after_s is not None:
-            tasks.append(asyncio.create_task(archiving(), name="archiver"))
+            older_than = settings.archive_after_s or 0.0
+            deals = Archiver(store, archive, older_than=older_than)
+            matches = Archiver.of_matches(match_store, archive, older_than=older_than)
+            tasks.append(asyncio.create_task(archiving(deals, deals.backfill), name="archiver"))
+            matching = archiving(matches, matches.backfill_by_keys)
+            tasks.append(asyncio.create_task(matching, name="match-archiver"))
 
     async def stop(_app: web.Application) -> None:
         for task in tasks:

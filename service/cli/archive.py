@@ -1,4 +1,5 @@
-"""``dealstream archive``: move deals finished a while ago from Redis to the archive, in rounds."""
+"""``dealstream archive``: move deals (and match logs) finished a while ago from Redis to the
+archive, in rounds."""
 
 from __future__ import annotations
 
@@ -34,16 +35,22 @@ def cmd_archive(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
 
     async def work(store: Any) -> int:
+        from service.app.state.match_log import MatchLog
+
         archive = open_archive(args.archive, data_dir)
-        archiver = Archiver(
-            store, archive, older_than=args.older_than, lease_ms=int(args.lease * 1000), concurrency=args.jobs
-        )
+        lease_ms = int(args.lease * 1000)
+        options = {"older_than": args.older_than, "lease_ms": lease_ms, "concurrency": args.jobs}
+        archiver = Archiver(store, archive, **options)
+        match_log = MatchLog(store)
+        matches = Archiver.of_matches(match_log.store, archive, **options)  # TB-5.1: match logs too
         failed = 0
         try:
             if args.backfill:
                 added = await archiver.backfill()
+                added_matches = await matches.backfill_by_keys()
                 if not args.json:
                     console.print(f"backfill: {added} finished deals added to the finished index")
+                    console.print(f"backfill: {added_matches} finished matches added to their finished index")
             while True:
                 columns = (
                     TextColumn("archiving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -54,10 +61,16 @@ def cmd_archive(args: argparse.Namespace) -> int:
                     counts = await archiver.archive_once(
                         lambda done, total, bar=bar, task=task: bar.update(task, completed=done, total=total)
                     )
-                failed += counts.failed
+                match_counts = await matches.archive_once()
+                failed += counts.failed + match_counts.failed
                 report = {**msgspec.to_builtins(counts), "deals_per_s": counts.deals_per_s}
                 report["archive_count"] = await archive.count()
                 report["redis_finished"] = await store.finished_count()
+                report["matches"] = {
+                    **msgspec.to_builtins(match_counts),
+                    "archive_count": await archive.matches().count(),
+                    "redis_finished": await match_log.store.finished_count(),
+                }
                 if args.json:
                     print(json.dumps(report), flush=True)
                 else:
@@ -69,10 +82,17 @@ def cmd_archive(args: argparse.Namespace) -> int:
                         f" {report['redis_finished']} finished in Redis",
                         flush=True,
                     )
+                    print(
+                        f"matches: {match_counts.archived} archived, {match_counts.failed} failed;"
+                        f" {report['matches']['archive_count']} in the archive,"
+                        f" {report['matches']['redis_finished']} finished in Redis",
+                        flush=True,
+                    )
                 if args.once:
                     return 1 if failed else 0
                 await asyncio.sleep(args.interval)
         finally:
+            match_log.close()
             await archive.close()
 
     try:

@@ -147,6 +147,32 @@ class ArchiveContract:
         finally:
             await other.close()
 
+    # the matches shelf (TB-5.1) --------------------------------------------------------
+    async def test_matches_have_a_shelf_of_their_own(self, archive, open_same):
+        """A match's log is kept like a deal's, apart from the deals: never listed or counted
+        with them, and an id on one shelf says nothing of the other."""
+        shelf = archive.matches()
+        assert archive.matches() is shelf
+        match = msgspec.structs.replace(make_deal("m1", 6), meta={})
+        deal = make_deal("d1", 4)
+        assert await shelf.put(match) is True
+        assert await shelf.put(match) is False
+        assert await archive.put(deal) is True
+        assert await shelf.get("m1") == match and await shelf.records("m1") == match.records
+        assert await archive.get("m1") is None and await shelf.get("d1") is None
+        assert [x.deal_id for x in await archive.list()] == ["d1"] and await archive.count() == 1
+        assert [x.deal_id for x in await shelf.list()] == ["m1"] and await shelf.count() == 1
+        with pytest.raises(ArchiveConflict):
+            await shelf.put(msgspec.structs.replace(match, finished_ms=match.finished_ms + 1))
+        await shelf.close()  # the shelf's connections are the archive's: this closes nothing
+        assert await archive.get("d1") == deal
+        await archive.close()
+        other = open_same()
+        try:
+            assert await other.matches().get("m1") == match
+        finally:
+            await other.close()
+
     # idempotence and refusal ---------------------------------------------------------
     async def test_put_again_is_a_no_op(self, archive):
         deal = make_deal("d1")

@@ -296,3 +296,55 @@ async def test_the_deal_list_pages_through_redis_and_the_archive_and_keeps_the_g
     assert audit["ok"] is False and all(w.get("expected") is None for w in audit["claim_windows"])
     view = await (await http.get(f"/deals/{private_live}/view", headers=auth(private_token))).json()
     assert view["version"] >= 1
+
+
+async def test_a_finished_match_leaves_redis_and_reads_as_it_did(served, store):
+    """TB-5.1: a match's own log is archived as its deals are (the archive's matches shelf, never
+    the deals' list): its keys leave Redis, and the match, its audit and its deals' links read
+    as they did from Redis."""
+    from service.app.state.match_log import MatchLog
+
+    http = served
+    body = {"game": "paohuzi", "seats": ["bot:greedy"] * 3, "pace": "fast", "length": 2}
+    created = await (await http.post("/matches", json=body)).json()
+    match_id = created["match_id"]
+
+    async def over() -> bool:
+        return (await (await http.get(f"/matches/{match_id}")).json())["over"]
+
+    await wait_for(over, timeout=120)
+    before = await (await http.get(f"/matches/{match_id}")).read()
+    audit_before = await (await http.get(f"/matches/{match_id}/audit")).json()
+    assert audit_before["ok"], audit_before
+    first, second = (d["deal_id"] for d in json.loads(before)["deals"])
+    link_before = (await (await http.get(f"/deals/{first}")).json())["match"]
+    assert link_before["next_deal_id"] == second
+
+    matches = MatchLog(store).store  # the match logs' own keys and finished index
+    try:
+
+        async def listed() -> bool:
+            return await store.redis.zscore(matches.finished_index_key, match_id) is not None
+
+        await wait_for(listed, timeout=60)
+        await store.redis.zadd(matches.finished_index_key, {match_id: 1})  # ended long ago
+        shelf = http.archive.matches()
+
+        async def moved() -> bool:
+            return not await store.redis.exists(matches.events_key(match_id)) and bool(
+                await shelf.get(match_id)
+            )
+
+        await wait_for(moved, timeout=60)
+        assert not [k async for k in store.redis.scan_iter(match=f"{matches.prefix}:{{{match_id}}}:*")]
+        assert await store.redis.zscore(matches.finished_index_key, match_id) is None
+        assert await http.archive.get(match_id) is None  # never among the deals
+        assert match_id not in {d.deal_id for d in await http.archive.list(0, 1000)}
+
+        assert await (await http.get(f"/matches/{match_id}")).read() == before
+        assert await (await http.get(f"/matches/{match_id}/audit")).json() == audit_before
+        # its deals leave Redis too, and still name the match and each other
+        await _age_and_wait(http, store, first, second)
+        assert (await (await http.get(f"/deals/{first}")).json())["match"] == link_before
+    finally:
+        matches.close()

@@ -31,6 +31,7 @@ import secrets
 import signal
 import time
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -46,6 +47,7 @@ DEFAULT_LEASE_MS = 60_000
 CRASH_ENV = "DEALSTREAM_ARCHIVER_CRASH_AFTER"
 STEPS = ("leased", "copied", "verified", "removed")
 FINAL_EVENT = "SeedRevealed"  # every game's log ends with it (the shuffle's reveal)
+MATCH_FINAL_EVENT = "MatchEnded"  # a match's log ends with its standings (TB-5.4)
 
 
 class ArchiveCounts(msgspec.Struct):
@@ -88,7 +90,9 @@ def _crash_point() -> tuple[str, int] | None:
 
 
 class Archiver:
-    """Copies finished deals from ``store`` (Redis) to ``archive``, then removes them from Redis."""
+    """Copies finished deals from ``store`` (Redis) to ``archive``, then removes them from Redis.
+    ``Archiver.of_matches`` does the same for the match logs (TB-5.1), whose log ends with
+    ``MatchEnded`` instead of the shuffle's reveal."""
 
     def __init__(
         self,
@@ -99,15 +103,25 @@ class Archiver:
         lease_ms: int = DEFAULT_LEASE_MS,
         concurrency: int = 4,
         page: int = 200,
+        final_event: str = FINAL_EVENT,
+        kind: str = "deal",
     ) -> None:
         self.store = store
         self.archive = archive
+        self.final_event = final_event
+        self.kind = kind  # what the log lines call one of them
         self.older_than = older_than
         self.lease_ms = lease_ms
         self.concurrency = max(1, concurrency)
         self.page = max(1, page)
         self._crash = _crash_point()
         self._started = 0  # deals this process began, for the crash point
+
+    @classmethod
+    def of_matches(cls, match_store: EventStore, archive: Archive, **options: Any) -> Archiver:
+        """The archiver of the match logs: ``match_store`` is ``MatchLog.store``, ``archive`` the
+        deals' archive (its ``matches()`` shelf is used)."""
+        return cls(match_store, archive.matches(), final_event=MATCH_FINAL_EVENT, kind="match", **options)
 
     # one round ---------------------------------------------------------------------
     async def archive_once(self, progress: Callable[[int, int], None] | None = None) -> ArchiveCounts:
@@ -151,7 +165,7 @@ class Archiver:
                 counts = await self.archive_once()
                 raise_if_cancelled()  # a client may swallow a cancellation and answer anyway
                 if counts.archived or counts.failed or counts.changed or counts.dangling:
-                    log.info("archive round: %s", msgspec.json.encode(counts).decode())
+                    log.info("archive round (%ss): %s", self.kind, msgspec.json.encode(counts).decode())
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the archiver must outlive any round's trouble
@@ -166,11 +180,11 @@ class Archiver:
         except asyncio.CancelledError:
             raise
         except (ArchiveConflict, NotArchivable, CopyMismatch) as exc:
-            log.error("deal %s not archived: %s", deal_id, exc)
+            log.error("%s %s not archived: %s", self.kind, deal_id, exc)
             return "failed"
         except Exception:  # noqa: BLE001 - one deal's trouble must not stop the round
             raise_if_cancelled()
-            log.exception("deal %s not archived", deal_id)
+            log.exception("%s %s not archived", self.kind, deal_id)
             return "failed"
 
     def _step(self, step: str, number: int) -> None:
@@ -206,10 +220,10 @@ class Archiver:
                     self._step("removed", number)
                     return "archived" if stored_now else "already"
                 if answer == 1:
-                    log.warning("deal %s: the archive lease expired before the removal", deal_id)
+                    log.warning("%s %s: the archive lease expired before the removal", self.kind, deal_id)
                     return "leased"
                 if answer == 2:
-                    log.error("deal %s changed in Redis after it was archived; left in Redis", deal_id)
+                    log.error("%s %s changed in Redis after it was archived; left there", self.kind, deal_id)
                     return "changed"
             return "changed"
         finally:
@@ -222,7 +236,7 @@ class Archiver:
             return None
         # over: as the command side marks it, or (its service died right after the last append)
         # as the log itself shows
-        if meta.get("status") != "over" and _type_of(records[-1]) != FINAL_EVENT:
+        if meta.get("status") != "over" and _type_of(records[-1]) != self.final_event:
             raise NotArchivable(f"its meta status is {meta.get('status')!r} and its log does not end")
         if head is None or version != len(records):
             raise NotArchivable(f"{len(records)} records but the recorded version is {version}")
@@ -259,7 +273,7 @@ class Archiver:
         """The finished index names a deal whose keys are gone: it was removed after its copy
         (a removal split from its index updates) or deleted. Drop the index entries."""
         if await self.archive.get(deal_id) is None:
-            log.warning("deal %s is listed as finished but is neither in Redis nor archived", deal_id)
+            log.warning("%s %s is listed as finished, but not in Redis or the archive", self.kind, deal_id)
         await self.store.forget_finished(deal_id)
         await self.store.release_archive_lease(deal_id, token)
         return "dangling"
@@ -286,11 +300,30 @@ class Archiver:
                     if not last:
                         continue
                     record = _decode_last(last[0][1])
-                    if record is not None and record[0] == FINAL_EVENT:
+                    if record is not None and record[0] == self.final_event:
                         await self.store.mark_finished(deal_id, record[1])
                         added += 1
             if cursor == 0:
                 return added
+
+    async def backfill_by_keys(self, batch: int = 500) -> int:
+        """``backfill`` for a store without an index of every log (the match logs): a scan of
+        the store's stream keys (on every node of a cluster), each log ending with the final
+        event listed as finished. Returns how many it added."""
+        redis = self.store.redis
+        pattern = self.store.events_key("*")
+        added = 0
+        async for key in redis.scan_iter(match=pattern, count=batch):
+            name = key.decode() if isinstance(key, bytes) else key
+            log_id = name[name.index("{") + 1 : name.rindex("}")]
+            last = await redis.xrevrange(name, "+", "-", count=1)
+            record = _decode_last(last[0][1]) if last else None
+            if record is None or record[0] != self.final_event:
+                continue
+            if await redis.zscore(self.store.finished_index_key, log_id) is None:
+                await self.store.mark_finished(log_id, record[1])
+                added += 1
+        return added
 
 
 class _LastRecord(msgspec.Struct):

@@ -113,7 +113,7 @@ class MatchService:
             except MatchNotFound:
                 return None
             if state.over:
-                await self.log.done(match_id)
+                await self.log.done(match_id, now_ms())
                 return state
             entry = state.current
             assert entry is not None

@@ -3,9 +3,10 @@
 It is the deals' machinery under another key space: an ``EventStore`` whose prefix is the deal
 store's with ``:match`` after it (``<prefix>:match:{<match>}:events``), so a match gets the same
 conditional append, command ids, hash chain and recorded times as a deal, and no deal index,
-lobby or archiver ever sees one. Its clock index (``<prefix>:match:deals:clocks``) holds the
-live matches, scored by when the sweep should look at each again. Shared by the command side
-(which appends) and the read side (which only reads).
+lobby or deal archiver ever sees one (the match archiver, ``Archiver.of_matches``, moves a
+finished one to the archive's matches shelf, where the reads find it). Its clock index
+(``<prefix>:match:deals:clocks``) holds the live matches, scored by when the sweep should look
+at each again. Shared by the command side (which appends) and the read side (which only reads).
 """
 
 from __future__ import annotations
@@ -46,7 +47,15 @@ class MatchNotFound(RuleViolation):
 
 class MatchLog:
     def __init__(self, deals: EventStore) -> None:
-        self.store = EventStore(deals.redis, f"{deals.prefix}:match", wait_replicas=deals.wait_replicas)
+        # a finished match's log leaves Redis for the archive's matches shelf as a deal's does
+        # (``Archiver.of_matches``); its reads then answer from there, as a deal's do
+        archived = deals.archived
+        self.store = EventStore(
+            deals.redis,
+            f"{deals.prefix}:match",
+            wait_replicas=deals.wait_replicas,
+            archive=None if archived is None else archived.matches(),
+        )
 
     async def events(self, match_id: str) -> list[Any]:
         """The match's events in order; ``MatchNotFound`` when it has none."""
@@ -73,8 +82,10 @@ class MatchLog:
         """The sweep looks at the match next at ``at_ms``."""
         await self.store.schedule_clock(match_id, at_ms)
 
-    async def done(self, match_id: str) -> None:
+    async def done(self, match_id: str, ended_ms: int) -> None:
+        """The match ended: no more looks, and its log is listed for the archiver."""
         await self.store.unschedule_clock(match_id)
+        await self.store.mark_finished(match_id, ended_ms)
 
     async def due(self, now_ms: int, count: int = 100) -> list[str]:
         return await self.store.clocks_due(now_ms, count)

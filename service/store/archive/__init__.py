@@ -1,4 +1,5 @@
-"""The archive of finished deals: where a deal goes once Redis no longer needs to hold it.
+"""The archive of finished deals: where a deal goes once Redis no longer needs to hold it (and a
+finished match's own log, on a shelf of its own: ``Archive.matches()``).
 
 A deal is archived as the records Redis stored, byte for byte, so its hash chain still verifies
 and an audit of an archived deal is the audit of the live one. Two backends behind one small
@@ -131,6 +132,10 @@ class ArchivedLogs:
         while len(self._logs) > self._size:
             self._logs.popitem(last=False)
         return log
+
+    def matches(self) -> ArchivedLogs:
+        """The archived match logs, read the same way (a cache of their own)."""
+        return ArchivedLogs(self.archive.matches(), self._size)
 
     async def meta(self, deal_id: str) -> dict[str, str] | None:
         return await self._ask(self.archive.meta(deal_id))

@@ -111,4 +111,10 @@ class Archive(abc.ABC):
         """Drop a field ``claim_meta`` set, if it still holds ``value`` (a claim rolled back)."""
 
     @abc.abstractmethod
+    def matches(self) -> Archive:
+        """The same archive's shelf of finished matches (TB-5.1): this interface over a table
+        of its own, so a match's log (records, head hash; no meta) leaves Redis as a deal's
+        does and never shows in the deals' list. Closed with the archive it came from."""
+
+    @abc.abstractmethod
     async def close(self) -> None: ...

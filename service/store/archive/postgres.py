@@ -1,7 +1,8 @@
 """The PostgreSQL archive (asyncpg): for several service processes, or hosts, sharing one history.
 
-One table in a schema of its own (``?schema=NAME`` in the URL, default ``dealstream``), one row
-per deal; the records are a ``bytea[]`` in version order, each element a record's exact bytes
+Two tables in a schema of their own (``?schema=NAME`` in the URL, default ``dealstream``): one
+row per deal in ``archived_deals``, one per finished match in ``archived_matches`` (the same
+shape, ``matches()``); the records are a ``bytea[]`` in version order, each element a record's exact bytes
 (``SELECT convert_from(records[1], 'UTF8')`` shows the first). A put is one transaction: insert
 unless the deal is there, else compare the digest under a row lock and add missing meta fields.
 """
@@ -33,6 +34,8 @@ LARGE_DEAL_BYTES = 256 * 1024
 COMMAND_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 10.0  # a close waits this long for connections in use, then cuts them
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+DEALS_TABLE = "archived_deals"
+MATCHES_TABLE = "archived_matches"  # a match's own log (TB-5.1), in the same shape as a deal's
 
 
 def split_schema(url: str) -> tuple[str, str]:
@@ -54,15 +57,34 @@ def split_schema(url: str) -> tuple[str, str]:
 class PostgresArchive(Archive):
     """Finished deals in PostgreSQL; a small connection pool, opened on first use."""
 
-    def __init__(self, url: str, *, pool_size: int = 4, command_timeout: float = COMMAND_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 4,
+        command_timeout: float = COMMAND_TIMEOUT_S,
+        _deals: PostgresArchive | None = None,
+    ) -> None:
+        self._url = url
         self._dsn, self.schema = split_schema(url)
         self._command_timeout = command_timeout
-        self.table = f'"{self.schema}".archived_deals'
+        self._deals = _deals  # the matches' table borrows the deals' pool
+        self.table = f'"{self.schema}".{DEALS_TABLE if _deals is None else MATCHES_TABLE}'
         self._pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
+        self._matches: PostgresArchive | None = None if _deals is None else self
+
+    def matches(self) -> PostgresArchive:
+        if self._matches is None:
+            self._matches = PostgresArchive(
+                self._url, pool_size=self._pool_size, command_timeout=self._command_timeout, _deals=self
+            )
+        return self._matches
 
     async def _conn_pool(self) -> asyncpg.Pool:
+        if self._deals is not None:
+            return await self._deals._conn_pool()
         if self._pool is not None:
             return self._pool
         async with self._opening:
@@ -85,24 +107,25 @@ class PostgresArchive(Archive):
                 "SELECT pg_advisory_xact_lock(hashtext($1))", f"dealstream-archive:{self.schema}"
             )
             await con.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
-            await con.execute(
-                f"""CREATE TABLE IF NOT EXISTS {self.table} (
-                    deal_id      text COLLATE "C" PRIMARY KEY,
-                    game         text NOT NULL,
-                    created_ms   bigint NOT NULL,
-                    finished_ms  bigint NOT NULL,
-                    spectators   boolean NOT NULL,
-                    head_hash    text NOT NULL,
-                    record_count integer NOT NULL,
-                    digest       text NOT NULL,
-                    meta         jsonb NOT NULL,
-                    records      bytea[] NOT NULL
-                )"""
-            )
-            await con.execute(
-                f"CREATE INDEX IF NOT EXISTS archived_deals_newest ON {self.table} "
-                "(created_ms DESC, deal_id DESC)"
-            )
+            for name in (DEALS_TABLE, MATCHES_TABLE):
+                table = f'"{self.schema}".{name}'
+                await con.execute(
+                    f"""CREATE TABLE IF NOT EXISTS {table} (
+                        deal_id      text COLLATE "C" PRIMARY KEY,
+                        game         text NOT NULL,
+                        created_ms   bigint NOT NULL,
+                        finished_ms  bigint NOT NULL,
+                        spectators   boolean NOT NULL,
+                        head_hash    text NOT NULL,
+                        record_count integer NOT NULL,
+                        digest       text NOT NULL,
+                        meta         jsonb NOT NULL,
+                        records      bytea[] NOT NULL
+                    )"""
+                )
+                await con.execute(
+                    f"CREATE INDEX IF NOT EXISTS {name}_newest ON {table} (created_ms DESC, deal_id DESC)"
+                )
 
     async def put(self, deal: ArchivedDeal) -> bool:
         pool = await self._conn_pool()
@@ -200,7 +223,7 @@ class PostgresArchive(Archive):
         )
 
     async def close(self) -> None:
-        if self._pool is not None:
+        if self._pool is not None:  # the matches' table has none of its own: the deals' closes it
             pool, self._pool = self._pool, None
             try:
                 await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT_S)

@@ -7,7 +7,8 @@ while a write commits (WAL mode). ``synchronous=FULL``: a commit is on disk befo
 returns, because the archiver deletes the deal from Redis right after; with ``NORMAL`` a power
 cut could take back a commit whose deal Redis no longer has.
 
-A deal is one row; its records are one msgpack array of byte strings (each record's exact
+A deal is one row of ``archived_deals`` (a finished match, one of ``archived_matches``, in the
+same shape); its records are one msgpack array of byte strings (each record's exact
 bytes), which reads and writes in one step and keeps any byte a record may hold.
 """
 
@@ -37,8 +38,10 @@ from service.store.archive.contract import (
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 30_000  # how long a writer waits for another process's write transaction
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS archived_deals (
+DEALS_TABLE = "archived_deals"
+MATCHES_TABLE = "archived_matches"  # a match's own log (TB-5.1), in the same shape as a deal's
+_TABLE = """
+CREATE TABLE IF NOT EXISTS {table} (
     deal_id      TEXT PRIMARY KEY,
     game         TEXT NOT NULL,
     created_ms   INTEGER NOT NULL,
@@ -50,8 +53,9 @@ CREATE TABLE IF NOT EXISTS archived_deals (
     meta         TEXT NOT NULL,
     records      BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS archived_deals_newest ON archived_deals (created_ms DESC, deal_id DESC);
+CREATE INDEX IF NOT EXISTS {table}_newest ON {table} (created_ms DESC, deal_id DESC);
 """
+_SCHEMA = _TABLE.format(table=DEALS_TABLE) + _TABLE.format(table=MATCHES_TABLE)
 _COLUMNS = "deal_id, game, created_ms, finished_ms, meta, records, head_hash"
 _records_decoder = msgspec.msgpack.Decoder(list[bytes])
 
@@ -137,16 +141,30 @@ def _row_to_deal(row: tuple[Any, ...]) -> ArchivedDeal:
 
 
 class SqliteArchive(Archive):
-    """Finished deals in one SQLite file (created with its folder on first use)."""
+    """Finished deals in one SQLite file (created with its folder on first use); ``matches()``
+    is the same file's table of finished matches, on the same two threads."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, _deals: SqliteArchive | None = None) -> None:
         self.path = Path(path)
-        self._writer = _Thread(self.path, "archive-sqlite-write", _create_schema)
-        self._reader = _Thread(self.path, "archive-sqlite-read", None)
+        self._owner = _deals is None
+        if _deals is None:
+            self.table = DEALS_TABLE
+            self._writer = _Thread(self.path, "archive-sqlite-write", _create_schema)
+            self._reader = _Thread(self.path, "archive-sqlite-read", None)
+            self._matches: SqliteArchive | None = None
+        else:
+            self.table = MATCHES_TABLE
+            self._writer, self._reader = _deals._writer, _deals._reader
+            self._matches = self
         self._ready = False
 
+    def matches(self) -> SqliteArchive:
+        if self._matches is None:
+            self._matches = SqliteArchive(self.path, _deals=self)
+        return self._matches
+
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if not self._ready:  # the writer makes the table; a reader must not look before that
+        if not self._ready:  # the writer makes the tables; a reader must not look before that
             await self._writer.run(lambda con: None)
             self._ready = True
         return await self._reader.run(work)
@@ -163,21 +181,21 @@ class SqliteArchive(Archive):
             con.execute("BEGIN IMMEDIATE")
             try:
                 inserted = con.execute(
-                    "INSERT INTO archived_deals (deal_id, game, created_ms, finished_ms, spectators,"
+                    f"INSERT INTO {self.table} (deal_id, game, created_ms, finished_ms, spectators,"
                     " head_hash, record_count, digest, meta, records) VALUES (?,?,?,?,?,?,?,?,?,?)"
                     " ON CONFLICT (deal_id) DO NOTHING",
                     row,
                 ).rowcount
                 if inserted != 1:
                     held_digest, held_meta = con.execute(
-                        "SELECT digest, meta FROM archived_deals WHERE deal_id = ?", (deal.deal_id,)
+                        f"SELECT digest, meta FROM {self.table} WHERE deal_id = ?", (deal.deal_id,)
                     ).fetchone()
                     if held_digest != digest:
                         raise ArchiveConflict(deal.deal_id, "records, head hash or times")
                     merged = merge_meta(json.loads(held_meta), deal.meta, deal.deal_id)
                     if merged is not None:
                         con.execute(
-                            "UPDATE archived_deals SET meta = ? WHERE deal_id = ?",
+                            f"UPDATE {self.table} SET meta = ? WHERE deal_id = ?",
                             (json.dumps(merged, sort_keys=True), deal.deal_id),
                         )
                 con.execute("COMMIT")
@@ -190,23 +208,21 @@ class SqliteArchive(Archive):
 
     async def get(self, deal_id: str) -> ArchivedDeal | None:
         def read(con: sqlite3.Connection) -> ArchivedDeal | None:
-            row = con.execute(
-                f"SELECT {_COLUMNS} FROM archived_deals WHERE deal_id = ?", (deal_id,)
-            ).fetchone()
+            row = con.execute(f"SELECT {_COLUMNS} FROM {self.table} WHERE deal_id = ?", (deal_id,)).fetchone()
             return None if row is None else _row_to_deal(row)
 
         return await self._read(read)
 
     async def records(self, deal_id: str) -> list[bytes] | None:
         def read(con: sqlite3.Connection) -> list[bytes] | None:
-            row = con.execute("SELECT records FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
+            row = con.execute(f"SELECT records FROM {self.table} WHERE deal_id = ?", (deal_id,)).fetchone()
             return None if row is None else _records_decoder.decode(row[0])
 
         return await self._read(read)
 
     async def meta(self, deal_id: str) -> dict[str, str] | None:
         def read(con: sqlite3.Connection) -> dict[str, str] | None:
-            row = con.execute("SELECT meta FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
+            row = con.execute(f"SELECT meta FROM {self.table} WHERE deal_id = ?", (deal_id,)).fetchone()
             return None if row is None else json.loads(row[0])
 
         return await self._read(read)
@@ -214,7 +230,7 @@ class SqliteArchive(Archive):
     async def list(self, offset: int = 0, count: int = 100) -> list[ArchivedListing]:
         def read(con: sqlite3.Connection) -> list[ArchivedListing]:
             rows = con.execute(
-                "SELECT deal_id, game, created_ms, finished_ms, spectators FROM archived_deals"
+                f"SELECT deal_id, game, created_ms, finished_ms, spectators FROM {self.table}"
                 " ORDER BY created_ms DESC, deal_id DESC LIMIT ? OFFSET ?",
                 (max(0, count), max(0, offset)),
             ).fetchall()
@@ -223,13 +239,13 @@ class SqliteArchive(Archive):
         return await self._read(read)
 
     async def count(self) -> int:
-        return await self._read(lambda con: con.execute("SELECT count(*) FROM archived_deals").fetchone()[0])
+        return await self._read(lambda con: con.execute(f"SELECT count(*) FROM {self.table}").fetchone()[0])
 
     async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
         def write(con: sqlite3.Connection) -> str | None:
             con.execute("BEGIN IMMEDIATE")
             try:
-                row = con.execute("SELECT meta FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
+                row = con.execute(f"SELECT meta FROM {self.table} WHERE deal_id = ?", (deal_id,)).fetchone()
                 if row is None:
                     con.execute("COMMIT")
                     return None
@@ -237,7 +253,7 @@ class SqliteArchive(Archive):
                 if field not in meta:
                     meta[field] = value
                     con.execute(
-                        "UPDATE archived_deals SET meta = ? WHERE deal_id = ?",
+                        f"UPDATE {self.table} SET meta = ? WHERE deal_id = ?",
                         (json.dumps(meta, sort_keys=True), deal_id),
                     )
                 con.execute("COMMIT")
@@ -252,13 +268,13 @@ class SqliteArchive(Archive):
         def write(con: sqlite3.Connection) -> None:
             con.execute("BEGIN IMMEDIATE")
             try:
-                row = con.execute("SELECT meta FROM archived_deals WHERE deal_id = ?", (deal_id,)).fetchone()
+                row = con.execute(f"SELECT meta FROM {self.table} WHERE deal_id = ?", (deal_id,)).fetchone()
                 if row is not None:
                     meta = json.loads(row[0])
                     if meta.get(field) == value:
                         del meta[field]
                         con.execute(
-                            "UPDATE archived_deals SET meta = ? WHERE deal_id = ?",
+                            f"UPDATE {self.table} SET meta = ? WHERE deal_id = ?",
                             (json.dumps(meta, sort_keys=True), deal_id),
                         )
                 con.execute("COMMIT")
@@ -269,5 +285,6 @@ class SqliteArchive(Archive):
         await self._writer.run(write)
 
     async def close(self) -> None:
-        await self._reader.close()
-        await self._writer.close()
+        if self._owner:  # the matches' table shares the deals' threads: they close them
+            await self._reader.close()
+            await self._writer.close()
