@@ -26,30 +26,19 @@ SLEEPS = "import sys, time\nsys.stdin.readline()\ntime.sleep(3600)\n"
 pytestmark = pytest.mark.timeout(300)
 
 
-async def _programs_app(aiohttp_client, store, decision_s: float):
+@pytest.fixture
+async def http_programs(request, aiohttp_client, store):
     """A --dev app with two programs registered: ``ex`` (the Python example) and ``sleepy``
-    (answers nothing), ``decision_s`` a decision (the limits are every program's)."""
+    (answers nothing). The limits are every program's: 30 s a decision by default (a loaded
+    machine may take seconds to start the example's process); a test that wants a timeout
+    passes its own (``indirect`` parametrisation)."""
+    decision_s = getattr(request, "param", 30.0)
     programs.register(
         [programs.ProgramSpec("ex", EXAMPLE), programs.ProgramSpec("sleepy", (PY, "-c", SLEEPS))],
         programs.Limits(decision_s=decision_s),
     )
     app = bootstrap.application(store.redis, replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True))
-    return await aiohttp_client(app)
-
-
-@pytest.fixture
-async def http_programs(aiohttp_client, store):
-    """Programs with room: a loaded machine may take seconds to start the example's process."""
-    client = await _programs_app(aiohttp_client, store, 30.0)
-    yield client
-    await close_within(client, 90)
-    programs.register([])
-
-
-@pytest.fixture
-async def http_impatient(aiohttp_client, store):
-    """Programs with one second a decision, for the program that never answers."""
-    client = await _programs_app(aiohttp_client, store, 1.0)
+    client = await aiohttp_client(app)
     yield client
     await close_within(client, 90)
     programs.register([])
@@ -82,8 +71,8 @@ async def test_a_program_plays_a_whole_deal_at_a_table(http_programs, game, seat
     assert program_seats <= moved
 
 
-async def test_a_hanging_program_costs_its_seat_the_default_move_and_the_log_says_why(http_impatient):
-    http_programs = http_impatient
+@pytest.mark.parametrize("http_programs", [1.0], indirect=True)  # one second a decision
+async def test_a_hanging_program_costs_its_seat_the_default_move_and_the_log_says_why(http_programs):
     seats = ["bot:sleepy", "bot:greedy", "bot:greedy"]
     created = await (
         await http_programs.post("/deals", json={"game": "paohuzi", "seats": seats, "client_seed": "h"})
