@@ -23,7 +23,8 @@ and every command decided again (``service.app.reads.audit.audit_log``). The met
 and a finished deal is listed for the target's archiver. A deal the target already holds with the
 same records is skipped; with other records it is refused. A match is stored once its hash chain
 verifies (it is audited against its deals like any match, ``GET /matches/{id}/audit``); a live
-deal or match is scheduled for the target's clock keeper and match sweep as it was. The players'
+deal or match is scheduled for the target's clock keeper and match sweep as it was, an ended
+match listed for the target's archiver. The players'
 rows are added to the target's lists when the target has no salt yet or the same one (a digest
 made with another salt names nobody there: refused). Exit code 1 when anything was refused. The
 files hold the meta's token digests and the players' digests: keep them as private as the store.
@@ -328,7 +329,9 @@ def cmd_import_all(args: argparse.Namespace) -> int:
 async def _import_matches(store: Any, matches: list[dict[str, Any]]) -> dict[str, int]:
     """Each match's log stored once its hash chain verifies (and its head hash is the one
     exported); a live match is scheduled for the target's sweep as it was."""
-    from domain.envelope import record_hash, verify_chain
+    from domain.envelope import decode_record, record_hash, verify_chain
+    from service.app.archive.archiver import MATCH_FINAL_EVENT
+    from service.store.event_store import now_ms
 
     counts = {"stored": 0, "skipped": 0, "refused": 0}
     target = _match_store(store)
@@ -353,6 +356,8 @@ async def _import_matches(store: Any, matches: list[dict[str, Any]]) -> dict[str
             await target.append_records(match_id, raws)
             if isinstance(match.get("look_at"), int):
                 await target.schedule_clock(match_id, match["look_at"])
+            if decode_record(raws[-1]).type == MATCH_FINAL_EVENT:  # ended: for the target's archiver
+                await target.mark_finished(match_id, now_ms())
             counts["stored"] += 1
     finally:
         target.close()
