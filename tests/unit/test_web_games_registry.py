@@ -46,6 +46,8 @@ def test_every_game_has_one_module_and_one_registry_line() -> None:
     assert [a for a, _ in imported] == [b for _, b in imported], "import each game under its own name"
     names = [b for _, b in imported]
     assert sorted(names) == sorted(GAMES), "the web registry and domain.game.GAMES list the same games"
+    registered = re.findall(r"^register\((\w+)\);$", registry, re.M)
+    assert registered == names, "each imported game is registered once, in the order imported"
     modules = sorted(p.stem for p in (WEB / "games").glob("*.js"))
     assert modules == sorted(names), "every module under web/games/ is registered, and only those"
     for name in names:

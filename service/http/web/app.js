@@ -1,6 +1,7 @@
 // dealstream web table: the page chrome (language, Display settings), the router, and hooks for
 // tests. The pages live in lobby.js, play.js (play and watch), replay.js, people.js (join) and
 // rules_page.js.
+import "./games.js"; // first: fills registry.js with every game's module before a page draws
 import { t, setLang, getLang, LANGS, isRtl } from "./i18n.js";
 import { store, $ } from "./net.js";
 import { renderLobby, stopLobby } from "./lobby.js";
@@ -9,7 +10,7 @@ import { renderReplay, stopReplay, currentReplay, drawReplay } from "./replay.js
 import { renderRules } from "./rules_page.js";
 import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
-import { games, gameUi } from "./games.js";
+import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 
 // ------------------------------------------------------------------ Display settings

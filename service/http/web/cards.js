@@ -1,6 +1,6 @@
 // Cards (Paohuzi) and tiles (MCR) drawn as inline SVG; names come from the translation table.
 import { t } from "./i18n.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 
 const SVGNS = 'xmlns="http://www.w3.org/2000/svg"';
 const CJK = "'Noto Sans CJK SC','Noto Sans SC','WenQuanYi Micro Hei','Microsoft YaHei','PingFang SC',serif";

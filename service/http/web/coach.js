@@ -4,7 +4,7 @@
 // from cards, so the page can never show more than the seat's own view holds.
 import { t } from "./i18n.js";
 import { store, esc } from "./net.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 
 export const coachOn = () => !!store.get("coach", false);
 export const setCoach = (on) => store.set("coach", !!on);

@@ -1,5 +1,5 @@
 // The fairness check (docs/design.md, the shuffle) done in the browser with crypto.subtle and BigInt.
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) throw new Error("not hex");

@@ -2,7 +2,7 @@
 // open for a friend), the pace, the clock, the seed; open tables to join, deals in progress to
 // watch and finished deals to replay.
 import { t } from "./i18n.js";
-import { games as registered, gameUi } from "./games.js";
+import { games as registered, gameUi } from "./registry.js";
 import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";

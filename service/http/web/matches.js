@@ -3,7 +3,7 @@
 // (hand k of n, the running score), "Next hand" or the standings on the result sheet, and the
 // match page (#/match/<id>): its deals, scores, standings and audit.
 import { t } from "./i18n.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
 import { namer } from "./words.js";
 import { showProblem } from "./ui.js";

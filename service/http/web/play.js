@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, ownSeat } from "./net.js";
 import { awayBannerHtml, bindWaitingRoom, clockBadgeHtml, roomLevels, tickClocks, waitingRoomHtml } from "./people.js";
 import { LogBook, entryHtml, namer, pieceName } from "./words.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 import {
   modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness, mySeatHtml, lastActionHtml,
 } from "./table.js";

@@ -5,7 +5,7 @@ import { pieceHtml, mcTileName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { api, esc, $, ownSeat, tokensOf } from "./net.js";
 import { Describer, namer, pieceName, windowNo, noun } from "./words.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 import { modelFromSeatView, modelFromFullView, feltHtml, resultHtml, runFairness, actionAria } from "./table.js";
 import { showProblem, announce } from "./ui.js";
 import { initReview, stopReview, reviewBarHtml, decisionPanelHtml, sliderMarksHtml, bindReview, jumpMistake } from "./review.js";

@@ -8,7 +8,7 @@ import { pieceHtml } from "./cards.js";
 import { actionLabel, actionAria } from "./table.js";
 import { api, esc, $ } from "./net.js";
 import { namer, pieceName } from "./words.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 import { showProblem, announce } from "./ui.js";
 
 const POLL_MS = 300;

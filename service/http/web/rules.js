@@ -2,7 +2,7 @@
 // each game's rules (PH, MC) and the table rules (TB) the two games share.
 import { getLang } from "./i18n.js";
 import { PEOPLE_RULES } from "./i18n_people.js";
-import { games } from "./games.js";
+import { games } from "./registry.js";
 
 const PH_EN = {
   title: "Paohuzi — how the table plays",

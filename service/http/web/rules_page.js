@@ -3,7 +3,7 @@
 import { t, getLang } from "./i18n.js";
 import { RULES } from "./rules.js";
 import { esc, $ } from "./net.js";
-import { games, gameUi } from "./games.js";
+import { games, gameUi } from "./registry.js";
 
 const app = () => $("#app");
 

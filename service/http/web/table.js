@@ -9,7 +9,7 @@ import { api, esc, $ } from "./net.js";
 import { namer, levelOf, pieceName, windowNo, closedReason } from "./words.js";
 import { showProblem } from "./ui.js";
 import { coachNoteHtml } from "./coach.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 
 // ------------------------------------------------------------------ models
 export function modelFromSeatView(game, v, kinds) {

@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { phKindLabel, phKindFromName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { esc } from "./net.js";
-import { gameUi } from "./games.js";
+import { gameUi } from "./registry.js";
 
 // "You" for the person's seat, a person's own name where the seat has one (TB-1.3, always as
 // text), "Computer k" for the k-th bot seat, "Player k" for the k-th other person, and an open seat
