@@ -100,9 +100,13 @@ async def _play_person(http, deal_id: str, token: str) -> None:
 
 
 async def test_a_paohuzi_match_keeps_the_persons_seat_and_token(http):
-    body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:random"], "pace": "fast", "length": 2}
+    body = {
+        "game": "paohuzi", "seats": ["human", "bot:greedy", "bot:random"], "pace": "fast", "length": 2,
+        "name": "Ana",
+    }  # fmt: skip
     created = await (await http.post("/matches", json=body)).json()
     match_id, token = created["match_id"], created["tokens"]["0"]
+    assert (await _match(http, match_id))["names"][0] == "Ana"
     await _play_person(http, created["deal_id"], token)
 
     async def second():
@@ -121,6 +125,7 @@ async def test_a_paohuzi_match_keeps_the_persons_seat_and_token(http):
     assert view.status == 200
     await _play_person(http, second_id, token)
     m = await _until(lambda: _over(http, match_id), "the match to end")
+    assert m["names"][0] == "Ana" and m["seats"][0] == "human"  # as the last deal shows them
     assert len(m["deals"]) == 2 and m["scores"] == [
         sum(d["result"]["payments"][s] for d in m["deals"]) for s in range(3)
     ]
@@ -229,6 +234,7 @@ async def test_a_match_lists_a_deal_only_once_it_exists(http, store):
     await MatchLog(store).append(match_id, 0, events, command_id="test")
     m = await _match(http, match_id)
     assert [d["deal_id"] for d in m["deals"]] == [first]
+    assert m["seats"] == ["bot:random"] * 3  # no deal of it exists here: the seats as requested
     assert (await http.get(f"/deals/{second}")).status == 404
 
 

@@ -86,8 +86,7 @@ class MatchReads:
         state, _version = await self.log.state(match_id)
         created = state.created
         assert created is not None
-        deals = []
-        seats, names = list(created.seats), [None] * len(created.seats)
+        deals: list[MatchDeal] = []
         for entry in state.deals:
             dealer = entry.dealer
             if entry is state.current:
@@ -95,10 +94,10 @@ class MatchReads:
                     folded = await self.reads.folds.load(entry.deal_id)
                 except DealNotFound:  # named in the log, being created: listed once it exists
                     break
-                seats, names = folded.seats, list(folded.state.seating.names)
                 if dealer is None and folded.started:  # public once dealt
                     dealer = folded.kit.projections.dealer_of(folded.state)
             deals.append(MatchDeal(entry.index, entry.deal_id, dealer, entry.round, _result(entry.result)))
+        seats, names = await self._seating(deals[-1].deal_id if deals else None, created.seats)
         return MatchSummary(
             match_id=match_id,
             game=created.game,
@@ -113,6 +112,19 @@ class MatchReads:
             standings=state.ended.standings if state.ended is not None else standings(state.scores),
             over=state.over,
         )
+
+    async def _seating(self, deal_id: str | None, requested: list[str]) -> tuple[list[str], list[str | None]]:
+        """The seats' kinds and names as the match's latest listed deal shows them (while the
+        next deal is being created, the deal before's: names do not blink out between deals);
+        before any deal exists, the seats as requested and no names."""
+        if deal_id is not None:
+            try:
+                folded = await self.reads.folds.load(deal_id)
+            except DealNotFound:
+                pass
+            else:
+                return folded.seats, list(folded.state.seating.names)
+        return list(requested), [None] * len(requested)
 
     async def audit(self, match_id: str) -> MatchAudit:
         """TB-5.5: the match log's chain and order, every planned dealer and round, and each
