@@ -91,3 +91,40 @@ async def assert_whole_in_redis(store: EventStore, original: Original) -> None:
     assert await store.read_raw(original.deal_id) == original.records
     assert await store.head_hash(original.deal_id) == original.head_hash
     assert await store.get_meta(original.deal_id) == original.meta
+
+
+async def match_logs_round_trip(store: EventStore, archive: Archive) -> None:
+    """An ended match log in no finished index (as before match logs were archived) and a live
+    one: the key scan lists the ended one once, the match archiver moves it to the matches shelf
+    (never among the deals), the live one stays, and the log reads back as it read from Redis."""
+    from domain.match import MatchCreated, MatchDealEnded, MatchDealStarted, MatchEnded, Standing
+    from service.app.archive.archiver import Archiver
+    from service.app.state.match_log import MatchLog
+
+    on_archive = EventStore(store.redis, store.prefix, archive=archive)
+    log = MatchLog(on_archive)
+    ended, live = "0a0a0a0a0a0a0a0a", "0b0b0b0b0b0b0b0b"
+    events = [
+        MatchCreated(ended, "mcr", "mcr/2", ["bot:greedy"] * 4, 1),
+        MatchDealStarted(0, "d" * 16),
+        MatchDealEnded(0, "d" * 16, dealer=0, winner=1, payments=[-8, 24, -8, -8]),
+        MatchEnded([Standing(1, 24, 1), Standing(0, -8, 2), Standing(2, -8, 2), Standing(3, -8, 2)]),
+    ]
+    try:
+        await log.append(ended, 0, events, command_id="old")
+        await log.append(live, 0, events[:2], command_id="old")
+        before = (await log.raw(ended), await log.state(ended))
+        matches = Archiver.of_matches(log.store, archive, older_than=0)
+        assert await matches.backfill_by_keys() == 1
+        assert await matches.backfill_by_keys() == 0  # listed once
+        counts = await matches.archive_once()
+        assert (counts.archived, counts.failed) == (1, 0)
+        assert not await store.redis.exists(log.store.events_key(ended))
+        assert not await store.redis.exists(log.store.commands_key(ended))
+        assert await store.redis.exists(log.store.events_key(live))  # a live match stays
+        assert await store.redis.zcard(log.store.finished_index_key) == 0
+        assert await archive.get(ended) is None and (await archive.matches().get(ended)) is not None
+        assert (await log.raw(ended), await log.state(ended)) == before
+    finally:
+        log.close()
+        on_archive.close()

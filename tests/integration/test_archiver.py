@@ -17,6 +17,7 @@ from tests.integration.archive_helpers import (
     assert_whole_in_archive,
     assert_whole_in_redis,
     in_redis,
+    match_logs_round_trip,
     play_finished,
     prefix_keys,
     snapshot,
@@ -273,33 +274,4 @@ async def test_match_logs_ended_before_archiving_are_listed_archived_and_read_ba
     """TB-5.1: a match log that ended before match logs were archived is in no finished index;
     the key scan lists it (and nothing live), the match archiver moves it, and the match log
     reads it from the archive's matches shelf as it read it from Redis."""
-    from domain.match import MatchCreated, MatchDealEnded, MatchDealStarted, MatchEnded, Standing
-    from service.app.state.match_log import MatchLog
-    from service.store.archive import ArchivedLogs
-
-    on_archive = EventStore(store.redis, store.prefix, archive=archive)
-    log = MatchLog(on_archive)
-    ended, live = "0a0a0a0a0a0a0a0a", "0b0b0b0b0b0b0b0b"
-    events = [
-        MatchCreated(ended, "mcr", "mcr/2", ["bot:greedy"] * 4, 1),
-        MatchDealStarted(0, "d" * 16),
-        MatchDealEnded(0, "d" * 16, dealer=0, winner=1, payments=[-8, 24, -8, -8]),
-        MatchEnded([Standing(1, 24, 1), Standing(0, -8, 2), Standing(2, -8, 2), Standing(3, -8, 2)]),
-    ]
-    try:
-        await log.append(ended, 0, events, command_id="old")
-        await log.append(live, 0, events[:2], command_id="old")
-        before = (await log.raw(ended), await log.state(ended))
-        matches = Archiver.of_matches(log.store, archive, older_than=0)
-        assert await matches.backfill_by_keys() == 1
-        assert await matches.backfill_by_keys() == 0  # listed once
-        counts = await matches.archive_once()
-        assert (counts.archived, counts.failed) == (1, 0)
-        assert not await store.redis.exists(log.store.events_key(ended))
-        assert await store.redis.exists(log.store.events_key(live))  # a live match stays
-        assert await archive.get(ended) is None and (await archive.matches().get(ended)) is not None
-        assert (await log.raw(ended), await log.state(ended)) == before
-        assert isinstance(log.store.archived, ArchivedLogs)
-    finally:
-        log.close()
-        on_archive.close()
+    await match_logs_round_trip(store, archive)

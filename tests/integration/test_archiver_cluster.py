@@ -10,7 +10,12 @@ from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore
 from tests.conftest import drop_prefix
-from tests.integration.archive_helpers import assert_whole_in_archive, in_redis, play_finished
+from tests.integration.archive_helpers import (
+    assert_whole_in_archive,
+    in_redis,
+    match_logs_round_trip,
+    play_finished,
+)
 
 pytestmark = pytest.mark.redis
 
@@ -31,6 +36,21 @@ async def test_finished_deals_leave_a_cluster_whole(cluster, key_prefix, tmp_pat
                 assert not await client.exists(key)
         for key in (store.index_key, store.public_index_key, store.finished_index_key):
             assert await client.zcard(key) == 0
+    finally:
+        await archive.close()
+        store.close()
+        await drop_prefix(client, key_prefix)
+        await client.aclose()
+
+
+async def test_match_logs_leave_a_cluster_whole(cluster, key_prefix, tmp_path):
+    """The match logs' key scan reaches every master, and the removal runs in each log's slot."""
+    client = connect(cluster.url)
+    await client.ping()
+    store = EventStore(client, key_prefix)
+    archive = SqliteArchive(tmp_path / "archive.sqlite3")
+    try:
+        await match_logs_round_trip(store, archive)
     finally:
         await archive.close()
         store.close()
