@@ -219,11 +219,11 @@ def _run_archive(
             # list such logs first
             added = await listing()
             if added:
-                log.info("%d finished %ss were missing from the finished index; listed", added, archiver.kind)
+                log.info("%d finished %s logs were not in the finished index; listed", added, archiver.kind)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - archiving goes on; the next start tries again
-            log.exception("listing finished %ss missing from the finished index failed", archiver.kind)
+            log.exception("listing finished %s logs missing from the finished index failed", archiver.kind)
         await archiver.run(settings.archive_interval_s)
 
     async def start(_app: web.Application) -> None:

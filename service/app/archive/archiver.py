@@ -165,7 +165,7 @@ class Archiver:
                 counts = await self.archive_once()
                 raise_if_cancelled()  # a client may swallow a cancellation and answer anyway
                 if counts.archived or counts.failed or counts.changed or counts.dangling:
-                    log.info("archive round (%ss): %s", self.kind, msgspec.json.encode(counts).decode())
+                    log.info("archive round (%s logs): %s", self.kind, msgspec.json.encode(counts).decode())
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the archiver must outlive any round's trouble
