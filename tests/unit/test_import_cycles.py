@@ -3,11 +3,13 @@ or ``service`` reach each other through imports (docs/design.md, the layers). A 
 order of imports matter and a part impossible to take out alone; this finds every one.
 
 Every import counts, also one inside a function (it still ties the two modules together), except
-those under ``if TYPE_CHECKING:`` (read by the type checker only)."""
+those under ``if TYPE_CHECKING:`` (read by the type checker only). The web client's scripts are
+held to the same: no circle of ES module imports under ``service/http/web``."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,4 +121,36 @@ def test_the_graph_reads_relative_and_function_level_imports():
 def test_no_import_cycles():
     graph = import_graph()
     assert len(graph) > 100  # the whole tree was read
+    assert cycles(graph) == []
+
+
+# the web client's modules (service/http/web): ES module imports, read as text
+WEB = ROOT / "service" / "http" / "web"
+_JS_IMPORT = re.compile(r"""^\s*import\s+(?:[^"';]*?\s+from\s+)?["'](\.{1,2}/[^"']+\.js)["']""", re.M)
+
+
+def web_import_graph() -> dict[str, set[str]]:
+    """Each web script (its path under web/) and the scripts it imports."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(WEB.rglob("*.js")):
+        here = path.relative_to(WEB).as_posix()
+        targets = set()
+        for spec in _JS_IMPORT.findall(path.read_text(encoding="utf-8")):
+            target = (path.parent / spec).resolve()
+            targets.add(target.relative_to(WEB.resolve()).as_posix())
+        graph[here] = targets
+    return graph
+
+
+def test_the_web_graph_reads_every_import_form():
+    text = 'import "./a.js";\nimport x from "../b.js";\nimport { c, d } from "./c.js";\nconst e = "./e.js";\n'
+    assert sorted(_JS_IMPORT.findall(text)) == ["../b.js", "./a.js", "./c.js"]
+
+
+def test_no_import_cycles_in_the_web_client():
+    """A page and a game module never import each other: the pages ask registry.js, which imports
+    nothing, and games.js fills it (a circle makes what is defined depend on load order)."""
+    graph = web_import_graph()
+    assert len(graph) > 20 and any(graph.values())  # the whole client was read
+    assert all(t in graph for targets in graph.values() for t in targets), "an import names no script"
     assert cycles(graph) == []
