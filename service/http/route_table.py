@@ -273,10 +273,11 @@ ROUTES: tuple[Route, ...] = (
         "POST",
         "/deals/{deal_id}/rematch",
         "rematch",
-        "play a finished deal again: same seats, levels and pace, the dealer moved on by one (once "
-        "per deal; DS-15 after that); an optional body's player_key lists the caller's new seats "
-        "under it",
-        (Answer(201, schemas.CreatedDeal),),
+        "play a finished deal again: same seats, levels and pace, the dealer moved on by one, "
+        "every person in their seat with their name; the first seat to ask creates it (201), "
+        "every later request of a seat reaches it with its own seat and token (200); an "
+        "optional body's player_key lists the caller's seat under it",
+        (Answer(201, schemas.PlayedAgain), Answer(200, schemas.PlayedAgain, description="made already")),
         request=schemas.RematchRequest,
         request_required=False,
         parameters=(DEAL_ID,),

@@ -254,13 +254,20 @@ class Api:
         return json_response(await self.reads.lobby(count))
 
     async def rematch(self, request: web.Request) -> web.Response:
-        """ "Play again" with a seat token of the finished deal."""
+        """ "Play again" with a seat token of the finished deal: 201 to the request that made the
+        new deal, 200 to every later one (each reaches it with its own seat)."""
         deal_id = request.match_info["deal_id"]
-        seat = await self.deals.seats.authenticate(deal_id, bearer(request))
+        token = bearer(request)
+        seat = await self.deals.seats.authenticate(deal_id, token)
+        assert token is not None
         raw = await read_body(request)
         body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
-        made = await self._budgeted(request, lambda: self.deals.rematch(deal_id, seat, body.player_key))
-        return json_response(made, status=201)
+        again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key)  # noqa: E731
+        if await self.deals.store.meta_field(deal_id, "rematched_by") is None:
+            made = await self._budgeted(request, again)
+        else:  # the deal another seat made already: reaching it makes nothing, spends no budget
+            made = await again()
+        return json_response(made, status=201 if made["created"] else 200)
 
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = whole(request, "offset", 0, 0, 10**9)

@@ -120,6 +120,16 @@ class CreatedDeal(msgspec.Struct):
     coach: bool = False
 
 
+class PlayedAgain(CreatedDeal, kw_only=True):
+    """ "Play again": the new deal, and the caller's seat in it with a token for it (in
+    ``tokens`` too). ``created``: this request made the deal (201); else it reached the deal
+    another seat's request made (200), with no invite in the answer."""
+
+    seat: int
+    token: str
+    created: bool
+
+
 class CreatedMatch(CreatedDeal, kw_only=True):
     """The first deal's creation answer (its tokens and invites are the whole match's: TB-5.2)
     and the match's id, length in deals and target."""

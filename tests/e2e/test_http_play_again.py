@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 
+from domain.paohuzi.scenario import deck_for
 from tests.e2e.conftest import auth
 
 
@@ -73,11 +74,9 @@ async def test_play_again_makes_one_linked_deal_with_the_dealer_moved_on(http):
     again = await resp.json()
     assert again["rematch_of"] == old and again["seats"] == created["seats"] and again["pace"] == "fast"
     assert set(again["tokens"]) == {"0"} and again["deal_id"] != old
-    refused = await http.post(f"/deals/{old}/rematch", headers=auth(tokens["0"]))
-    problem = await refused.json()
-    assert (
-        refused.status == 409 and problem["rule"] == "DS-15" and problem["rematched_by"] == again["deal_id"]
-    )
+    retried = await http.post(f"/deals/{old}/rematch", headers=auth(tokens["0"]))
+    assert retried.status == 200, await retried.text()  # a retry reaches the same deal, makes none
+    assert (await retried.json())["deal_id"] == again["deal_id"]
     old_summary = await (await http.get(f"/deals/{old}")).json()
     new_summary = await (await http.get(f"/deals/{again['deal_id']}")).json()
     assert old_summary["rematched_by"] == again["deal_id"] and new_summary["rematch_of"] == old
@@ -135,3 +134,149 @@ async def test_the_games_list_the_bot_levels_with_a_default(http):
             if lv["strength"] is not None:
                 low, high = lv["strength"]["ci95"]
                 assert low <= lv["strength"]["mean_net_per_deal"] <= high
+
+
+# --- "Play again" at a table of people -------------------------------------------------------
+# the bot in seat 2 holds three ti: it wins as soon as the deal is dealt (PH-2.6), so a table of
+# people reaches its end with two StartDeal commands and no move
+QUICK_END = deck_for(0, {2: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})
+
+
+async def _problem(resp, status: int, rule: str) -> dict:
+    assert resp.status == status, await resp.text()
+    assert resp.content_type == "application/problem+json"
+    body = await resp.json()
+    assert body["rule"] == rule, body
+    return body
+
+
+async def _start(http, deal_id: str, token: str, seed: str):
+    body = {"command_id": f"start-{seed}", "command": {"type": "StartDeal", "client_seed": seed}}
+    resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))
+    assert resp.status == 200, await resp.text()
+
+
+async def _ended_table(http, *, lobby: bool) -> tuple[str, str, str]:
+    """A finished Paohuzi deal of Bo (seat 0, its creator) and Ana (seat 1: invited, or a
+    stranger from the lobby) beside a bot: its id and both tokens."""
+    body = {
+        "game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "name": "Bo", "lobby": lobby,
+        "deck": QUICK_END, "dealer": 0,
+    }  # fmt: skip
+    resp = await http.post("/deals", json=body)
+    assert resp.status == 201, await resp.text()
+    created = await resp.json()
+    deal_id = created["deal_id"]
+    join = {"seat": 1, "name": "Ana"} if lobby else {"invite": created["invites"]["1"], "name": "Ana"}
+    resp = await http.post(f"/deals/{deal_id}/join", json=join)
+    assert resp.status == 201, await resp.text()
+    bo, ana = created["tokens"]["0"], (await resp.json())["token"]
+    await _start(http, deal_id, bo, "bo")
+    await _start(http, deal_id, ana, "ana")
+    summary = await (await http.get(f"/deals/{deal_id}")).json()
+    assert summary["over"], summary
+    return deal_id, bo, ana
+
+
+async def _again(http, deal_id: str, token: str, status: int) -> dict:
+    resp = await http.post(f"/deals/{deal_id}/rematch", headers=auth(token))
+    assert resp.status == status, await resp.text()
+    return await resp.json()
+
+
+async def _seat_of(http, deal_id: str, token: str) -> int:
+    resp = await http.get(f"/deals/{deal_id}/view", headers=auth(token))
+    assert resp.status == 200, await resp.text()
+    return (await resp.json())["seat"]
+
+
+async def test_play_again_at_a_table_of_people_seats_everyone_again_with_their_names(http):
+    """The creator asks first: the new deal has both people in their seats with their names,
+    no seat open and no invite; the friend's request (and a retry of either) reaches the same
+    deal with the friend's own seat and a token for it; both deal it with their seeds."""
+    old, bo, ana = await _ended_table(http, lobby=False)
+    first = await _again(http, old, bo, 201)
+    new = first["deal_id"]
+    assert first["seat"] == 0 and set(first["tokens"]) == {"0"} and first["token"] == first["tokens"]["0"]
+    assert first["invites"] == {} and first["join_links"] == {} and first["rematch_of"] == old
+    summary = await (await http.get(f"/deals/{new}")).json()
+    assert summary["seats"] == ["human", "human", "bot:greedy"] and summary["open_seats"] == []
+    assert summary["names"] == ["Bo", "Ana", None]
+    assert summary["waiting_to_start"] == [0, 1]
+    second = await _again(http, old, ana, 200)
+    assert second["deal_id"] == new and second["seat"] == 1 and set(second["tokens"]) == {"1"}
+    assert second["invites"] == {}
+    for token, seat, answer in ((bo, 0, first), (ana, 1, second)):
+        assert await _seat_of(http, new, answer["tokens"][str(seat)]) == seat
+        retry = await _again(http, old, token, 200)  # idempotent: the same deal and seat
+        assert retry["deal_id"] == new and retry["seat"] == seat
+    assert (await (await http.get(f"/deals/{old}")).json())["rematched_by"] == new
+    await _start(http, new, second["tokens"]["1"], "ana-2")
+    await _start(http, new, first["tokens"]["0"], "bo-2")  # both seeds deal it (TB-3.1)
+    summary = await (await http.get(f"/deals/{new}")).json()
+    assert summary["waiting_to_start"] == [] and summary["version"] > 4
+    frame = await (await http.get(f"/deals/{new}/replay", params={"step": 2}, headers=auth(bo))).json()
+    assert frame["event"]["type"] == "SeatJoined" and "token_digest" not in frame["event"]
+
+
+async def test_at_a_lobby_table_the_stranger_who_asks_first_locks_nobody_out(http):
+    """The person who joined from the lobby asks first: the host still has its seat, its name
+    and a token for it in the new deal; nobody else may ask, each with a problem+json."""
+    old, bo, ana = await _ended_table(http, lobby=True)
+    first = await _again(http, old, ana, 201)
+    new = first["deal_id"]
+    assert first["seat"] == 1 and first["invites"] == {}
+    host = await _again(http, old, bo, 200)
+    assert host["deal_id"] == new and host["seat"] == 0
+    assert await _seat_of(http, new, host["tokens"]["0"]) == 0
+    assert await _seat_of(http, new, first["tokens"]["1"]) == 1
+    summary = await (await http.get(f"/deals/{new}")).json()
+    assert summary["names"] == ["Bo", "Ana", None] and summary["open_seats"] == []
+    assert summary["lobby"] is False  # no seat left to find
+    # only a seated person asks: no token, a token of another deal, a malformed one
+    await _problem(await http.post(f"/deals/{old}/rematch"), 401, "DS-8")
+    other = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    await _problem(await http.post(f"/deals/{old}/rematch", headers=auth(other["tokens"]["0"])), 401, "DS-8")
+    await _problem(await http.post(f"/deals/{old}/rematch", headers=auth("x" * 300)), 401, "DS-8")
+
+
+async def test_both_people_asking_at_once_reach_one_new_deal(http):
+    """Two requests at the same moment: one creates the deal, the other reaches it; each gets
+    its own seat."""
+    old, bo, ana = await _ended_table(http, lobby=False)
+    answers = await asyncio.gather(
+        *(http.post(f"/deals/{old}/rematch", headers=auth(t)) for t in (bo, ana, bo, ana))
+    )
+    assert sorted(a.status for a in answers) == [200, 200, 200, 201]
+    made = [await a.json() for a in answers]
+    assert len({m["deal_id"] for m in made}) == 1
+    assert [m["seat"] for m in made] == [0, 1, 0, 1]
+    new = made[0]["deal_id"]
+    assert await _seat_of(http, new, made[0]["tokens"]["0"]) == 0
+    assert await _seat_of(http, new, made[1]["tokens"]["1"]) == 1
+    summary = await (await http.get(f"/deals/{new}")).json()
+    assert summary["names"] == ["Bo", "Ana", None] and summary["open_seats"] == []
+
+
+async def test_a_rematch_claimed_but_never_created_is_made_by_the_next_request(http, store):
+    """The request that claimed the new deal's id died before creating it: the next seat's
+    request creates it under that id, with both people in their seats."""
+    old, bo, ana = await _ended_table(http, lobby=False)
+    claimed = "ab" * 8
+    assert await store.claim_meta(old, "rematched_by", claimed) == claimed
+    made = await _again(http, old, ana, 200)
+    assert made["deal_id"] == claimed and made["seat"] == 1
+    host = await _again(http, old, bo, 200)
+    assert host["deal_id"] == claimed and await _seat_of(http, claimed, host["tokens"]["0"]) == 0
+    summary = await (await http.get(f"/deals/{claimed}")).json()
+    assert summary["names"] == ["Bo", "Ana", None] and summary["rematch_of"] == old
+
+
+async def test_a_rematch_that_does_not_hold_the_seat_answers_ds15(http, store):
+    """A deal played again before people were carried over (here: the claim names a deal of
+    other people): a seat it does not hold is told so, with the deal's id."""
+    old, _bo, ana = await _ended_table(http, lobby=False)
+    other = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
+    assert await store.claim_meta(old, "rematched_by", other["deal_id"]) == other["deal_id"]
+    problem = await _problem(await http.post(f"/deals/{old}/rematch", headers=auth(ana)), 409, "DS-15")
+    assert problem["rematched_by"] == other["deal_id"]

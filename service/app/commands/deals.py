@@ -32,7 +32,7 @@ from domain.errors import RuleViolation
 from domain.game import MatchPlace, StartDeal
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
-from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
+from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, SeatJoined
 from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
@@ -48,6 +48,7 @@ log = logging.getLogger("dealstream.deals")
 
 MAX_CONFLICT_RETRIES = 50
 LOOK_AGAIN_MS = 60_000  # a clocked deal no seat's wait is running on is looked at again this late
+REMATCH_WAIT_S = 5.0  # a "Play again" another request is creating is finished here after this long
 PACES = tuple(PACE_FACTORS)  # a deal's pace: its bots think these many times the server's --bot-delay
 __all__ = ["DealService", "DealNotFound", "Folded", "CommandIdReused", "StaleVersion"]
 __all__ += ["AlreadyRematched"]
@@ -81,6 +82,18 @@ class StaleVersion(Exception):
         super().__init__(f"expected version {expected}, the deal is at {actual}")
         self.expected = expected
         self.actual = actual
+
+
+@dataclass(frozen=True)
+class Carried:
+    """The seats of a deal that follows another with the same people: each seat's kind at
+    creation (a joined person's seat open, taken again at once), the creator's token digests by
+    seat, each joined person's (name, token digest, invited) by seat, the creator's name."""
+
+    seats: list[str]
+    creator: dict[int, str]
+    joined: dict[int, tuple[str, str, bool]]
+    name: str | None
 
 
 @dataclass(frozen=True)
@@ -216,42 +229,106 @@ class DealService:
             lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
         )  # fmt: skip
 
-    async def rematch(self, deal_id: str, seat: int, player_key: Any = None) -> dict[str, Any]:
+    async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
-        one seat, ``rematch_of`` in its first event. Once per deal (DS-15 after that), in Redis or,
-        for a deal already archived, in the archive (``EventStore.claim_meta``). With
-        ``player_key`` the seats handed to the caller are listed under it (issue 24)."""
+        one seat, ``rematch_of`` in its first event, every person in their seat again with their
+        name and their token of this deal, as a match's next deal (TB-5.2). Made once
+        per deal (the ``rematched_by`` claim, in Redis or, for an archived deal, the archive);
+        whoever asks first creates it, and every later request of a seat of this deal, a retry
+        too, answers the same deal with that seat (``created`` False). DS-15 only for a seat the
+        new deal does not hold (a rematch made before every person was carried over). With
+        ``player_key`` the caller's seat in it is listed under the key (issue 24)."""
         player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:
             raise RuleViolation("DS-2", "a deal is played again once it is over")
         new_id = secrets.token_hex(8)
         taken = await self.store.claim_meta(deal_id, "rematched_by", new_id)
-        if taken != new_id:
-            raise AlreadyRematched(deal_id, taken)
-        dealer = (folded.kit.projections.dealer_of(folded.state) + 1) % len(folded.seats)
-        seats = folded.seats
+        plan = await self.carried_seats(folded)
+        if taken == new_id:
+            try:
+                made = {**await self._create_rematch(folded, plan, new_id), "created": True}
+            except BaseException:
+                await self.store.release_meta(deal_id, "rematched_by", new_id)
+                raise
+        else:
+            assert taken is not None
+            made = {**await self._rematch_made(folded, plan, taken), "created": False}
+        new = made["deal_id"]
+        if await self.seats.seat_or_none(new, token) != seat:
+            raise AlreadyRematched(deal_id, new)
+        if player is not None:
+            created_ms = (await self.load(new)).created_ms or now_ms()
+            await self.players.seated(player, "deal", new, [seat], created_ms)
+        return {**made, "seat": seat, "token": token, "tokens": {str(seat): token}}
+
+    async def carried_seats(self, folded: Folded) -> Carried:
+        """Who sits where in a deal that follows ``folded`` with the same people, as TB-5.2 keeps
+        them between a match's deals: bots keep their levels; the creator's seats their token
+        digests (from the meta), each joined person their seat, name and digest (open at
+        creation, taken again at once)."""
         seating = folded.state.seating
-        if seating.parties > 1:  # the others are invited again (TB-1.1), their seats not handed over
-            mine = seating.party(seat)
-            seats = [OPEN if kind == PERSON and i not in mine else kind for i, kind in enumerate(seats)]
-        try:
-            return await self._create(
-                folded.kit.name,
-                seats,
-                None,
-                None,
-                dealer,
-                folded.spectators,
-                folded.pace,
-                deal_id,
-                new_id,
-                clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
-                player=player,
-            )
-        except BaseException:
-            await self.store.release_meta(deal_id, "rematched_by", new_id)
-            raise
+        meta = await self.store.get_meta(folded.events[0].deal_id)
+        invited = {e.seat: e.invited for e in folded.events if type(e) is SeatJoined and e.token_digest}
+        seats: list[str] = []
+        creator: dict[int, str] = {}
+        joined: dict[int, tuple[str, str, bool]] = {}
+        for seat, kind in enumerate(seating.kinds):
+            digest = seating.token_digests[seat] if kind == PERSON else ""
+            if digest:
+                seats.append(OPEN)
+                joined[seat] = (seating.names[seat] or f"seat {seat}", digest, invited.get(seat, False))
+            else:
+                seats.append(kind)
+                if kind == PERSON:
+                    creator[seat] = meta.get(f"token:{seat}", "")
+        named = [seating.names[seat] for seat in sorted(creator) if seating.names[seat]]
+        return Carried(seats, creator, joined, named[0] if named else None)
+
+    async def _create_rematch(self, folded: Folded, plan: Carried, new_id: str) -> dict[str, Any]:
+        """Create (or, created already, finish and answer) the deal ``new_id`` that plays
+        ``folded`` again; every step is safe to run twice (each append is conditional)."""
+        dealer = (folded.kit.projections.dealer_of(folded.state) + 1) % len(folded.seats)
+        return await self._create(
+            folded.kit.name,
+            plan.seats,
+            None,
+            None,
+            dealer,
+            folded.spectators,
+            folded.pace,
+            folded.events[0].deal_id,
+            new_id,
+            coach=folded.coach,
+            # a seat nobody took before the end is open again, listed as it was
+            lobby=folded.lobby and any(k == OPEN and i not in plan.joined for i, k in enumerate(plan.seats)),
+            name=plan.name,
+            clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
+            creator_digests=plan.creator,
+            joined=plan.joined,
+        )
+
+    async def _rematch_made(self, folded: Folded, plan: Carried, new_id: str) -> dict[str, Any]:
+        """The deal another request claimed as the rematch, once it holds every carried person.
+        The request that claimed it is usually done at once; what it did not do within
+        ``REMATCH_WAIT_S`` (cut short, or in a process that died) is done here, each step a
+        conditional append: the creation if the deal is missing, else the people's seats."""
+        deadline = time.monotonic() + REMATCH_WAIT_S
+        made: Folded | None = None
+        while time.monotonic() < deadline:
+            try:
+                made = await self.load(new_id)
+            except DealNotFound:
+                made = None
+            if made is not None and (
+                made.started or all(made.state.seating.kinds[s] == PERSON for s in plan.joined)
+            ):
+                return await self._created_again(new_id)
+            await asyncio.sleep(0.02)
+        if made is None:
+            return await self._create_rematch(folded, plan, new_id)
+        await self._seat_again(new_id, plan.joined, plan.name, plan.creator, False)
+        return await self._created_again(new_id)
 
     async def _create(
         self,

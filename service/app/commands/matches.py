@@ -35,7 +35,6 @@ from domain.match import (
     plan,
     rules_for,
 )
-from domain.table.seating import OPEN, PERSON, SeatJoined
 from service.app.cancellation import raise_if_cancelled
 from service.app.commands.deals import DealService
 from service.app.games import kit
@@ -147,25 +146,10 @@ class MatchService:
         bots keep their levels, people their seats and tokens; the clock and pace as before."""
         before = await self.deals.load(state.deals[entry.index - 1].deal_id)
         created = before.events[0]
-        seating = before.state.seating
-        meta = await self.deals.store.get_meta(created.deal_id)
-        invited = {e.seat: e.invited for e in before.events if type(e) is SeatJoined and e.token_digest}
-        seats: list[str] = []
-        creator: dict[int, str] = {}
-        joined: dict[int, tuple[str, str, bool]] = {}
-        for seat, kind in enumerate(seating.kinds):
-            digest = seating.token_digests[seat] if kind == PERSON else ""
-            if digest:  # a person who joined: their seat, taken again with their token
-                seats.append(OPEN)
-                joined[seat] = (seating.names[seat] or f"seat {seat}", digest, invited.get(seat, False))
-            else:
-                seats.append(kind)
-                if kind == PERSON:
-                    creator[seat] = meta.get(f"token:{seat}", "")
-        named = [seating.names[seat] for seat in sorted(creator) if seating.names[seat]]
+        plan = await self.deals.carried_seats(before)
         await self.deals._create(
             before.kit.name,
-            seats,
+            plan.seats,
             None,
             None,
             entry.dealer,
@@ -174,12 +158,12 @@ class MatchService:
             None,
             entry.deal_id,
             coach=before.coach,
-            name=named[0] if named else None,
+            name=plan.name,
             clock=msgspec.to_builtins(before.clock.settings) if before.clock is not None else None,
             idle_s=created.idle_limit_s,
             match=MatchPlace(match_id, entry.index, entry.round),
-            creator_digests=creator,
-            joined=joined,
+            creator_digests=plan.creator,
+            joined=plan.joined,
         )
 
     # the sweep ---------------------------------------------------------------------------------
