@@ -320,9 +320,9 @@ async def test_play_again_links_the_deals(web_server, browser):  # noqa: F811
     assert lines[0][1] == "DealCreated" and f"play deal {old} again" in lines[0][2]
     assert lines[1][1] == "DealStarted" and "Dealer: Computer 1" in lines[1][2]
     await page.screenshot(path=shot("play-again-new-deal"))
-    # a second "Play again" of the same deal is refused and names the deal made already
-    status, problem = post_json(base, f"/deals/{old}/rematch", {}, created["tokens"]["0"])
-    assert status == 409 and problem["rule"] == "DS-15" and problem["rematched_by"] == new
+    # a second "Play again" of the same deal makes none: it answers the deal made already
+    status, again = post_json(base, f"/deals/{old}/rematch", {}, created["tokens"]["0"])
+    assert status == 200 and again["deal_id"] == new and again["seat"] == 0
     # the old deal's sheet and replay link to the new deal
     await page.goto(f"{base}/#/play/{old}/0")
     await page.wait_for_selector(f'#rematched-by[href="#/play/{new}/0"]')

@@ -523,23 +523,43 @@ function resultLinks(ctx) {
   return `<p class="links">${parts.join(" ")}</p>`;
 }
 
+// After the end a seat's page looks for a "Play again" made from another page (a friend's, or
+// another tab): at a table of people it follows to the new deal, in its own seat; a spectator
+// looks once.
+const REMATCH_POLL_MS = 2000;
+const REMATCH_LOOK_MS = 30 * 60 * 1000;
 async function loadRematch(ctx) {
-  try {
-    const s = await api(`/deals/${ctx.deal}`, { token: ctx.token });
-    if (s.rematched_by && !ctx.closed) { ctx.rematchedBy = s.rematched_by; renderTable(ctx); }
-  } catch { /* the sheet works without the link */ }
+  const until = Date.now() + REMATCH_LOOK_MS;
+  while (!ctx.closed && !ctx.rematchedBy) {
+    try {
+      const s = await api(`/deals/${ctx.deal}`, { token: ctx.token });
+      if (s.rematched_by && !ctx.closed) {
+        ctx.rematchedBy = s.rematched_by;
+        if (ctx.token && peopleDeal(ctx.kinds) && !ctx.following) await playAgain(ctx);
+        else renderTable(ctx);
+        return;
+      }
+    } catch { /* the sheet works without the link */ }
+    if (!ctx.token || Date.now() > until) return;
+    await new Promise((r) => setTimeout(r, REMATCH_POLL_MS));
+  }
 }
 
-// "Play again": the same seats, levels and pace, the dealer moved on by one (server side)
+// "Play again": the same people in the same seats with their names, the same levels and pace,
+// the dealer moved on by one (server side). The first seat to ask makes the deal; every other
+// seat's request reaches the same deal with its own seat and a token for it.
 async function playAgain(ctx) {
+  if (ctx.following) return;
+  ctx.following = true;
   const btn = $("#play-again"); if (btn) btn.disabled = true;
   try {
     // this browser's player key: the new deal is in "My games" like any deal it creates
-    const created = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token, body: withKey({}) });
-    await enterDeal(created, ctx.seat);
+    const made = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token, body: withKey({}) });
+    followRematch(ctx, made);
   } catch (e) {
+    ctx.following = false;
     const p = e.problem || {};
-    if (p.rematched_by) { // played again already (from another tab or seat): go to that deal
+    if (p.rematched_by) { // played again already without this seat (DS-15): offer that deal
       ctx.rematchedBy = p.rematched_by;
       const seat = ownSeat(p.rematched_by);
       location.hash = seat !== null ? `#/play/${p.rematched_by}/${seat}` : `#/watch/${p.rematched_by}`;
@@ -547,7 +567,24 @@ async function playAgain(ctx) {
     }
     showProblem(e, ctx.game);
     if (btn) btn.disabled = false;
+    if (ctx.rematchedBy) renderTable(ctx);
   }
+}
+
+// into the new deal in this seat: every seat token this browser holds of the finished deal holds
+// the same seat in the new one; the page deals it with a fresh seed of its own (TB-3.1) as soon
+// as every person is in
+function followRematch(ctx, made) {
+  const next = made.deal_id;
+  store.set("tokens." + next, { ...tokensOf(next), ...tokensOf(ctx.deal), ...(made.tokens || {}) });
+  const seed = randomSeed();
+  store.set("seed." + next, seed);
+  store.set("ready." + next, seed);
+  const creator = store.get("creator." + ctx.deal, null);
+  if (creator !== null) store.set("creator." + next, creator);
+  if (made.join_links && Object.keys(made.join_links).length) store.set("invites." + next, made.join_links);
+  store.set("last", { deal: next, seat: made.seat });
+  location.hash = `#/play/${next}/${made.seat}`;
 }
 
 // store a new deal's tokens, deal it with a fresh seed of ours, open the seat; a deal with seats
