@@ -230,11 +230,15 @@ async function openStream(ctx) {
   es.addEventListener("retry", () => { es.close(); if (!ctx.closed) openStream(ctx); });
 }
 
+const ROOM_EVENTS = new Set(["SeatReady", "SeatJoined", "SeatFilled"]);
 function onEvent(ctx, version, ev) {
   if (!ev) return;
   const entry = ctx.log.add(version, ev);
   if (!entry) return;
   appendLog(ctx, entry);
+  // the waiting room reads who is ready from the log: a person's own SeatReady may arrive after
+  // the view of its version (the command's answer brought it), which then changes nothing
+  if (ROOM_EVENTS.has(ev.type) && ctx.view && version <= ctx.view.version) renderTable(ctx);
   if (ctx.view && version > ctx.view.version) soundFor(ctx, ev); // live moves only, not the backlog
   // only a window closing now holds its prompt: one the log replays (a reload, the backlog of a
   // deal joined late) is older than the view on screen and is history, told in the log
@@ -275,10 +279,13 @@ function applyView(ctx, v) {
       startHold(ctx, { window: w, card, resolution: res ? { ...res, card } : null }, false);
     }
   }
+  // who has a stream open is not in the log: a view of the same version may still change it
+  const presence = (x) => JSON.stringify((x && x.seating && x.seating.connected) || []);
+  const marks = !prev || presence(prev) !== presence(v);
   ctx.view = v;
   if (v.seating) { // seats are joined and filled before the start: names and kinds follow the view
     ctx.kinds = v.seating.kinds; ctx.names = v.seating.names;
-    if (ctx.log.setSeating(ctx.kinds, ctx.names)) fillLog(ctx);
+    if (ctx.log.setSeating(ctx.kinds, ctx.names)) { fillLog(ctx); drawMatchStrip(ctx); }
   }
   const over = v.phase === "over" && !!v.result;
   if (over && !ctx.over) {
@@ -286,7 +293,7 @@ function applyView(ctx, v) {
     clearInterval(ctx.poll);
     if (ctx.match) matchDealOver(ctx); else loadRematch(ctx);
   }
-  if (changed || !ctx.rendered) renderTable(ctx);
+  if (changed || marks || !ctx.rendered) renderTable(ctx);
 }
 
 // ------------------------------------------------------------------ held prompts
@@ -325,7 +332,10 @@ function renderTable(ctx) {
   if (ctx.seat === null) { m.me = null; m.bottom = 0; m.legal = []; m.prompt = null; }
   m.live = !ctx.over;
   const seating = ctx.view.seating || null;
-  m.people = ctx.names; m.away = seating ? seating.away : []; m.connected = seating && seating.connected; m.deadlines = seating && m.live ? seating.deadlines : [];
+  m.people = ctx.names; m.away = seating ? seating.away : []; m.deadlines = seating && m.live ? seating.deadlines : [];
+  // "not connected" only while the deal is being played: before it is dealt the waiting room says
+  // who is in, and after the end (between a match's hands too) nobody's stream need be open
+  m.connected = seating && m.live && m.started ? seating.connected : null;
   m.clockBadge = clockBadgeHtml;
   m.coach = adviceFor(ctx);
   ensureAdvice(ctx);
