@@ -237,7 +237,7 @@ class DealService:
         whoever asks first creates it, and every later request of a seat of this deal, a retry
         too, answers the same deal with that seat (``created`` False). DS-15 only for a seat the
         new deal does not hold (a rematch made before every person was carried over). With
-        ``player_key`` the caller's seat in it is listed under the key (issue 24)."""
+        ``player_key`` the caller's seats in it are listed under the key (issue 24)."""
         player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:
@@ -257,9 +257,9 @@ class DealService:
         new = made["deal_id"]
         if await self.seats.seat_or_none(new, token) != seat:
             raise AlreadyRematched(deal_id, new)
-        if player is not None:
+        if player is not None:  # the seats the caller holds the tokens of (all the creator's)
             created_ms = (await self.load(new)).created_ms or now_ms()
-            await self.players.seated(player, "deal", new, [seat], created_ms)
+            await self.players.seated(player, "deal", new, folded.state.seating.party(seat), created_ms)
         return {**made, "seat": seat, "token": token, "tokens": {str(seat): token}}
 
     async def carried_seats(self, folded: Folded) -> Carried:
