@@ -188,18 +188,22 @@ class Api:
         return json_response(ready, status=200 if ready.ready else 503)
 
     async def _budgeted(self, request: web.Request, make: Callable[[], Awaitable[T]]) -> T:
-        """A deal made within its address's budget (DS-11): the budget is checked first and
-        spent once the deal is made, so a request refused for any other reason stores nothing."""
+        """A deal made within its address's budget (DS-11): a place in the budget is reserved
+        first, in one step (a burst of concurrent requests gets exactly the budget), and given
+        back when the creation fails, so a request refused for any other reason spends nothing."""
         client = self.client_address.of(request)
-        wait = await self.limiter.check(client)
-        if wait is not None:
+        held, wait = await self.limiter.reserve(client)
+        if held is None:
+            wait = wait or 1
             raise BudgetSpent("DS-11", f"too many deals created from this address; retry in {wait} s", wait)
-        made = await make()
         try:
-            await self.limiter.count(client)
-        except STORE_OUTAGES as exc:  # the deal exists: answer it, a 503 would make the client retry
-            log.warning("a deal's creation was not counted against its address: %s", exc)
-        return made
+            return await make()
+        except BaseException:
+            try:
+                await asyncio.shield(self.limiter.release(held))
+            except STORE_OUTAGES as exc:  # the refusal stands; the place comes back with its window
+                log.warning("a failed creation's budget was not given back: %s", exc)
+            raise
 
     async def create_deal(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateDeal)
