@@ -32,7 +32,7 @@ from domain.errors import RuleViolation
 from domain.game import MatchPlace, StartDeal
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
-from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat
+from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, SeatFilled, SeatJoined
 from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
@@ -109,6 +109,11 @@ class CommandAnswer:
 
 def _is_back(command: Any) -> bool:
     return isinstance(command, Back) or (isinstance(command, dict) and command.get("type") == "Back")
+
+
+def _seats_taken(events: list[Any]) -> bool:
+    """Whether a batch took an open seat (the lobby's open tables change only then, or at the end)."""
+    return any(type(event) is SeatJoined or type(event) is SeatFilled for event in events)
 
 
 def parse_seats(seats: Any, kit_: GameKit) -> list[str]:
@@ -340,6 +345,8 @@ class DealService:
             return await self._created_again(deal_id)
         # a lobby table is listed while it is live, for anyone to find a free seat at
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
+        if lobby:  # the lobby reads its tables from the open tables' index until the last seat goes
+            await self.store.open_table(deal_id, created_ms)
         # the first command needs neither the meta nor the log back from Redis
         self.seats.remember(deal_id, digests)
         folded = Folded(
@@ -689,6 +696,8 @@ class DealService:
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
+            if folded.lobby and not folded.state.seating.open_seats and _seats_taken(events):
+                await self.store.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded)
