@@ -87,6 +87,7 @@ class Settings:
     review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
     review_nice: int = 19  # their niceness: 19 lets every bot search go first
     max_streams: int = 10_000
+    streams_per_address: int = 100  # spectator streams one address may hold in a process (DS-31)
     keepalive: float = 15.0
     redis_timeout: float = 10.0
     bot_budget: float = 1.0  # seconds a searching bot may think before its seat plays greedy
@@ -147,7 +148,10 @@ def application(
         metrics=metrics,
     )
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
-    hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams, metrics=metrics)
+    hub = StreamHub(
+        store, folds, redis=streams_redis, max_streams=settings.max_streams,
+        streams_per_address=settings.streams_per_address, metrics=metrics,
+    )  # fmt: skip
     app = build_app(
         deals,
         create_limit=settings.create_limit,

@@ -42,6 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         create_limit=args.create_limit,
         trusted_proxies=tuple(args.trusted_proxy or ()),
         max_streams=args.max_streams,
+        streams_per_address=args.streams_per_address,
         keepalive=args.keepalive,
         redis_timeout=args.redis_timeout,
         bot_budget=args.bot_budget,

@@ -225,7 +225,7 @@ ROUTES: tuple[Route, ...] = (
             {"name": "Last-Event-ID", "in": "header", "schema": RESUME_SCHEMA},
         ),
         seat="optional",
-        errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-31", "DS-12"),
     ),
     Route(
         "POST",
@@ -380,4 +380,4 @@ ROUTES: tuple[Route, ...] = (
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
-RETRY_AFTER_RULES = frozenset({"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30"})
+RETRY_AFTER_RULES = frozenset({"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31"})

@@ -344,8 +344,9 @@ class Api:
         else:
             viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         live = await self.live.open(
-            deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag
-        )
+            deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag,
+            owner=self.client_address.of(request),  # a spectator's share of the streams (DS-31)
+        )  # fmt: skip
         return await sse.relay(request, live, self.keepalive)
 
     async def replay(self, request: web.Request) -> web.Response:
