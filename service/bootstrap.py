@@ -88,6 +88,10 @@ class Settings:
     review_nice: int = 19  # their niceness: 19 lets every bot search go first
     max_streams: int = 10_000
     streams_per_address: int = 100  # spectator streams one address may hold in a process (DS-31)
+    # bot program seats of live deals, in all (DS-33; also the processes one process runs at
+    # once) and of one address's deals (DS-32)
+    program_processes: int = 32
+    program_processes_per_address: int = 8
     keepalive: float = 15.0
     redis_timeout: float = 10.0
     bot_budget: float = 1.0  # seconds a searching bot may think before its seat plays greedy
@@ -147,6 +151,9 @@ def application(
         players=players,
         metrics=metrics,
     )
+    deals.program_seats.in_all = settings.program_processes
+    deals.program_seats.per_address = settings.program_processes_per_address
+    deals.bots.programs.max_processes = settings.program_processes
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
     hub = StreamHub(
         store, folds, redis=streams_redis, max_streams=settings.max_streams,

@@ -43,6 +43,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(args.trusted_proxy or ()),
         max_streams=args.max_streams,
         streams_per_address=args.streams_per_address,
+        program_processes=args.bot_program_processes,
+        program_processes_per_address=args.bot_program_processes_per_address,
         keepalive=args.keepalive,
         redis_timeout=args.redis_timeout,
         bot_budget=args.bot_budget,

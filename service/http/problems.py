@@ -48,6 +48,8 @@ _DS_STATUS = {
     "DS-29": 429,  # too many review starts from this address, or of this deal (issue 26)
     "DS-30": 503,  # the review queue is full (issue 26)
     "DS-31": 429,  # this address holds its share of the process's spectator streams
+    "DS-32": 429,  # this address's deals seat their share of bot program processes
+    "DS-33": 503,  # bot program processes are at their bound in all
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,

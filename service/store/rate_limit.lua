@@ -12,8 +12,11 @@ local elapsed = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local mode = ARGV[4]
 if mode == 'release' then
-  if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  local held = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if held > 1 then
     redis.call('DECR', KEYS[1])
+  elseif held == 1 then
+    redis.call('DEL', KEYS[1])  -- nothing counted: nothing stored
   end
   return 0
 end
