@@ -33,6 +33,10 @@ print('{"type": "Pass"}', flush=True)
 time.sleep(600)
 """
 )
+# the same child, and it also leaves the program's environment (found as the program's child)
+NEW_ENV_CHILD = SETSID_CHILD.replace(
+    "subprocess.Popen([sys.executable,", "subprocess.Popen(env={}, args=[sys.executable,"
+)
 # a daemon the classic way: fork, the middle process leaves the session and forks again, exits;
 # the grandchild (parent gone) sleeps
 DAEMON = """
@@ -82,7 +86,9 @@ async def _gone(pids: list[int]) -> bool:
     return False
 
 
-@pytest.mark.parametrize("source", [SETSID_CHILD, DAEMON], ids=["setsid-child", "daemon"])
+@pytest.mark.parametrize(
+    "source", [SETSID_CHILD, NEW_ENV_CHILD, DAEMON], ids=["setsid-child", "new-environment", "daemon"]
+)
 async def test_a_kill_ends_every_process_the_program_started(tmp_path, source):
     script, pids = tmp_path / "p.py", tmp_path / "pids"
     script.write_text(source)

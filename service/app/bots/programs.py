@@ -312,11 +312,12 @@ def user_processes(uid: int) -> int:
     return count
 
 
-def family(root: int, home: str | None) -> set[int]:
-    """Every process a program started, as ``/proc`` shows them now: the program's descendants,
-    every process of its session (``root`` is the session's leader) and every process whose
-    ``HOME`` is the program's own folder (a child that left the session and lost its parent
-    keeps its environment). Never this process or one of its ancestors."""
+def family(root: int | None, home: str | None) -> set[int]:
+    """Every process a program started, as ``/proc`` shows them now: the program ``root`` (while
+    it runs: a pid that was reaped may be another process's by now), its descendants and every
+    process of its session (it leads its own), and every process whose ``HOME`` is the
+    program's own folder (a child that left the session and lost its parent keeps its
+    environment), with their descendants. Never this process or one of its ancestors."""
     parents: dict[int, int] = {}
     sessions: dict[int, int] = {}
     for entry in os.scandir("/proc"):
@@ -329,8 +330,8 @@ def family(root: int, home: str | None) -> set[int]:
             continue
         pid = int(entry.name)
         parents[pid], sessions[pid] = int(fields[1]), int(fields[3])
-    found = {pid for pid, sid in sessions.items() if sid == root}
-    if root in parents:
+    found = set() if root is None else {pid for pid, sid in sessions.items() if sid == root}
+    if root is not None and root in parents:
         found.add(root)
     marker = None if home is None else b"HOME=" + home.encode() + b"\0"
     if marker is not None:
@@ -363,7 +364,7 @@ def _signal_all(pids: set[int], signum: int) -> None:
             pass
 
 
-def kill_family(root: int, home: str | None) -> int:
+def kill_family(root: int | None, home: str | None) -> int:
     """Stop every process of the program's family (a stopped process forks no more), look again
     until no new one appears, then kill them all; how many were killed."""
     stopped: set[int] = set()
@@ -479,12 +480,15 @@ class Process:
         printed and nobody read must not hold the wait."""
         proc, self.proc = self.proc, None
         if proc is not None:
+            running = proc.returncode is None  # else its pid was reaped: never look for it again
+            root = proc.pid if running else None
+            # stopped before it dies: its children are still its children when they are looked for
+            await asyncio.get_running_loop().run_in_executor(None, kill_family, root, self.home)
             try:
-                if proc.returncode is None:
-                    os.killpg(proc.pid, signal.SIGKILL)  # its session's group, at once
+                if running:
+                    os.killpg(proc.pid, signal.SIGKILL)  # its group, once more
             except (ProcessLookupError, PermissionError):
                 pass
-            await asyncio.get_running_loop().run_in_executor(None, kill_family, proc.pid, self.home)
             transport = getattr(proc, "_transport", None)
             if transport is not None:
                 transport.close()  # the pipes: a wait would otherwise wait for their end
