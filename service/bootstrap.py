@@ -87,7 +87,7 @@ class Settings:
     review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
     review_nice: int = 19  # their niceness: 19 lets every bot search go first
     max_streams: int = 10_000
-    streams_per_address: int = 100  # spectator streams one address may hold in a process (DS-31)
+    streams_per_address: int = 100  # spectator (and seat) streams of one address in a process (DS-31)
     # bot program seats of live deals, in all (DS-33; also the processes one process runs at
     # once) and of one address's deals (DS-32)
     program_processes: int = 32

@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     s.add_argument(
         "--streams-per-address", type=int, default=100,
-        help="spectator streams one address may hold in this process (a seat's own stream is never refused"
-        " for spectators' sake)",
+        help="spectator streams one address may hold in this process, and as many seats' own streams"
+        " (a seat's stream is never refused for spectators' sake)",
     )  # fmt: skip
     s.add_argument(
         "--wait-replicas", type=int, default=None,

@@ -119,7 +119,8 @@ async def test_spectators_of_one_address_get_a_share_and_never_push_out_a_seat(
         assert full.status == 503 and (await full.json())["rule"] == "DS-14"
 
         token = created["tokens"]["0"]
-        own = await SseClient(port, path, {"Authorization": f"Bearer {token}"}).open()
+        auth = {"Authorization": f"Bearer {token}"}
+        own = await SseClient(port, path, {**auth, "X-Forwarded-For": "203.0.113.9"}).open()
         held.append(own)
         assert own.status == 200
         shed: list[SseClient] = []
@@ -132,6 +133,14 @@ async def test_spectators_of_one_address_get_a_share_and_never_push_out_a_seat(
         assert shed[0] in first + others[:8]  # from an address holding the most spectator streams
         again = await http.get(path, headers={"X-Forwarded-For": "203.0.113.5"}, timeout=BOUND)
         assert again.status == 503
+        # a seat's own streams have a share of their own: eight of one address, then 429
+        seated = {**auth, "X-Forwarded-For": "203.0.113.9"}
+        for _ in range(7):
+            extra = await SseClient(port, path, seated).open()
+            held.append(extra)
+            assert extra.status == 200
+        ninth = await http.get(path, headers=seated, timeout=BOUND)
+        assert ninth.status == 429 and (await ninth.json())["rule"] == "DS-31"
     finally:
         for stream in held:
             stream.close()

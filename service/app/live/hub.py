@@ -71,12 +71,13 @@ class TooManyStreams(Exception):
 
 
 class StreamShareSpent(TooManyStreams):
-    """This address already holds its share of this process's spectator streams (429)."""
+    """This address already holds its share of this process's streams, of spectators' or of
+    seats' own (429)."""
 
     rule = "DS-31"
 
     def __init__(self, limit: int, retry_after: int) -> None:
-        message = f"this address already watches {limit} live streams here; retry in {retry_after} s"
+        message = f"this address already holds {limit} such live streams here; retry in {retry_after} s"
         super().__init__(limit, retry_after, message)
 
 
@@ -110,7 +111,8 @@ class Subscription:
     abort: Callable[[], None] | None = None  # drop the client's connection (a write may be stuck)
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
     reason: str | None = None  # why the hub closed it: "reset", "slow", "gone", "shutdown", "shed"
-    owner: str | None = None  # a spectator stream's address: its share of the process's streams
+    owner: str | None = None  # the address: its share of the process's streams
+    seated: bool = False  # a seat's own stream (else a spectator's)
 
     def close(self, reason: str) -> None:
         if self.reason is None:
@@ -172,6 +174,7 @@ class StreamHub:
         self._count = 0
         # spectator streams by address, newest last: the share, and whom to shed for a seat
         self._watching: dict[str | None, list[Subscription]] = {}
+        self._seated: dict[str | None, int] = {}  # seats' own streams by address
         self._dirty: set[str] = set()
         self._backlog: list[tuple[str, int, asyncio.Future[list[bytes]]]] = []
         self._check_heads = False
@@ -241,24 +244,27 @@ class StreamHub:
         """A subscription from ``after`` to a deal folded as ``folded`` (the hub reads on from
         its version; the subscriber fetches its own backlog first).
 
-        The process serves at most ``max_streams``. A spectator stream (a viewer without a seat)
-        also counts against its address (``owner``): at most ``streams_per_address`` of them
-        (``StreamShareSpent``, 429). A seat's own stream is never refused for spectators' sake:
-        when the process is full, the newest spectator stream of the address holding the most
-        ends (with ``retry``) to make room; only a process full of seats' streams refuses one."""
+        The process serves at most ``max_streams``. A stream also counts against its address
+        (``owner``): at most ``streams_per_address`` spectator streams (viewers without a seat),
+        and as many seats' own streams (``StreamShareSpent``, 429). A seat's own stream is never
+        refused for spectators' sake: when the process is full, the newest spectator stream of
+        the address holding the most ends (with ``retry``) to make room; only a process full of
+        seats' streams refuses one."""
         if self._closed:
             raise TooManyStreams(self.max_streams, self.retry_after)
         seat = getattr(viewer, "seat", None) is not None
-        if not seat:
-            share = self.streams_per_address
-            if share is not None and owner is not None and len(self._watching.get(owner, ())) >= share:
+        share = self.streams_per_address
+        if share is not None and owner is not None:
+            held = self._seated.get(owner, 0) if seat else len(self._watching.get(owner, ()))
+            if held >= share:
                 raise StreamShareSpent(share, self.retry_after)
+        if not seat:
             if self._count >= self.max_streams:
                 raise TooManyStreams(self.max_streams, self.retry_after)
         elif self._count >= self.max_streams and not self._shed_a_spectator():
             raise TooManyStreams(self.max_streams, self.retry_after)
         self.start()
-        sub = Subscription(deal_id, viewer, after, alive, abort, owner=None if seat else owner)
+        sub = Subscription(deal_id, viewer, after, alive, abort, owner=owner, seated=seat)
         feed = self.feeds.get(deal_id)
         if feed is None:
             channel = self.store.channel(deal_id)
@@ -268,7 +274,9 @@ class StreamHub:
             self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
         feed.subscribers.add(sub)
         self._count += 1
-        if not seat:
+        if seat:
+            self._seated[owner] = self._seated.get(owner, 0) + 1
+        else:
             self._watching.setdefault(owner, []).append(sub)
         return sub
 
@@ -289,6 +297,12 @@ class StreamHub:
             return
         feed.subscribers.discard(sub)
         self._count -= 1
+        if sub.seated:
+            left = self._seated.get(sub.owner, 1) - 1
+            if left > 0:
+                self._seated[sub.owner] = left
+            else:
+                self._seated.pop(sub.owner, None)
         watching = self._watching.get(sub.owner)
         if watching is not None and sub in watching:
             watching.remove(sub)
