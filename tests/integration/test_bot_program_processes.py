@@ -120,3 +120,26 @@ def test_a_program_may_start_only_so_many_processes():
     allowance = programs.Limits().processes
     assert 1 <= allowance <= 256
     assert programs.user_processes(os.getuid()) >= 1
+
+
+async def test_a_host_runs_no_more_programs_than_its_bound(tmp_path):
+    """One service process starts at most ``max_processes`` programs: a seat whose program would
+    be one more plays its default move (``busy``), and its program starts once there is room."""
+    from service.app.games import kit
+
+    script = tmp_path / "p.py"
+    script.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
+    programs.register([programs.ProgramSpec("sleepy", (PY, str(script)))], programs.Limits())
+    host = programs.ProgramHost(max_processes=1)
+    try:
+        k = kit("mcr")
+        first = host.seats[("d", 0)] = programs.Seat(programs.program("sleepy"), programs.Limits(), k, 0)
+        await first.process.start()
+        assert host.running == 1
+        assert await host.decide(k, "d", 1, "sleepy", None, "default move") == ("default move", "busy")
+        assert host.seats[("d", 1)].process.proc is None and host.seats[("d", 1)].failures == 0
+        await host.end_deal("d")
+        assert host.running == 0
+    finally:
+        await host.close()
+        programs.register([])
