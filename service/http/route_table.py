@@ -163,10 +163,8 @@ ROUTES: tuple[Route, ...] = (
         "create a deal (an all-bot deal starts at once)",
         (Answer(201, schemas.CreatedDeal),),
         request=schemas.CreateDeal,
-        errors=(
-            "DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "DS-32", "DS-33", "TB-1.2", "TB-1.3", "TB-2.1",
-            "DS-12",
-        ),  # fmt: skip
+        errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12")
+        + ("DS-32", "DS-33"),
     ),
     Route(
         "GET",
@@ -318,10 +316,8 @@ ROUTES: tuple[Route, ...] = (
         request=schemas.FillRequest,
         parameters=(DEAL_ID, SEAT),
         seat="required",
-        errors=(
-            "DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-32", "DS-33",
-            "DS-12",
-        ),  # fmt: skip
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-12")
+        + ("DS-32", "DS-33"),
     ),
     Route(
         "GET",

@@ -189,9 +189,7 @@ class Api:
         )  # fmt: skip
         return json_response(ready, status=200 if ready.ready else 503)
 
-    async def _budgeted(
-        self, request: web.Request, make: Callable[[], Awaitable[T]], seats: Any = ()
-    ) -> T:
+    async def _budgeted(self, request: web.Request, make: Callable[[], Awaitable[T]], seats: Any = ()) -> T:
         """A deal made within its address's budget (DS-11): a place in the budget is reserved
         first, in one step (a burst of concurrent requests gets exactly the budget), and given
         back when the creation fails, so a request refused for any other reason spends nothing.
