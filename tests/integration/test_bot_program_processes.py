@@ -114,12 +114,27 @@ async def test_a_kill_does_not_wait_on_a_program_that_printed_past_its_pipe(tmp_
     assert "did not end" not in caplog.text
 
 
-def test_a_program_may_start_only_so_many_processes():
-    """A fork bomb meets a process-count limit: the child's RLIMIT_NPROC is what its user runs
-    now plus the program's allowance (the kernel counts per user, so the allowance is on top)."""
-    allowance = programs.Limits().processes
-    assert 1 <= allowance <= 256
-    assert programs.user_processes(os.getuid()) >= 1
+async def test_a_program_may_start_only_so_many_processes(tmp_path):
+    """A fork bomb meets a process-count limit: the program's RLIMIT_NPROC is what its user ran
+    when it started plus the program's allowance (the kernel counts per user, so the allowance
+    is on top; root is not held by it, the others are)."""
+    script, seen = tmp_path / "p.py", tmp_path / "nproc"
+    script.write_text(
+        "import resource, sys\n"
+        "open(sys.argv[1], 'w').write(str(resource.getrlimit(resource.RLIMIT_NPROC)[0]))\n"
+        "sys.stdin.readline()\nprint('{}', flush=True)\n"
+    )
+    limits = programs.Limits(processes=7)
+    before = programs.user_processes(os.getuid())
+    process = programs.Process(programs.ProgramSpec("bomb", (PY, str(script), str(seen))), limits)
+    try:
+        await process.ask(b"{}\n")
+        after = programs.user_processes(os.getuid())
+        limit = int(seen.read_text())
+        # set, and to the count at its start plus 7 (other processes of the user come and go)
+        assert 7 < limit <= max(before, after) + 7 + 200, (before, after, limit)
+    finally:
+        await process.kill()
 
 
 async def test_a_host_runs_no_more_programs_than_its_bound(tmp_path):
