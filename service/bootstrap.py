@@ -87,6 +87,11 @@ class Settings:
     review_workers: int = 1  # review worker processes, at the idle CPU class (live tables first)
     review_nice: int = 19  # their niceness: 19 lets every bot search go first
     max_streams: int = 10_000
+    streams_per_address: int = 100  # spectator (and seat) streams of one address in a process (DS-31)
+    # bot program seats of live deals, in all (DS-33; also the processes one process runs at
+    # once) and of one address's deals (DS-32)
+    program_processes: int = 32
+    program_processes_per_address: int = 8
     keepalive: float = 15.0
     redis_timeout: float = 10.0
     bot_budget: float = 1.0  # seconds a searching bot may think before its seat plays greedy
@@ -146,8 +151,14 @@ def application(
         players=players,
         metrics=metrics,
     )
+    deals.program_seats.in_all = settings.program_processes
+    deals.program_seats.per_address = settings.program_processes_per_address
+    deals.bots.programs.max_processes = settings.program_processes
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
-    hub = StreamHub(store, folds, redis=streams_redis, max_streams=settings.max_streams, metrics=metrics)
+    hub = StreamHub(
+        store, folds, redis=streams_redis, max_streams=settings.max_streams,
+        streams_per_address=settings.streams_per_address, metrics=metrics,
+    )  # fmt: skip
     app = build_app(
         deals,
         create_limit=settings.create_limit,

@@ -108,6 +108,20 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     s.add_argument("--max-streams", type=int, default=10_000, help="live event streams this process serves")
     s.add_argument(
+        "--bot-program-processes", type=int, default=32,
+        help="bot program seats the live deals may have in all, on this store (and the program"
+        " processes one service process runs at once)",
+    )  # fmt: skip
+    s.add_argument(
+        "--bot-program-processes-per-address", type=int, default=8,
+        help="bot program seats the live deals one address made may have",
+    )  # fmt: skip
+    s.add_argument(
+        "--streams-per-address", type=int, default=100,
+        help="spectator streams one address may hold in this process, and as many seats' own streams"
+        " (a seat's stream is never refused for spectators' sake)",
+    )  # fmt: skip
+    s.add_argument(
         "--wait-replicas", type=int, default=None,
         help="replicas that confirm an append before it is acknowledged (default: 1 on a cluster, else 0)",
     )  # fmt: skip
@@ -288,6 +302,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--redis-timeout must be at least 0.5 seconds")
     if getattr(args, "max_streams", 1) < 1 or getattr(args, "keepalive", 1.0) <= 0:
         p.error("--max-streams and --keepalive must be positive")
+    if getattr(args, "streams_per_address", 1) < 1:
+        p.error("--streams-per-address must be positive")
+    program_bounds = ("bot_program_processes", "bot_program_processes_per_address")
+    if min(getattr(args, name, 1) for name in program_bounds) < 1:
+        p.error("--bot-program-processes and --bot-program-processes-per-address must be positive")
     if getattr(args, "bot_program", None) or getattr(args, "bot_program_protocol", None):
         from service.app.bots import programs
 

@@ -8,6 +8,10 @@ Whatever lies left of that hop was written by the client and is never looked at.
 an address (a proxy that wrote garbage, or nothing to the right of the client's own text) ends
 the walk at the last proxy we know: the request counts against that proxy, never against an
 address it cannot vouch for.
+
+An IPv6 client counts by its /64 network: one subscriber is given a /64 (2^64 addresses), so
+counted by the full address each of them would be a fresh budget. An IPv4 client (an
+IPv4-mapped IPv6 one too) counts by its address.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 MAX_HOPS = 32  # a longer chain is read no further than its last 32 hops
+IPV6_PREFIX = 64  # an IPv6 client is counted by this network (one subscriber's share)
 
 
 def trusted_network(text: str) -> IPNetwork:
@@ -54,6 +59,13 @@ def _address(text: str) -> IPAddress | None:
     return address
 
 
+def counted(address: IPAddress) -> str:
+    """The text a client's limits count under: an IPv4 address, or an IPv6 address's /64."""
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return str(address)
+
+
 class ClientAddress:
     """``of(request)``: the address a request's limits count against (see the module's doc)."""
 
@@ -68,11 +80,11 @@ class ClientAddress:
 
     def of(self, request: Any) -> str:
         peer = request.remote or "?"
-        if not self.networks:
-            return peer
         nearest = _address(peer)
-        if nearest is None or not self.trusts(nearest):
-            return peer  # not from a proxy of ours: its header is the client's own words
+        if nearest is None:
+            return peer
+        if not self.networks or not self.trusts(nearest):
+            return counted(nearest)  # not from a proxy of ours: its header is the client's own words
         hops = [h for value in request.headers.getall("X-Forwarded-For", ()) for h in value.split(",")]
         for hop in reversed(hops[-MAX_HOPS:]):
             address = _address(hop)
@@ -80,5 +92,5 @@ class ClientAddress:
                 break  # the proxy at ``nearest`` is the last one that can vouch for anything
             nearest = address
             if not self.trusts(address):
-                return str(address)
+                return counted(address)
         return str(nearest)

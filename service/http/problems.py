@@ -47,6 +47,9 @@ _DS_STATUS = {
     "DS-28": 429,
     "DS-29": 429,  # too many review starts from this address, or of this deal (issue 26)
     "DS-30": 503,  # the review queue is full (issue 26)
+    "DS-31": 429,  # this address holds its share of the process's spectator streams
+    "DS-32": 429,  # this address's deals seat their share of bot program processes
+    "DS-33": 503,  # bot program processes are at their bound in all
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -123,8 +126,8 @@ async def problem_middleware(request: web.Request, handler: Any) -> web.StreamRe
         return problem(409, str(exc), "DS-13")
     except AlreadyRematched as exc:
         return problem(409, str(exc), "DS-15", rematched_by=exc.rematched_by)
-    except TooManyStreams as exc:
-        answer = problem(503, str(exc), "DS-14")
+    except TooManyStreams as exc:  # the process's cap (503 DS-14) or an address's share (429 DS-31)
+        answer = problem(status_for(exc.rule), str(exc), exc.rule)
         answer.headers["Retry-After"] = str(exc.retry_after)
         return answer
     except web.HTTPRequestEntityTooLarge:

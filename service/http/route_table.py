@@ -163,7 +163,8 @@ ROUTES: tuple[Route, ...] = (
         "create a deal (an all-bot deal starts at once)",
         (Answer(201, schemas.CreatedDeal),),
         request=schemas.CreateDeal,
-        errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12"),
+        errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12")
+        + ("DS-32", "DS-33"),
     ),
     Route(
         "GET",
@@ -225,7 +226,7 @@ ROUTES: tuple[Route, ...] = (
             {"name": "Last-Event-ID", "in": "header", "schema": RESUME_SCHEMA},
         ),
         seat="optional",
-        errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-31", "DS-12"),
     ),
     Route(
         "POST",
@@ -282,7 +283,7 @@ ROUTES: tuple[Route, ...] = (
         request_required=False,
         parameters=(DEAL_ID,),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-5", "DS-26", "DS-11", "DS-2", "DS-15", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-26", "DS-11", "DS-32", "DS-33", "DS-2", "DS-15", "DS-12"),
     ),
     Route(
         "POST",
@@ -316,7 +317,8 @@ ROUTES: tuple[Route, ...] = (
         request=schemas.FillRequest,
         parameters=(DEAL_ID, SEAT),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-12")
+        + ("DS-32", "DS-33"),
     ),
     Route(
         "GET",
@@ -358,7 +360,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.CreatedMatch),),
         request=schemas.CreateMatch,
         errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "MC-6.1", "PH-9.1")
-        + ("DS-12",),
+        + ("DS-32", "DS-33", "DS-12"),
     ),
     Route(
         "GET",
@@ -381,4 +383,6 @@ ROUTES: tuple[Route, ...] = (
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
-RETRY_AFTER_RULES = frozenset({"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30"})
+RETRY_AFTER_RULES = frozenset(
+    {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33"}
+)

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 from aiohttp import web
@@ -22,7 +22,7 @@ from domain.errors import RuleViolation
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import ReviewRefused, Reviews
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
-from service.app.commands.deals import CommandAnswer, DealService
+from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
@@ -64,7 +64,8 @@ from service.http.schemas import (
 )
 from service.store.event_store import EventStore
 from service.store.outages import STORE_OUTAGES
-from service.store.rate_limits import SharedRateLimiter
+from service.store.program_seats import ProgramSeatsFull
+from service.store.rate_limits import Reservation, SharedRateLimiter
 
 log = logging.getLogger("dealstream.http")
 T = TypeVar("T")
@@ -75,6 +76,7 @@ COMMAND_WINDOW_S = 10.0
 LIST_WINDOW_S = 60.0  # a player's list is read at most ``list_limit`` times a minute per address
 REVIEW_LIMIT = 10  # new reviews one address may start per REVIEW_WINDOW_S (DS-29)
 REVIEW_WINDOW_S = 60.0
+PROGRAMS_RETRY_S = 30  # Retry-After when bot program seats are full (a deal's end frees them)
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
@@ -187,19 +189,55 @@ class Api:
         )  # fmt: skip
         return json_response(ready, status=200 if ready.ready else 503)
 
-    async def _budgeted(self, request: web.Request, make: Callable[[], Awaitable[T]]) -> T:
-        """A deal made within its address's budget (DS-11): the budget is checked first and
-        spent once the deal is made, so a request refused for any other reason stores nothing."""
+    async def _budgeted(self, request: web.Request, make: Callable[[], Awaitable[T]], seats: Any = ()) -> T:
+        """A deal made within its address's budget (DS-11): a place in the budget is reserved
+        first, in one step (a burst of concurrent requests gets exactly the budget), and given
+        back when the creation fails, so a request refused for any other reason spends nothing.
+        Its bot program ``seats`` take places of their own (DS-32, DS-33), the same way."""
         client = self.client_address.of(request)
-        wait = await self.limiter.check(client)
-        if wait is not None:
+        held, wait = await self.limiter.reserve(client)
+        if held is None:
+            wait = wait or 1
             raise BudgetSpent("DS-11", f"too many deals created from this address; retry in {wait} s", wait)
-        made = await make()
+        places = None
         try:
-            await self.limiter.count(client)
-        except STORE_OUTAGES as exc:  # the deal exists: answer it, a 503 would make the client retry
-            log.warning("a deal's creation was not counted against its address: %s", exc)
+            places = await self._program_places(client, seats)
+            made = await make()
+        except BaseException:
+            try:
+                await asyncio.shield(self._give_back(held, places))
+            except STORE_OUTAGES as exc:  # the refusal stands; the places come back with time
+                log.warning("a failed creation's budget was not given back: %s", exc)
+            raise
+        if places is not None:
+            await self._programs_seated(places, made)
         return made
+
+    async def _give_back(self, held: Reservation, places: str | None) -> None:
+        await self.limiter.release(held)
+        if places is not None:
+            await self.deals.program_seats.release(places)
+
+    async def _program_places(self, client: str, seats: Any, holder: str | None = None) -> str | None:
+        """Places for the bot program seats among ``seats`` (seat kinds), or None when there are
+        none: 429 DS-32 beyond the address's share, 503 DS-33 beyond the bound in all."""
+        wanted = [i for i, kind in enumerate(seats if isinstance(seats, list) else ()) if is_program(kind)]
+        if not wanted:
+            return None
+        try:
+            return await self.deals.program_seats.reserve(client, wanted, holder)
+        except ProgramSeatsFull as exc:
+            rule = "DS-32" if exc.per_address else "DS-33"
+            raise BudgetSpent(rule, str(exc), PROGRAMS_RETRY_S) from None
+
+    async def _programs_seated(self, places: str, made: Any) -> None:
+        """The reserved program seats now belong to the deal made (or its match); a deal that
+        ended before this gives them back at once."""
+        holder = made.get("match_id") or made["deal_id"]
+        await self.deals.program_seats.move(places, holder)
+        folded = self.deals.folds.cached(made["deal_id"])
+        if holder == made["deal_id"] and folded is not None and folded.over:
+            await self.deals.program_seats.release(holder)
 
     async def create_deal(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateDeal)
@@ -210,6 +248,7 @@ class Api:
                 pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
                 idle_s=body.idle_s, player_key=body.player_key,
             ),
+            body.seats,
         )  # fmt: skip
         return json_response(created, status=201)
 
@@ -217,7 +256,8 @@ class Api:
         """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
         fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
-        created = await self._budgeted(request, lambda: self.matches.create(game, length, target, **fields))
+        make = lambda: self.matches.create(game, length, target, **fields)  # noqa: E731
+        created = await self._budgeted(request, make, fields.get("seats"))
         return json_response(created, status=201)
 
     async def match(self, request: web.Request) -> web.Response:
@@ -247,7 +287,20 @@ class Api:
         by_seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         seat = whole(request, "seat", None, 0, 7, source=request.match_info)
         body = parse(await read_body(request), FillRequest)
-        return json_response(FilledSeat(**await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)))
+        level = body.level if isinstance(body.level, str) else ""
+        kinds = [""] * seat + [level if level.startswith("bot:") else f"bot:{level}"]
+        places = await self._program_places(self.client_address.of(request), kinds)  # DS-32, DS-33
+        try:
+            filled = await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)
+        except BaseException:
+            if places is not None:
+                await asyncio.shield(self.deals.program_seats.release(places))
+            raise
+        if places is not None:
+            match = getattr((await self.deals.load(deal_id)).events[0], "match", None)
+            made = {"deal_id": deal_id, "match_id": match.match_id if match is not None else None}
+            await self._programs_seated(places, made)
+        return json_response(FilledSeat(**filled))
 
     async def lobby(self, request: web.Request) -> web.Response:
         count = whole(request, "count", 50, 1, 200)
@@ -262,9 +315,10 @@ class Api:
         assert token is not None
         raw = await read_body(request)
         body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
+        seats = (await self.deals.load(deal_id)).seats  # its bot programs play again too
         again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key)  # noqa: E731
         if await self.deals.store.meta_field(deal_id, "rematched_by") is None:
-            made = await self._budgeted(request, again)
+            made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()
         return json_response(made, status=201 if made["created"] else 200)
@@ -347,8 +401,9 @@ class Api:
         else:
             viewer = await self._viewer(request, deal_id, anonymous=SPECTATOR)
         live = await self.live.open(
-            deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag
-        )
+            deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag,
+            owner=self.client_address.of(request),  # a spectator's share of the streams (DS-31)
+        )  # fmt: skip
         return await sse.relay(request, live, self.keepalive)
 
     async def replay(self, request: web.Request) -> web.Response:

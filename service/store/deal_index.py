@@ -13,6 +13,11 @@ thousands of entries, not millions. One set also gives the deal list and the arc
 order and one ``ZRANGE`` per page; buckets would turn every page into a merge over all of them.
 If one node's share ever mattered, the finished index is the one to split (it is only read by
 the archiver, which could walk buckets in turn).
+
+The open tables (lobby tables with a free seat) are one more sorted set, so the lobby never
+looks through finished or full deals to find them: a table enters it when it is created and
+leaves when its last seat is taken or it ends (a seat never opens again, so leaving is final,
+and a reader that finds an entry that is no open table may drop it).
 """
 
 from __future__ import annotations
@@ -74,6 +79,7 @@ class DealIndexes:
                 await self.appends.call("ZADD", self.keys.public_index, created_ms, deal_id)
         if fields.get("status") == "over":
             await self.mark_finished(deal_id, now_ms())
+            await self.close_table(deal_id)
 
     async def meta_fields(self, deal_id: str, *names: str) -> list[str | None]:
         held = await self.redis.hmget(self.keys.meta(deal_id), *names)
@@ -141,6 +147,26 @@ class DealIndexes:
                 meta.setdefault("created_ms", str(created))
         return ids, metas
 
+    # open tables (the lobby) -------------------------------------------------------------
+    async def open_table(self, deal_id: str, created_ms: int) -> None:
+        """List a lobby table with a free seat (at its creation, or the backfill)."""
+        await self.appends.call("ZADD", self.keys.open_tables, created_ms, deal_id)
+
+    async def close_table(self, deal_id: str) -> None:
+        """Its last seat was taken, or it ended: the lobby no longer lists it."""
+        await self.appends.call("ZREM", self.keys.open_tables, deal_id)
+
+    async def open_tables(self, offset: int, count: int) -> list[str]:
+        """Open tables' ids, newest first."""
+        ids = await self.redis.zrevrange(self.keys.open_tables, offset, offset + count - 1)
+        return [text(i) for i in ids]
+
+    async def open_tables_built(self) -> bool:
+        return bool(await self.redis.exists(self.keys.open_tables_built))
+
+    async def mark_open_tables_built(self) -> None:
+        await self.redis.set(self.keys.open_tables_built, "1")
+
     # finished deals (the archiver's work list) -------------------------------------
     async def mark_finished(self, deal_id: str, finished_ms: int) -> None:
         """List a finished deal for the archiver (the command side calls this when a deal ends;
@@ -170,7 +196,7 @@ class DealIndexes:
     async def forget_finished(self, deal_id: str) -> None:
         """Drop the index entries of a deal whose keys are gone (an archived deal's leftovers)."""
         pipe = self.redis.pipeline(transaction=False)
-        for key in (self.keys.index, self.keys.public_index, self.keys.finished_index):
+        for key in (self.keys.index, self.keys.public_index, self.keys.finished_index, self.keys.open_tables):
             pipe.zrem(key, deal_id)
         await pipe.execute()
 

@@ -308,6 +308,17 @@ class EventStore:
         """A page of the deals anyone may find, newest first, Redis's and the archive's merged."""
         return await self.reader.public_deals(offset, count)
 
+    # open tables (the lobby's index) -------------------------------------------------------
+    async def open_table(self, deal_id: str, created_ms: int) -> None:
+        await self.indexes.open_table(deal_id, created_ms)
+
+    async def close_table(self, deal_id: str) -> None:
+        await self.indexes.close_table(deal_id)
+
+    async def open_tables(self, offset: int, count: int) -> list[str]:
+        """Lobby tables with a free seat, newest first (entries may be stale: check the fold)."""
+        return await self.indexes.open_tables(offset, count)
+
     async def delete_deal(self, deal_id: str) -> None:
         """Remove a deal from Redis: its keys and every index entry."""
         await self.removal.delete_deal(deal_id)

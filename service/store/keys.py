@@ -13,11 +13,15 @@ from __future__ import annotations
 
 class StoreKeys:
     """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving``
-    and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``; a
+    and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``,
+    ``…:deals:open`` (with ``…:deals:open:built``); a
     player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests
     ``<prefix>:players:salt`` (issue 24)."""
 
-    __slots__ = ("prefix", "index", "public_index", "finished_index", "clocks", "player_salt")
+    __slots__ = (
+        "prefix", "index", "public_index", "finished_index", "clocks", "player_salt", "open_tables",
+        "open_tables_built",
+    )  # fmt: skip
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
@@ -28,6 +32,10 @@ class StoreKeys:
         self.finished_index = f"{prefix}:deals:finished"
         # live deals with a clock, scored by when to look at them next (ms, TB-2.5)
         self.clocks = f"{prefix}:deals:clocks"
+        # lobby tables with a free seat, scored by creation time (ms): what the lobby reads
+        self.open_tables = f"{prefix}:deals:open"
+        # set once the open tables of a store from before that index were listed in it
+        self.open_tables_built = f"{prefix}:deals:open:built"
         # the server-wide salt of player-key digests (``service.store.player_index``)
         self.player_salt = f"{prefix}:players:salt"
 

@@ -84,3 +84,23 @@ async def test_an_address_is_kept_only_as_a_digest(redis_client, key_prefix):
     await budget.allow("2001:db8::7", T0)
     keys = [k async for k in redis_client.scan_iter(match=f"{key_prefix}:*")]
     assert len(keys) == 2 and not any(b"203.0.113.5" in k or b"2001:db8" in k for k in keys), keys
+
+
+async def test_a_reservation_given_back_frees_its_place_and_never_more(redis_client, key_prefix):
+    budget = limiter(redis_client, key_prefix, limit=2)
+    first, wait = await budget.reserve("a", T0)
+    assert first is not None and wait is None
+    second, _ = await budget.reserve("a", T0 + 1)
+    assert second is not None
+    refused, wait = await budget.reserve("a", T0 + 2)
+    assert refused is None and wait is not None
+    await budget.release(first, T0 + 3)
+    assert (await budget.reserve("a", T0 + 4))[0] is not None  # its place came back
+    # a place counted in a window that has expired is not taken from the current one
+    late, _ = await budget.reserve("b", T0)
+    assert late is not None
+    for i in range(2):
+        assert (await budget.reserve("b", T0 + 3 * WINDOW_MS + i))[0] is not None
+    await budget.release(late, T0 + 3 * WINDOW_MS + 5)
+    await budget.release(late, T0 + 3 * WINDOW_MS + 6)
+    assert (await budget.reserve("b", T0 + 3 * WINDOW_MS + 7))[0] is None

@@ -58,10 +58,22 @@ def test_a_hop_that_is_no_address_counts_against_the_last_proxy_that_vouches():
 
 def test_ports_brackets_and_mapped_addresses_are_read_as_proxies_write_them():
     assert PROXIES.of(Seen("10.0.0.2", ["203.0.113.5:51234"])) == "203.0.113.5"
-    assert PROXIES.of(Seen("10.0.0.2", ["[2001:db8::7]:443"])) == "2001:db8::7"
-    assert PROXIES.of(Seen("10.0.0.2", ["2001:db8::7"])) == "2001:db8::7"
+    assert PROXIES.of(Seen("10.0.0.2", ["[2001:db8::7]:443"])) == "2001:db8::/64"
+    assert PROXIES.of(Seen("10.0.0.2", ["2001:db8::7"])) == "2001:db8::/64"
     assert PROXIES.of(Seen("fd00::1", ["::ffff:203.0.113.5"])) == "203.0.113.5"
     assert PROXIES.of(Seen("::ffff:10.0.0.2", ["203.0.113.5"])) == "203.0.113.5"  # a mapped peer
+
+
+def test_an_ipv6_client_counts_by_its_64_network():
+    """One IPv6 subscriber gets a /64 (2^64 addresses): counted by the full address, each of them
+    would be a fresh budget. Behind a proxy and connected directly alike."""
+    seen = {PROXIES.of(Seen("10.0.0.2", [f"2001:db8:1:2:{i:x}::{i:x}"])) for i in range(1, 200)}
+    assert seen == {"2001:db8:1:2::/64"}
+    assert PROXIES.of(Seen("10.0.0.2", ["2001:db8:1:3::1"])) == "2001:db8:1:3::/64"  # the next /64
+    assert ClientAddress().of(Seen("2001:db8:1:2:aaaa::1")) == "2001:db8:1:2::/64"
+    assert ClientAddress().of(Seen("2001:db8:1:2:bbbb::1")) == "2001:db8:1:2::/64"
+    assert ClientAddress().of(Seen("::ffff:203.0.113.5")) == "203.0.113.5"  # IPv4, as it is
+    assert ClientAddress().of(Seen("203.0.113.5")) == "203.0.113.5"
 
 
 def test_a_client_inside_the_trusted_networks_is_its_own_address():

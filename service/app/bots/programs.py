@@ -64,7 +64,7 @@ ENV_VAR = "DEALSTREAM_BOT_PROGRAMS"  # the registry, for worker processes this p
 COMMAND_ID_PREFIX = "prog:"
 REASONS = (
     "no_start", "crashed", "timeout", "too_long", "garbage", "illegal", "given_up", "unregistered",
-    "translation",
+    "translation", "busy",
 )  # fmt: skip
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".sh", ".lua", ".jar")
 
@@ -79,6 +79,9 @@ class Limits:
     line_bytes: int = 64 * 1024  # one answer line
     failures: int = 3  # in a row; then the seat plays its default moves to the deal's end
     idle_s: float = 120.0  # a process that had no decision this long is ended
+    # processes a program may add to what its user runs when it starts (RLIMIT_NPROC is counted
+    # per user, so the limit is set to that count plus this): a fork bomb stops here
+    processes: int = 64
 
 
 @dataclass(frozen=True)
@@ -281,14 +284,98 @@ def redacted(text: str) -> str:
     return _PIECE_CODE.sub("…", _QUOTED.sub("…", text))
 
 
-def _child_limits(parent: int, memory_mib: int, cpu_s: int) -> None:  # pragma: no cover - in the child
+def _child_limits(
+    parent: int, memory_mib: int, cpu_s: int, nproc: int
+) -> None:  # pragma: no cover - in the child
     die_with_parent(parent)
     mem = memory_mib * 1024 * 1024
-    for which, value in ((resource.RLIMIT_AS, mem), (resource.RLIMIT_CPU, cpu_s), (resource.RLIMIT_CORE, 0)):
+    for which, value in (
+        (resource.RLIMIT_AS, mem), (resource.RLIMIT_CPU, cpu_s), (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NPROC, nproc),
+    ):  # fmt: skip
         try:
             resource.setrlimit(which, (value, value))
         except (ValueError, OSError):
             pass
+
+
+def user_processes(uid: int) -> int:
+    """How many processes (threads count too, as the kernel counts them) ``uid`` runs now."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+            except OSError:
+                continue
+    return count
+
+
+def family(root: int | None, home: str | None) -> set[int]:
+    """Every process a program started, as ``/proc`` shows them now: the program ``root`` (while
+    it runs: a pid that was reaped may be another process's by now), its descendants and every
+    process of its session (it leads its own), and every process whose ``HOME`` is the
+    program's own folder (a child that left the session and lost its parent keeps its
+    environment), with their descendants. Never this process or one of its ancestors."""
+    parents: dict[int, int] = {}
+    sessions: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents[pid], sessions[pid] = int(fields[1]), int(fields[3])
+    found = set() if root is None else {pid for pid, sid in sessions.items() if sid == root}
+    if root is not None and root in parents:
+        found.add(root)
+    marker = None if home is None else b"HOME=" + home.encode() + b"\0"
+    if marker is not None:
+        for pid in parents:
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if b"\0" + marker in b"\0" + f.read():
+                        found.add(pid)
+            except OSError:
+                continue
+    grew = True
+    while grew:  # and everything below them
+        grew = False
+        for pid, parent in parents.items():
+            if parent in found and pid not in found:
+                found.add(pid)
+                grew = True
+    mine, pid = set(), os.getpid()
+    while pid > 0 and pid not in mine:  # this process and its ancestors are never the program's
+        mine.add(pid)
+        pid = parents.get(pid, 0)
+    return found - mine
+
+
+def _signal_all(pids: set[int], signum: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def kill_family(root: int | None, home: str | None) -> int:
+    """Stop every process of the program's family (a stopped process forks no more), look again
+    until no new one appears, then kill them all; how many were killed."""
+    stopped: set[int] = set()
+    for _round in range(8):
+        now = family(root, home) - stopped
+        if not now:
+            break
+        _signal_all(now, signal.SIGSTOP)
+        stopped |= now
+    _signal_all(stopped, signal.SIGKILL)
+    return len(stopped)
 
 
 def clean_environment(home: str) -> dict[str, str]:
@@ -318,7 +405,13 @@ class Process:
                 close_fds=True,
                 start_new_session=True,
                 limit=self.limits.line_bytes,
-                preexec_fn=partial(_child_limits, os.getpid(), self.limits.memory_mib, self.limits.cpu_s),
+                preexec_fn=partial(
+                    _child_limits,
+                    os.getpid(),
+                    self.limits.memory_mib,
+                    self.limits.cpu_s,
+                    user_processes(os.getuid()) + self.limits.processes,
+                ),  # fmt: skip
             )
         except OSError as exc:
             self._remove_home()
@@ -382,22 +475,28 @@ class Process:
             return None
 
     async def kill(self) -> None:
+        """End the program and every process it started (``kill_family``: its session, its
+        descendants, and whatever kept its home), then close our ends of its pipes: what it
+        printed and nobody read must not hold the wait."""
         proc, self.proc = self.proc, None
-        if proc is not None and proc.returncode is None:
+        if proc is not None:
+            running = proc.returncode is None  # else its pid was reaped: never look for it again
+            root = proc.pid if running else None
+            # stopped before it dies: its children are still its children when they are looked for
+            await asyncio.get_running_loop().run_in_executor(None, kill_family, root, self.home)
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # its session: whatever it started too
+                if running:
+                    os.killpg(proc.pid, signal.SIGKILL)  # its group, once more
             except (ProcessLookupError, PermissionError):
-                try:
-                    proc.kill()
-                except ProcessLookupError:
-                    pass
+                pass
+            transport = getattr(proc, "_transport", None)
+            if transport is not None:
+                transport.close()  # the pipes: a wait would otherwise wait for their end
             try:
                 async with asyncio.timeout(5):
                     await proc.wait()
             except TimeoutError:  # pragma: no cover - a process SIGKILL does not end
                 log.error("bot program %s (pid %d) did not end after SIGKILL", self.spec.name, proc.pid)
-        if proc is not None and proc.stdin is not None:
-            proc.stdin.close()
         self._remove_home()
 
     def _remove_home(self) -> None:
@@ -524,10 +623,17 @@ def _default(view: Any, default: Any) -> Any:
 class ProgramHost:
     """Every program seat of the deals one process drives (the bot runner owns one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_processes: int | None = None) -> None:
         self.seats: dict[tuple[str | None, int], Seat] = {}
         self.failures = 0  # decisions a program failed (for tests)
         self._reaper: asyncio.Task | None = None
+        # program processes this host runs at once (None: no bound); a seat whose process would
+        # be one more plays its default move ("busy") and tries again at its next decision
+        self.max_processes = max_processes
+
+    @property
+    def running(self) -> int:
+        return sum(1 for seat in self.seats.values() if seat.process.proc is not None)
 
     def plays(self, level: str) -> bool:
         return program(level) is not None
@@ -556,6 +662,11 @@ class ProgramHost:
                 self._reap_later()
             if here.gave_up:
                 return _default(view, default), "given_up"
+            limit = self.max_processes
+            if here.process.proc is None and limit is not None and self.running >= limit:
+                log.warning("bot program %s on deal %s seat %d waits: %d program processes run here",
+                            name, deal_id, seat, limit)  # fmt: skip
+                return _default(view, default), "busy"
             command = await here.decide(kit, deal_id, seat, view, state, events)
             here.failures = 0
             return command, None

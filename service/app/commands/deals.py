@@ -32,7 +32,8 @@ from domain.errors import RuleViolation
 from domain.game import MatchPlace, StartDeal
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
-from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, SeatJoined
+from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, SeatFilled, SeatJoined
+from service.app.bots import programs
 from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
@@ -43,6 +44,7 @@ from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
 from service.metrics import Metrics, command_outcome
 from service.store.event_store import EventStore, VersionConflict, now_ms
+from service.store.program_seats import ProgramSeats
 
 log = logging.getLogger("dealstream.deals")
 
@@ -124,6 +126,16 @@ def _is_back(command: Any) -> bool:
     return isinstance(command, Back) or (isinstance(command, dict) and command.get("type") == "Back")
 
 
+def is_program(kind: str) -> bool:
+    """Whether a seat kind is a bot program the operator registered (``bot:NAME``)."""
+    return kind.startswith("bot:") and programs.program(kind[4:]) is not None
+
+
+def _seats_taken(events: list[Any]) -> bool:
+    """Whether a batch took an open seat (the lobby's open tables change only then, or at the end)."""
+    return any(type(event) is SeatJoined or type(event) is SeatFilled for event in events)
+
+
 def parse_seats(seats: Any, kit_: GameKit) -> list[str]:
     if not isinstance(seats, list) or len(seats) != kit_.game.seat_count:
         raise RuleViolation("DS-5", f"{kit_.name} needs a list of {kit_.game.seat_count} seats")
@@ -182,6 +194,8 @@ class DealService:
         # player keys' digests and the seats listed under them ("My games", issue 24)
         self.players = players if players is not None else Players(store)
         self.kick_bots = self.bots.kick
+        # the bot program seats of live deals and matches, per address and in all (DS-32, DS-33)
+        self.program_seats = ProgramSeats(store.redis, store.prefix)
         # called with a match's id when a deal of that match ends (TB-5.1: the next deal follows)
         self.on_match_deal_over: Callable[[str], Awaitable[None]] | None = None
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
@@ -417,6 +431,8 @@ class DealService:
             return await self._created_again(deal_id)
         # a lobby table is listed while it is live, for anyone to find a free seat at
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
+        if lobby:  # the lobby reads its tables from the open tables' index until the last seat goes
+            await self.store.open_table(deal_id, created_ms)
         # the first command needs neither the meta nor the log back from Redis
         self.seats.remember(deal_id, digests)
         folded = Folded(
@@ -766,10 +782,22 @@ class DealService:
                 await self.store.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
+                await self.programs_over(deal_id, folded)
+            if folded.lobby and not folded.state.seating.open_seats and _seats_taken(events):
+                await self.store.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
+
+    async def programs_over(self, deal_id: str, folded: Folded) -> None:
+        """A deal with bot program seats ended: its program processes here end with it, and its
+        seats are given back (a match's, once the match ends)."""
+        if not any(is_program(kind) for kind in folded.seats):
+            return
+        await self.bots.programs.end_deal(deal_id)
+        if getattr(folded.events[0], "match", None) is None:
+            await self.program_seats.release(deal_id)
 
     async def schedule(self, deal_id: str, folded: Folded) -> None:
         """The clock keepers look at the deal at its next deadline (or a minute on, when no wait

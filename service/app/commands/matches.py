@@ -113,6 +113,7 @@ class MatchService:
                 return None
             if state.over:
                 await self.log.done(match_id, now_ms())
+                await self.deals.program_seats.release(match_id)  # its bot program seats, if any
                 return state
             entry = state.current
             assert entry is not None

@@ -61,10 +61,24 @@ class StreamsClosing(Exception):
 class TooManyStreams(Exception):
     """This process already serves its maximum of live streams (HTTP 503 + Retry-After)."""
 
-    def __init__(self, limit: int, retry_after: int) -> None:
-        super().__init__(f"this server already serves {limit} live streams; retry in {retry_after} s")
+    rule = "DS-14"
+
+    def __init__(self, limit: int, retry_after: int, message: str | None = None) -> None:
+        message = message or f"this server already serves {limit} live streams; retry in {retry_after} s"
+        super().__init__(message)
         self.limit = limit
         self.retry_after = retry_after
+
+
+class StreamShareSpent(TooManyStreams):
+    """This address already holds its share of this process's streams, of spectators' or of
+    seats' own (429)."""
+
+    rule = "DS-31"
+
+    def __init__(self, limit: int, retry_after: int) -> None:
+        message = f"this address already holds {limit} such live streams here; retry in {retry_after} s"
+        super().__init__(limit, retry_after, message)
 
 
 @dataclass
@@ -96,7 +110,9 @@ class Subscription:
     alive: Callable[[], bool]
     abort: Callable[[], None] | None = None  # drop the client's connection (a write may be stuck)
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
-    reason: str | None = None  # why the hub closed it: "reset", "slow", "gone", "shutdown"
+    reason: str | None = None  # why the hub closed it: "reset", "slow", "gone", "shutdown", "shed"
+    owner: str | None = None  # the address: its share of the process's streams
+    seated: bool = False  # a seat's own stream (else a spectator's)
 
     def close(self, reason: str) -> None:
         if self.reason is None:
@@ -126,6 +142,7 @@ class StreamHub:
         *,
         redis: Any | None = None,
         max_streams: int = 10_000,
+        streams_per_address: int | None = None,
         retry_after: int = 5,
         poll_interval: float = 1.0,
         sweep_interval: float = 0.5,
@@ -145,6 +162,8 @@ class StreamHub:
         # (its head is the archived head, so archiving a deal never looks like lost data here)
         self.store = EventStore(client, store.prefix, archive=store.archived)
         self.max_streams = max_streams
+        # spectator streams one address may hold here (None: no share, only the process's cap)
+        self.streams_per_address = streams_per_address
         self.retry_after = retry_after
         self.poll_interval = poll_interval
         self.sweep_interval = sweep_interval
@@ -153,6 +172,9 @@ class StreamHub:
         self.feeds: dict[str, Feed] = {}
         self._by_channel: dict[str, str] = {}
         self._count = 0
+        # spectator streams by address, newest last: the share, and whom to shed for a seat
+        self._watching: dict[str | None, list[Subscription]] = {}
+        self._seated: dict[str | None, int] = {}  # seats' own streams by address
         self._dirty: set[str] = set()
         self._backlog: list[tuple[str, int, asyncio.Future[list[bytes]]]] = []
         self._check_heads = False
@@ -217,13 +239,32 @@ class StreamHub:
         after: int,
         alive: Callable[[], bool],
         abort: Callable[[], None] | None = None,
+        owner: str | None = None,
     ) -> Subscription:
         """A subscription from ``after`` to a deal folded as ``folded`` (the hub reads on from
-        its version; the subscriber fetches its own backlog first)."""
-        if self._count >= self.max_streams or self._closed:
+        its version; the subscriber fetches its own backlog first).
+
+        The process serves at most ``max_streams``. A stream also counts against its address
+        (``owner``): at most ``streams_per_address`` spectator streams (viewers without a seat),
+        and as many seats' own streams (``StreamShareSpent``, 429). A seat's own stream is never
+        refused for spectators' sake: when the process is full, the newest spectator stream of
+        the address holding the most ends (with ``retry``) to make room; only a process full of
+        seats' streams refuses one."""
+        if self._closed:
+            raise TooManyStreams(self.max_streams, self.retry_after)
+        seat = getattr(viewer, "seat", None) is not None
+        share = self.streams_per_address
+        if share is not None and owner is not None:
+            held = self._seated.get(owner, 0) if seat else len(self._watching.get(owner, ()))
+            if held >= share:
+                raise StreamShareSpent(share, self.retry_after)
+        if not seat:
+            if self._count >= self.max_streams:
+                raise TooManyStreams(self.max_streams, self.retry_after)
+        elif self._count >= self.max_streams and not self._shed_a_spectator():
             raise TooManyStreams(self.max_streams, self.retry_after)
         self.start()
-        sub = Subscription(deal_id, viewer, after, alive, abort)
+        sub = Subscription(deal_id, viewer, after, alive, abort, owner=owner, seated=seat)
         feed = self.feeds.get(deal_id)
         if feed is None:
             channel = self.store.channel(deal_id)
@@ -233,7 +274,22 @@ class StreamHub:
             self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
         feed.subscribers.add(sub)
         self._count += 1
+        if seat:
+            self._seated[owner] = self._seated.get(owner, 0) + 1
+        else:
+            self._watching.setdefault(owner, []).append(sub)
         return sub
+
+    def _shed_a_spectator(self) -> bool:
+        """End the newest spectator stream of the address that holds the most (a seat needs its
+        place); False when no spectator stream is left to end."""
+        if not self._watching:
+            return False
+        most = max(self._watching.values(), key=len)
+        sub = most[-1]
+        sub.close("shed")
+        self.leave(sub)  # its place is free now; its handler's own leave later finds nothing
+        return True
 
     def leave(self, sub: Subscription) -> None:
         feed = self.feeds.get(sub.deal_id)
@@ -241,6 +297,17 @@ class StreamHub:
             return
         feed.subscribers.discard(sub)
         self._count -= 1
+        if sub.seated:
+            left = self._seated.get(sub.owner, 1) - 1
+            if left > 0:
+                self._seated[sub.owner] = left
+            else:
+                self._seated.pop(sub.owner, None)
+        watching = self._watching.get(sub.owner)
+        if watching is not None and sub in watching:
+            watching.remove(sub)
+            if not watching:
+                del self._watching[sub.owner]
         if not feed.subscribers:
             del self.feeds[sub.deal_id]
             self._by_channel.pop(feed.channel, None)

@@ -107,7 +107,8 @@ class Live:
             while True:
                 item = await sub.queue.get()
                 if item is CLOSE:
-                    if sub.reason in ("reset", "shutdown"):  # shutdown: the service is stopping
+                    # shutdown: the service is stopping; shed: a seat's stream needed the place
+                    if sub.reason in ("reset", "shutdown", "shed"):
                         yield _ending("reset" if sub.reason == "reset" else "retry", sub.position)
                     return
                 batch: Batch = item
@@ -164,8 +165,10 @@ class LiveStreams:
         alive: Callable[[], bool],
         abort: Callable[[], None],
         seen_tag: str | None = None,
+        owner: str | None = None,
     ) -> Live:
-        """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum.
+        """A stream from ``after``; ``TooManyStreams`` when the process serves its maximum, or
+        ``StreamShareSpent`` when a spectator's address (``owner``) holds its share of them.
         ``seen_tag`` (the id's part after the version, ``record_tag``) names the record the client
         saw at ``after``: when the store holds another record there (a rollback made that version
         again), the client's history is not the store's and it gets ``reset``."""
@@ -184,7 +187,7 @@ class LiveStreams:
             )  # the store holds less than the client saw
         if self.hub.closing:  # the service is stopping: ask the client to come back (elsewhere)
             return Live(self, folded.kit, None, after, "retry")
-        sub = self.hub.open(folded, deal_id, viewer, after, alive, abort)
+        sub = self.hub.open(folded, deal_id, viewer, after, alive, abort, owner)
         live = Live(self, folded.kit, sub, folded.version, None)
         if viewer.seat is not None:  # the seat is connected while its stream is open
             try:

@@ -32,6 +32,7 @@ from domain.table.seating import PERSON
 from domain.table.view import SeatDeadline, TableView
 from service.app.lru import LRUCache
 from service.app.reads.audit import AuditReport, audit_log
+from service.app.reads.open_tables import OpenTables
 from service.app.state.folds import DealNotFound, Folded, Folds
 from service.app.state.match_log import MatchLog, MatchNotFound
 from service.app.state.players import Players
@@ -55,7 +56,6 @@ class Viewer(msgspec.Struct, frozen=True):
         return f"seat {self.seat}" if self.seat is not None else self.kind
 
 
-LOBBY_SCAN = 200  # the newest listed deals the lobby looks through for tables with a free seat
 SPECTATOR = Viewer("spectator")
 NOBODY = Viewer("nobody")
 
@@ -551,6 +551,7 @@ class ReadSide:
         self.presence = presence
         self.players = players if players is not None else Players(store)
         self.match_log = match_log if match_log is not None else MatchLog(store)
+        self.open_tables = OpenTables(store, folds)  # the lobby's tables
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
         # advice is a pure function of the seat's view at a record: asked again on every redraw of
         # the table, it is computed once per move (a few ms for MCR, see bench.coach). Keyed by the
@@ -644,24 +645,9 @@ class ReadSide:
         return listing(ids, metas)
 
     async def lobby(self, count: int) -> LobbyList:
-        """Lobby tables with a free seat among the newest listed deals (the index holds them
-        while they are live; each live row is checked against the table's own fold, so the
-        listing's rows keep the shape the archive gives them too)."""
-        ids, metas = await self.store.public_deals(0, LOBBY_SCAN)
-        candidates = [
-            deal_id for deal_id, meta in zip(ids, metas, strict=True) if meta.get("status") != "over"
-        ]
-        tables: list[LobbyTable] = []
-        for deal_id in candidates:
-            try:
-                row = lobby_table(deal_id, await self.folds.load(deal_id))
-            except DealNotFound:
-                continue
-            if row is not None:
-                tables.append(row)
-            if len(tables) >= count:
-                break
-        return LobbyList(tables=tables)
+        """Lobby tables with a free seat, newest first, from the open tables' index (however
+        many deals are newer); each row is checked against the table's own fold."""
+        return LobbyList(tables=await self.open_tables.rows(count, lobby_table))
 
     async def player_deals(
         self, player_key: Any, before_ms: int | None, count: int, match_row: Any = None
