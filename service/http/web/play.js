@@ -326,7 +326,8 @@ function renderTable(ctx) {
   m.live = !ctx.over;
   const seating = ctx.view.seating || null;
   m.people = ctx.names; m.away = seating ? seating.away : []; m.connected = seating && seating.connected; m.deadlines = seating && m.live ? seating.deadlines : [];
-  m.clockBadge = clockBadgeHtml;
+  const banked = !!(seating && seating.clock && seating.clock.bank_s > 0);
+  m.clockBadge = (d, mine) => clockBadgeHtml(d, mine, banked);
   m.coach = adviceFor(ctx);
   ensureAdvice(ctx);
   releaseHold(ctx, m);
@@ -655,13 +656,20 @@ async function send(ctx, command) {
   for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
   const page = $(".play-page"); if (page) page.dataset.busy = "1";
   try {
-    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true } });
+    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true, ...seen(ctx) } });
     ctx.selected = null;
     ctx.busy = false;
     if (answer && answer.view && Array.isArray(answer.view.legal_actions)) applyView(ctx, answer.view);
     else await refresh(ctx);
   } catch (e) { ctx.busy = false; showProblem(e, ctx.game); await refresh(ctx); }
   renderTable(ctx);
+}
+
+// TB-2.8: the version the buttons were drawn from, so a click that crossed the table's own move
+// for this seat is refused instead of answering a situation the person never saw
+function seen(ctx) {
+  const v = ctx.view && ctx.view.version;
+  return Number.isInteger(v) && v >= 0 ? { seen_version: v } : {};
 }
 
 // for tests and the console
