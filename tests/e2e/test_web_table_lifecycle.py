@@ -11,6 +11,7 @@ import pytest
 
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     browser,
+    get_json,
     new_page,
     post_json,
     put_tokens,
@@ -96,4 +97,36 @@ async def test_the_join_page_of_a_table_this_browser_sits_at_says_only_that(web_
     assert await page.locator(f"#join-held a[href='#/play/{deal}/1']").count() == 1
     assert await page.locator("#join-closed").count() == 0
     assert await page.locator("#join-form").count() == 0
+    assert page.js_errors == []
+
+
+async def test_a_move_clicked_at_the_table_names_the_version_it_was_chosen_on(web_server, browser):  # noqa: F811
+    """TB-2.8: the web table sends, with each move, the version of the view its buttons were
+    drawn from, so the server can refuse a click that crossed the table's own move for the seat."""
+    body = {
+        "game": "mcr", "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"],
+        "clock": {"move_s": 600, "claim_s": 600, "bank_s": 0}, "deck": _mcr_deck(), "dealer": 0,
+    }  # fmt: skip
+    status, created = post_json(web_server, "/deals", body)
+    assert status == 201, created
+    deal, token = created["deal_id"], created["tokens"]["0"]
+    start = {"command_id": "s", "command": {"type": "StartDeal", "client_seed": "click"}}
+    status, answer = post_json(web_server, f"/deals/{deal}/commands", start, token)
+    assert status == 200, answer
+    page = await new_page(browser, web_server)
+    await put_tokens(page, web_server, deal, {"0": token})
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/commands") else None)
+    await page.goto(f"{web_server}/#/play/{deal}/0")
+    await wait_js(page, "document.querySelector('.play-page')?.dataset.armed === '1'", 45)
+    # the table holds still (the person must discard, the bots wait): the view the page drew
+    version = get_json(web_server, f"/deals/{deal}/view", token)["version"]
+    await wait_js(page, f"window.dealstream.state().version === {version}", 45)
+    card = page.locator("#me-zone button[data-card]:not([aria-disabled='true'])").first
+    await card.click()
+    await page.locator("#me-zone button[data-card][aria-pressed='true'], #confirm").first.wait_for()
+    await page.click("#confirm")
+    await wait_js(page, "document.querySelector('.play-page')?.dataset.busy === '0'", 45)
+    moves = [s for s in sent if '"Discard"' in s]
+    assert moves and f'"seen_version":{version}' in moves[0].replace(" ", ""), sent
     assert page.js_errors == []
