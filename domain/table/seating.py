@@ -230,6 +230,7 @@ def replaces_person(seating: Seating, seat: int) -> bool:
     audit check the time, which the rules alone do not know)."""
     return (
         seating.rules >= 2
+        and 0 <= seat < len(seating.kinds)
         and seating.kinds[seat] == PERSON
         and bool(seating.token_digests[seat])
         and not seating.has_started(seat)
