@@ -130,3 +130,48 @@ async def test_a_move_clicked_at_the_table_names_the_version_it_was_chosen_on(we
     moves = [s for s in sent if '"Discard"' in s]
     assert moves and f'"seen_version":{version}' in moves[0].replace(" ", ""), sent
     assert page.js_errors == []
+
+
+async def test_the_creator_gives_a_friend_who_never_starts_a_computer_from_the_waiting_room(
+    web_server,  # noqa: F811
+    browser,  # noqa: F811
+):
+    """TB-1.4: a friend joined and never started (their answer lost, or gone): once every seat is
+    taken the waiting room offers "Put a computer here" beside them; the server takes it after a
+    turn's time (2 s here), and the deal is dealt with the creator's seed."""
+    clock = {"move_s": 2, "claim_s": 2, "bank_s": 0}
+    body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "name": "Bo", "clock": clock}
+    status, created = post_json(web_server, "/deals", body)
+    assert status == 201, created
+    deal = created["deal_id"]
+    status, joined = post_json(
+        web_server, f"/deals/{deal}/join", {"invite": created["invites"]["1"], "name": "Gh"}
+    )
+    assert status == 201, joined
+    bo = await new_page(browser, web_server)
+    await bo.goto(web_server + "/")
+    await bo.wait_for_selector("#start")
+    await bo.evaluate(
+        """([deal, created]) => {
+          const set = (k, v) => localStorage.setItem('ds.' + k, JSON.stringify(v));
+          set('tokens.' + deal, created.tokens); set('creator.' + deal, 0);
+          set('invites.' + deal, created.join_links);
+          set('ready.' + deal, 'bo-seed'); set('seed.' + deal, 'bo-seed');
+        }""",
+        [deal, created],
+    )
+    await bo.goto(f"{web_server}/#/play/{deal}/0")
+    await bo.wait_for_selector("#waiting-room [data-fill='1']")
+    assert await bo.locator("#waiting-room [data-fill='0']").count() == 0  # never the creator's own
+    dealt = "!document.querySelector('#waiting-room')"
+    for _ in range(60):  # early clicks are refused with the seconds left (TB-1.4): click again
+        button = bo.locator("#waiting-room [data-fill='1']:not([disabled])")
+        if await bo.evaluate(f"() => {dealt}"):
+            break
+        if await button.count():
+            await button.click()
+        await bo.wait_for_timeout(500)
+    await wait_js(bo, dealt, 45)
+    seats = get_json(web_server, f"/deals/{deal}")["seats"]
+    assert seats[1] == "bot:greedy", seats
+    assert bo.js_errors == []
