@@ -191,7 +191,7 @@ class ClockTrack:
     every process folding the same records arrives at the same deadlines."""
 
     __slots__ = (
-        "settings", "waits", "bank_ms", "last_expired", "last_ms", "_expiring", "seated_ms", "expired_at"
+        "settings", "waits", "bank_ms", "last_expired", "last_ms", "_expiring", "seated_ms", "acted_at"
     )  # fmt: skip
 
     def __init__(self, settings: ClockSettings, seats: int) -> None:
@@ -203,7 +203,9 @@ class ClockTrack:
         self._expiring: set[int] = set()  # a ClockExpired seen, its wait not ended yet
         # the recorded time of the record after which no seat was open (TB-1.4, TB-2.7)
         self.seated_ms: int | None = None
-        self.expired_at = [0] * seats  # the version of each seat's latest ClockExpired (TB-2.8)
+        # the version of the table's latest move for each seat: a ClockExpired, or a move made for
+        # it while it was away (TB-2.8)
+        self.acted_at = [0] * seats
 
     def step(self, at_ms: int, asked: dict[int, str], expired: int | None = None, version: int = 0) -> None:
         """The deal now (at ``at_ms``, the record at ``version``) waits on ``asked`` (seat ->
@@ -213,7 +215,7 @@ class ClockTrack:
         self.last_ms = max(self.last_ms, at_ms)
         if expired is not None:
             self._expiring.add(expired)
-            self.expired_at[expired] = version
+            self.acted_at[expired] = version
         for seat, wait in list(self.waits.items()):
             if asked.get(seat) == wait.wait:
                 continue
@@ -252,7 +254,12 @@ class ClockTrack:
         wait = self.waits.get(seat)
         if wait is not None and wait.asked_version > seen_version:
             return True
-        return self.expired_at[seat] > seen_version
+        return self.acted_at[seat] > seen_version
+
+    def acted_for(self, seat: int, version: int) -> None:
+        """The table moved for ``seat`` (its away bot, TB-2.6) in the batch at ``version``."""
+        if 0 <= seat < len(self.acted_at):
+            self.acted_at[seat] = max(self.acted_at[seat], version)
 
     def next_deadline_ms(self) -> int | None:
         finals = [d.final_ms for seat in self.waits if (d := self.deadline(seat)) is not None]

@@ -10,6 +10,7 @@ import pytest
 from domain import mcr, paohuzi
 from domain.errors import RuleViolation
 from domain.game import SeedRevealed, StartDeal
+from domain.table.absence import away_seat
 from domain.table.clock import Abandon, ClockSettings, ClockTrack, DealAbandoned
 from domain.table.seating import (
     START_LIMIT_S,
@@ -132,3 +133,6 @@ def test_the_clock_fold_tells_a_stale_command():
     track.step(T0 + 200, {}, expired=0, version=7)  # the table moved for seat 0
     track.step(T0 + 300, {0: "claim"}, version=9)
     assert track.answered_since(0, 6) and track.answered_since(0, 8) and not track.answered_since(0, 9)
+    track.acted_for(2, 12)  # the away bot moved for seat 2 (TB-2.6)
+    assert track.answered_since(2, 11) and not track.answered_since(2, 12)
+    assert away_seat("away:2:12") == 2 and away_seat("seat2:m1") is None and away_seat(None) is None

@@ -33,6 +33,7 @@ import msgspec
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import MatchPlace, StartDeal
+from domain.table.absence import away_seat
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
 from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, replaces_person
@@ -761,6 +762,9 @@ class DealService:
             if folded.version == result.first_version - 1:
                 if clock is not None and at_ns is not None:
                     step_clock_through(folded, folded.state, events, at_ns // 1_000_000)
+                    away = away_seat(command_id)
+                    if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
+                        folded.clock.acted_for(away, result.first_version)
                 folded.state = after  # what evolving by ``events`` gives, already worked out
                 folded.events.extend(events)
                 folded.version = result.last_version

@@ -21,6 +21,7 @@ from typing import Any
 
 from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
 from domain.game import DealCreated
+from domain.table.absence import away_seat
 from domain.table.clock import ClockExpired, ClockTrack, SeatBack, recorded_ms
 from domain.table.seating import PERSON, start_limit_ms
 from service.app.games import GameKit, kit
@@ -213,6 +214,9 @@ def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None
         folded.head_hash = record_hash(raw)
         if folded.clock is not None or record.version == 1:
             step_clock(folded, folded.state, event, recorded_ms(record.recorded_at))
+            away = away_seat(record.command_id) if folded.clock is not None else None
+            if away is not None:  # TB-2.8: the table moved for an away seat
+                folded.clock.acted_for(away, record.version)  # type: ignore[union-attr]
 
 
 def asked_people(folded: Folded, state: Any) -> dict[int, str]:
