@@ -712,7 +712,7 @@ class DealService:
                 typed = self.decode_command(folded, seat, command)
                 if expected_version is not None and expected_version != folded.version:
                     raise StaleVersion(expected_version, folded.version)
-                if person and seat is not None:
+                if person and seat is not None and type(typed) is not Back:  # "I'm back" answers nothing
                     check_seen(folded, seat, seen_version)
                 if type(typed) is FillSeat and not folded.started:
                     if replaces_person(folded.state.seating, typed.seat):
