@@ -36,7 +36,7 @@ from domain.mcr.state import State
 from domain.mcr.winning import declare_win
 from domain.table.absence import decide_back, decide_expiry
 from domain.table.clock import Abandon, Back, DealAbandoned, Expire
-from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
+from domain.table.seating import SEATING_COMMANDS, FillSeat, dealt_after_fill, decide_seating, start_plan
 
 
 def decide(state: State, cmd: Any) -> list[Event]:
@@ -84,6 +84,9 @@ def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 
         run = Run(state.clone())
         for event in decide_seating(state.seating, cmd, state.phase != "new"):
             run.emit(event)
+        seeds = dealt_after_fill(run.s.seating) if type(cmd) is FillSeat else None
+        if seeds is not None:  # TB-1.4: the bot took the last seat anyone waited for: deal
+            start(run, *seeds)
         return run.events, run.s
     if state.phase == "new":
         raise RuleViolation("DS-2", "the deal has not started")

@@ -47,7 +47,7 @@ from domain.paohuzi.wins import tun_for
 from domain.shuffle import dealer_and_deck
 from domain.table.absence import decide_back, decide_expiry
 from domain.table.clock import Abandon, Back, DealAbandoned, Expire
-from domain.table.seating import SEATING_COMMANDS, decide_seating, start_plan
+from domain.table.seating import SEATING_COMMANDS, FillSeat, dealt_after_fill, decide_seating, start_plan
 from domain.table.seeds import deal_seed
 
 _ANSWERS = {Win: "win", Pao: "pao", Peng: "peng", Chi: "chi", Pass: "pass"}
@@ -81,7 +81,13 @@ def _start(s: State, cmd: StartDeal) -> Ctx:
             ctx.emit(event)
         return ctx
     client_seeds: list[str] | None = plan  # type: ignore[assignment]
-    client_seed = "" if client_seeds else cmd.client_seed
+    _deal(ctx, "" if client_seeds else cmd.client_seed, client_seeds)
+    return ctx
+
+
+def _deal(ctx: Ctx, client_seed: str, client_seeds: list[str] | None) -> None:
+    """PH-2 with the seeds the people sent (TB-3.1)."""
+    s = ctx.s
     created = s.created
     seed = deal_seed(created.server_seed, client_seed, client_seeds)
     dealer, deck = dealer_and_deck(seed, 80, SEATS)
@@ -135,12 +141,11 @@ def _start(s: State, cmd: StartDeal) -> Ctx:
                     rule_id="PH-2.6",
                 ),
             )
-            return ctx
+            return
     if s.holding(dealer) > s.target(dealer):  # PH-2.7
         ctx.emit(DiscardRequired(seat=dealer, rule_id="PH-2.7"))
     else:
         next_reveal(ctx, (dealer + 1) % SEATS)
-    return ctx
 
 
 def canonical(command: Any) -> Any:
@@ -191,6 +196,9 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
         ctx = Ctx(state.copy())
         for event in decide_seating(state.seating, command, state.phase != "new"):
             ctx.emit(event)
+        seeds = dealt_after_fill(ctx.s.seating) if isinstance(command, FillSeat) else None
+        if seeds is not None:  # TB-1.4: the bot took the last seat anyone waited for: deal
+            _deal(ctx, *seeds)
         return ctx.out, ctx.s
     if isinstance(command, Expire):  # TB-2.5: the table plays the default move for the seat
         return decide_expiry(execute, evolve, State.copy, state, command, default_move(state, command.seat))

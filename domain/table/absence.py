@@ -19,6 +19,14 @@ def away_command_id(seat: int, version: int) -> str:
     return f"{AWAY_COMMAND_PREFIX}{seat}:{version}"
 
 
+def away_seat(command_id: str | None) -> int | None:
+    """The away seat a stored command id says the table moved for, else None."""
+    if not command_id or not command_id.startswith(AWAY_COMMAND_PREFIX):
+        return None
+    seat = command_id[len(AWAY_COMMAND_PREFIX) :].split(":", 1)[0]
+    return int(seat) if seat.isdigit() else None
+
+
 def decide_expiry(
     execute: Callable[[Any, Any], tuple[list[Any], Any]],
     evolve: Callable[[Any, Any], Any],

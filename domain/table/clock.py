@@ -176,11 +176,13 @@ class Back(msgspec.Struct, frozen=True, tag=True):
 
 
 class SeatWait(msgspec.Struct, frozen=True):
-    """The deal waits on ``seat`` for a ``wait`` asked at ``asked_ms``."""
+    """The deal waits on ``seat`` for a ``wait`` asked at ``asked_ms``, by the record at
+    ``asked_version`` (a command decided on an earlier version answered something else, TB-2.8)."""
 
     seat: int
     wait: str
     asked_ms: int
+    asked_version: int = 0
 
 
 class ClockTrack:
@@ -188,7 +190,9 @@ class ClockTrack:
     seats the deal waits on now, at the time its record was recorded. Pure and deterministic:
     every process folding the same records arrives at the same deadlines."""
 
-    __slots__ = ("settings", "waits", "bank_ms", "last_expired", "last_ms", "_expiring")
+    __slots__ = (
+        "settings", "waits", "bank_ms", "last_expired", "last_ms", "_expiring", "seated_ms", "acted_at"
+    )  # fmt: skip
 
     def __init__(self, settings: ClockSettings, seats: int) -> None:
         self.settings = settings
@@ -197,14 +201,21 @@ class ClockTrack:
         self.last_expired = [False] * seats  # the seat's last wait ended by an expiry (TB-2.6)
         self.last_ms = 0  # the latest recorded time folded in
         self._expiring: set[int] = set()  # a ClockExpired seen, its wait not ended yet
+        # the recorded time of the record after which no seat was open (TB-1.4, TB-2.7)
+        self.seated_ms: int | None = None
+        # the version of the table's latest move for each seat: a ClockExpired, or a move made for
+        # it while it was away (TB-2.8)
+        self.acted_at = [0] * seats
 
-    def step(self, at_ms: int, asked: dict[int, str], expired: int | None = None) -> None:
-        """The deal now (at ``at_ms``) waits on ``asked`` (seat -> wait); ``expired``: the seat
-        whose ``ClockExpired`` this event is. A wait that ends uses the seat's bank for the time
-        beyond its own (TB-2.3), and says whether it ended by an expiry (TB-2.6)."""
+    def step(self, at_ms: int, asked: dict[int, str], expired: int | None = None, version: int = 0) -> None:
+        """The deal now (at ``at_ms``, the record at ``version``) waits on ``asked`` (seat ->
+        wait); ``expired``: the seat whose ``ClockExpired`` this event is. A wait that ends uses
+        the seat's bank for the time beyond its own (TB-2.3), and says whether it ended by an
+        expiry (TB-2.6)."""
         self.last_ms = max(self.last_ms, at_ms)
         if expired is not None:
             self._expiring.add(expired)
+            self.acted_at[expired] = version
         for seat, wait in list(self.waits.items()):
             if asked.get(seat) == wait.wait:
                 continue
@@ -220,7 +231,7 @@ class ClockTrack:
             self._expiring.discard(seat)
         for seat, kind in asked.items():
             if seat not in self.waits:
-                self.waits[seat] = SeatWait(seat, kind, at_ms)
+                self.waits[seat] = SeatWait(seat, kind, at_ms, version)
 
     def deadline(self, seat: int) -> Deadline | None:
         wait = self.waits.get(seat)
@@ -236,6 +247,19 @@ class ClockTrack:
             if due is not None and due.final_ms <= now_ms:
                 out.append((wait, due))
         return sorted(out, key=lambda item: item[1].final_ms)
+
+    def answered_since(self, seat: int, seen_version: int) -> bool:
+        """TB-2.8: since ``seen_version`` the table acted for ``seat`` or asked it anew, so a
+        command decided on that version answers a situation that is gone."""
+        wait = self.waits.get(seat)
+        if wait is not None and wait.asked_version > seen_version:
+            return True
+        return self.acted_at[seat] > seen_version
+
+    def acted_for(self, seat: int, version: int) -> None:
+        """The table moved for ``seat`` (its away bot, TB-2.6) in the batch at ``version``."""
+        if 0 <= seat < len(self.acted_at):
+            self.acted_at[seat] = max(self.acted_at[seat], version)
 
     def next_deadline_ms(self) -> int | None:
         finals = [d.final_ms for seat in self.waits if (d := self.deadline(seat)) is not None]

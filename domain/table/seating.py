@@ -20,7 +20,28 @@ if TYPE_CHECKING:  # only a type here: domain.game itself imports the table's cl
 
 OPEN = "open"
 PERSON = "human"
-TABLE_RULES = "table/1"  # the table rules of docs/rules/table.md, as a new deal's DealCreated names them
+# the table rules of docs/rules/table.md, as a new deal's DealCreated names them. table/2: a
+# clocked deal not dealt within its start limit ends as abandoned, and the creator may give a bot
+# to a joined seat whose person never started (TB-1.4, TB-2.7); table/1 logs are decided as before
+TABLE_RULES = "table/2"
+START_LIMIT_S = 600  # TB-2.7: a clocked deal is dealt within 10 minutes of its last seat taken (decided)
+
+
+def table_version(table: str | None) -> int:
+    """The number of a deal's table rules (``"table/2"`` -> 2); 0 for a log from before them."""
+    if not table or not table.startswith("table/") or not table[6:].isdigit():
+        return 0
+    return int(table[6:])
+
+
+def start_limit_ms(created: Any) -> int | None:
+    """TB-2.7 (table/2): how long a clocked deal may wait to be dealt once no seat is open: ten
+    minutes, or the shorter limit a --dev deal recorded; None where the rule does not hold (an
+    untimed deal, or a log from before table/2)."""
+    if getattr(created, "clock", None) is None or table_version(getattr(created, "table", None)) < 2:
+        return None
+    limit = getattr(created, "idle_limit_s", None)
+    return (limit if limit else START_LIMIT_S) * 1000
 
 
 # --- events (in both games' event unions) ------------------------------------------------------
@@ -86,11 +107,15 @@ class Seating(msgspec.Struct, frozen=True):
     # a log from before them was dealt by the first StartDeal with its one seed
     every_person_starts: bool = False
     away: tuple[bool, ...] = ()  # the greedy bot plays the seat for its person (TB-2.6)
+    rules: int = 0  # the table rules' number (``table_version``): what table/2 adds holds from 2
 
     @classmethod
     def of(cls, seats: list[str], table_rules: str | None = None) -> Seating:
         n = len(seats)
-        return cls(tuple(seats), (None,) * n, ("",) * n, (None,) * n, table_rules is not None, (False,) * n)
+        return cls(
+            tuple(seats), (None,) * n, ("",) * n, (None,) * n, table_rules is not None, (False,) * n,
+            table_version(table_rules),
+        )  # fmt: skip
 
     @property
     def open_seats(self) -> list[int]:
@@ -135,7 +160,14 @@ class Seating(msgspec.Struct, frozen=True):
                 token_digests=_put(self.token_digests, seat, event.token_digest),
             )
         if type(event) is SeatFilled:
-            return msgspec.structs.replace(self, kinds=_put(self.kinds, seat, event.kind))
+            # a bot in the seat of a person who never started (TB-1.4): its name and token go
+            # with the person (for an open seat both are empty already)
+            return msgspec.structs.replace(
+                self,
+                kinds=_put(self.kinds, seat, event.kind),
+                names=_put(self.names, seat, None),
+                token_digests=_put(self.token_digests, seat, ""),
+            )
         if type(event) is SeatReady:
             return msgspec.structs.replace(self, ready=_put(self.ready, seat, event.client_seed))
         if type(event) is SeatAway or type(event) is SeatBack:
@@ -158,6 +190,8 @@ def decide_seating(seating: Seating, command: Any, started: bool) -> list[Any]:
         raise RuleViolation("DS-3", f"no seat {seat}")
     if type(command) is JoinSeat and _names_own_seat(seating, command) and not started:
         return [SeatJoined(seat, command.name, "", False)]
+    if type(command) is FillSeat and not started and replaces_person(seating, seat):
+        return [SeatFilled(seat, command.kind)]
     if started or seating.kinds[seat] != OPEN:
         raise RuleViolation("DS-18", f"seat {seat} is not open: it was taken already")
     if type(command) is JoinSeat:
@@ -188,6 +222,37 @@ def start_plan(seating: Seating, command: StartDeal) -> list[SeatReady] | list[s
     seeds = {p: s for p, s in enumerate(seating.ready) if s is not None}
     seeds[seat] = command.client_seed
     return [seeds[p] for p in sorted(seeds)]
+
+
+def replaces_person(seating: Seating, seat: int) -> bool:
+    """TB-1.4 (table/2): ``seat`` is a joined person's who has not sent ``StartDeal``, so the
+    creator may give it a bot (once the start clock's ``move_s`` has run: the service and the
+    audit check the time, which the rules alone do not know)."""
+    return (
+        seating.rules >= 2
+        and 0 <= seat < len(seating.kinds)
+        and seating.kinds[seat] == PERSON
+        and bool(seating.token_digests[seat])
+        and not seating.has_started(seat)
+    )
+
+
+def dealt_after_fill(seating: Seating) -> tuple[str, list[str] | None] | None:
+    """TB-1.4 (table/2): when a bot took the seat of a person who never started and every person
+    left has sent ``StartDeal``, nobody would send another: the same batch deals, with their seeds
+    (``(client_seed, client_seeds)``: one person left is dealt with its one seed as always,
+    several with every seed, TB-3.1). None while someone still has to start."""
+    if seating.rules < 2 or seating.open_seats:
+        return None
+    people = seating.people
+    if not people or any(not seating.has_started(p) for p in people):
+        return None
+    seeds = [s for p, s in enumerate(seating.ready) if s is not None and seating.kinds[p] == PERSON]
+    if not seeds:
+        return None
+    if seating.parties < 2:
+        return seeds[0], None
+    return "", seeds
 
 
 def _names_own_seat(seating: Seating, command: JoinSeat) -> bool:

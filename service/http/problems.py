@@ -57,6 +57,7 @@ _DS_STATUS = {
     "TB-1.4": 409,
     "TB-2.1": 400,
     "TB-2.6": 409,
+    "TB-2.8": 409,  # decided on a version the table has moved on from for the seat
 }
 _TITLES = {
     400: "Bad request",

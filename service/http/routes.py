@@ -379,6 +379,7 @@ class Api:
             body.command,
             expected_version=body.expected_version,
             return_view=body.return_view,
+            seen_version=body.seen_version,
         )
         return json_response(answer)  # a CommandAnswer, encoded as it is
 

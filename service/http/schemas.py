@@ -147,6 +147,9 @@ class CommandRequest(msgspec.Struct, forbid_unknown_fields=True):
     command: dict[str, Any]
     expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
     return_view: bool = False
+    # the version the command was decided on: refused (TB-2.8) once the table has moved for the
+    # seat or asked it anew since then; unlike expected_version, other seats' moves do not matter
+    seen_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class Health(msgspec.Struct):

@@ -95,7 +95,7 @@ async def test_a_person_who_lets_the_clock_run_out_is_played_for_and_comes_back(
     records = await _log(http, deal_id)
     events = [r["data"] for r in records]
     created_event = events[0]
-    assert created_event["clock"] == ROOMY and created_event["table"] == "table/1"
+    assert created_event["clock"] == ROOMY and created_event["table"] == "table/2"
     expiries = [
         (i, r) for i, r in enumerate(records) if r["type"] == "ClockExpired" and r["data"]["seat"] == 0
     ]

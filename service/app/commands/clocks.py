@@ -1,5 +1,6 @@
 """The clock keeper: acts for a person whose time ran out (TB-2.5, TB-2.6), and ends an untimed
-deal that waited on its person for its idle limit (TB-2.7).
+deal that waited on its person for its idle limit, or a clocked one not dealt within its start
+limit (TB-2.7).
 
 Every service process runs one. Which deal to look at when is kept in Redis (the store's clock
 index, scored by each clocked deal's next deadline), not in a process, so a process started
@@ -20,7 +21,7 @@ from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
 from service.app.commands.deals import DealService, StaleVersion
-from service.app.state.folds import DealNotFound
+from service.app.state.folds import DealNotFound, start_deadline_ms
 from service.metrics import Metrics
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES
@@ -112,6 +113,8 @@ class ClockKeeper:
             return False
         if folded.clock is None:
             return await self.abandon_if_idle(deal_id, folded)
+        if not folded.started:
+            return await self.abandon_if_undealt(deal_id, folded)
         now = now_ms()
         overdue = folded.clock.overdue(now)
         if not overdue:
@@ -137,6 +140,32 @@ class ClockKeeper:
             self.lateness_ms.append(max(0, now_ms() - due.final_ms))
             if len(self.lateness_ms) > 100_000:
                 del self.lateness_ms[:50_000]
+        return not outcome.duplicate
+
+    async def abandon_if_undealt(self, deal_id: str, folded: Any) -> bool:
+        """TB-2.7 (table/2): a clocked deal not dealt within its start limit after its last open
+        seat was taken ends as abandoned. The ``Abandon`` names that record's time and the limit,
+        both from the log, so the audit checks them."""
+        due = start_deadline_ms(folded)
+        if due is None or now_ms() < due:  # seats still open (or an older log): look again later
+            await self.deals.schedule(deal_id, folded)
+            return False
+        assert folded.clock is not None and folded.clock.seated_ms is not None
+        command = Abandon(folded.clock.seated_ms, due - folded.clock.seated_ms)
+        version = folded.version
+        try:
+            outcome = await self.deals.execute(
+                deal_id, None, command, command_id=f"abandon:{version}", expected_version=version
+            )
+        except StaleVersion:  # dealt (or moved) meanwhile: that append scheduled the next look
+            return False
+        except RuleViolation as exc:
+            log.warning("deal %s: not abandoned at version %d: %s", deal_id, version, exc)
+            await self.deals.schedule(deal_id, await self.deals.load(deal_id))
+            return False
+        if not outcome.duplicate:
+            self.abandoned += 1
+            self.metrics.clock_expiries.labels("abandoned").inc()
         return not outcome.duplicate
 
     async def abandon_if_idle(self, deal_id: str, folded: Any) -> bool:

@@ -16,6 +16,9 @@ would need the other's internals.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -30,15 +33,32 @@ import msgspec
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
 from domain.game import MatchPlace, StartDeal
+from domain.table.absence import away_seat
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
-from domain.table.seating import OPEN, PERSON, TABLE_RULES, FillSeat, JoinSeat, SeatFilled, SeatJoined
+from domain.table.seating import (
+    OPEN,
+    PERSON,
+    TABLE_RULES,
+    FillSeat,
+    JoinSeat,
+    SeatFilled,
+    SeatJoined,
+    replaces_person,
+)
 from service.app.bots import programs
 from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.app.reads import queries
-from service.app.state.folds import DealNotFound, Folded, Folds, step_clock, step_clock_through
+from service.app.state.folds import (
+    DealNotFound,
+    Folded,
+    Folds,
+    start_deadline_ms,
+    step_clock,
+    step_clock_through,
+)
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
@@ -51,6 +71,7 @@ log = logging.getLogger("dealstream.deals")
 MAX_CONFLICT_RETRIES = 50
 LOOK_AGAIN_MS = 60_000  # a clocked deal no seat's wait is running on is looked at again this late
 REMATCH_WAIT_S = 5.0  # a "Play again" another request is creating is finished here after this long
+JOIN_KEY = "join_key"  # the meta field an invited seat's token is derived from (TB-1.2)
 PACES = tuple(PACE_FACTORS)  # a deal's pace: its bots think these many times the server's --bot-delay
 __all__ = ["DealService", "DealNotFound", "Folded", "CommandIdReused", "StaleVersion"]
 __all__ += ["AlreadyRematched"]
@@ -156,6 +177,47 @@ def bot_kind(seat: Any, kit_: GameKit) -> str:
     raise RuleViolation("DS-5", f"a seat is 'human', 'open' or one of {levels}; got {seat!r}")
 
 
+def invited_token(join_key: str, deal_id: str, seat: int, invite: str, name: str) -> str:
+    """An invited seat's token, the same for the same invite and name: a join whose answer was
+    lost is answered again with it (TB-1.2). Only its digest is kept, in the log, as for any
+    token; without the deal's secret key nobody can work it out from the invite and the name."""
+    message = json.dumps([deal_id, seat, invite, name]).encode()
+    mac = hmac.new(bytes.fromhex(join_key), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def check_seen(folded: Folded, seat: int, seen_version: int | None) -> None:
+    """TB-2.8: a person's command answers the situation its sender saw (``seen_version``): once
+    the table has acted for the seat or asked it anew since then, the command is refused."""
+    if seen_version is None:
+        return
+    if seen_version > folded.version:
+        raise RuleViolation("DS-5", f"seen_version {seen_version} is ahead of the deal (at {folded.version})")
+    clock = folded.clock
+    if clock is not None and clock.answered_since(seat, seen_version):
+        raise RuleViolation(
+            "TB-2.8",
+            f"decided on version {seen_version}, but since then the table moved for seat {seat} or "
+            f"asked it again (the deal is at {folded.version}): look at the table and decide again",
+        )
+
+
+def check_start_clock(folded: Folded, seat: int, at_ms: int) -> None:
+    """TB-1.4 (table/2): a joined seat whose person never started gets a bot only once the
+    clock's ``move_s`` has run since the last open seat was taken (the audit checks the same)."""
+    clock = folded.clock
+    if clock is None or clock.seated_ms is None:
+        raise RuleViolation(
+            "TB-1.4", f"seat {seat} is a person's: a bot may take it only at a full table with a clock"
+        )
+    due = clock.seated_ms + clock.settings.own_ms("move")
+    if at_ms < due:
+        raise RuleViolation(
+            "TB-1.4",
+            f"seat {seat}'s person may still start: a bot may take the seat in {-(-(due - at_ms) // 1000)} s",
+        )
+
+
 def join_link(deal_id: str, code: str) -> str:
     """Where an invited person opens the seat in the web table."""
     return f"/#/join/{deal_id}/{code}"
@@ -237,7 +299,7 @@ class DealService:
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
         if idle_s is not None and not self.dev:
-            raise RuleViolation("DS-9", "an idle limit other than TB-2.7's hour needs --dev")
+            raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, deal_id, coach=coach,
             lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
@@ -399,14 +461,16 @@ class DealService:
             rematch_of=rematch_of,
             table=TABLE_RULES,
             clock=settings,
-            idle_limit_s=idle_s if settings is None else None,
+            # TB-2.7: an untimed deal's idle limit, or a clocked deal's limit to be dealt in
+            idle_limit_s=idle_s,
             match=match,
         )
         if spectators is None:
             spectators = not tokens and not invites
         if coach is None:
             coach = len(tokens) == 1 and not invites
-        created_ms = now_ms()
+        created_ns = time.time_ns()  # the DealCreated's recorded time: the clock folds from it
+        created_ms = created_ns // 1_000_000
         if player is not None:  # before the deal exists: a row whose deal never came is skipped
             await self.players.seated(player, "deal", deal_id, sorted(tokens), created_ms)
             if match is not None:  # its match too: the match's later deals are found through it
@@ -423,9 +487,12 @@ class DealService:
             **{f"token:{seat}": digest for seat, digest in digests.items()},
             # an invite is kept as its digest only, like a token (TB-1.2)
             **{f"invite:{seat}": token_digest(code) for seat, code in invites.items()},
+            # what an invited seat's token is made from, so a retried join answers the same
+            # token (TB-1.2); never read by anyone but ``join``
+            **({JOIN_KEY: secrets.token_hex(32)} if invites else {}),
         }
         await self.store.put_meta(deal_id, meta)
-        result = await self.store.append(deal_id, 0, events, command_id="create")
+        result = await self.store.append(deal_id, 0, events, command_id="create", recorded_ns=created_ns)
         if result.duplicate:  # a match's next deal another process created (same id): finish it
             await self._seat_again(deal_id, joined, name, digests, bool(invites))
             return await self._created_again(deal_id)
@@ -451,7 +518,7 @@ class DealService:
         step_clock(folded, folded.state, events[0], created_ms)
         self.folds.remember(deal_id, folded)
         if settings is not None:  # every clocked live deal is looked at by the clock keepers
-            await self.store.schedule_clock(deal_id, created_ms + LOOK_AGAIN_MS)
+            await self.schedule(deal_id, folded)
         elif digests:  # an untimed deal of a person: looked at once its idle limit could pass (TB-2.7)
             await self.store.schedule_clock(deal_id, created_ms + idle_limit_ms(events[0]))
         version = result.last_version
@@ -566,10 +633,19 @@ class DealService:
         elif not folded.lobby:
             raise RuleViolation("DS-19", "this table is not in the lobby: joining it needs an invite")
         assert seat is not None
-        new_token = secrets.token_urlsafe(32)
+        join_key = await self.store.meta_field(deal_id, JOIN_KEY) if invite is not None else None
+        if join_key:  # TB-1.2: the same invite and name give the same token, hence the same command
+            new_token = invited_token(join_key, deal_id, seat, invite, name)  # type: ignore[arg-type]
+        else:
+            new_token = secrets.token_urlsafe(32)
         digest = token_digest(new_token)
         command = JoinSeat(seat, name, digest, invite is not None)
         outcome = await self.execute(deal_id, None, command, command_id=f"join:{seat}:{digest[:24]}")
+        if outcome.duplicate:  # a retried join: answered again only until the seat has started
+            after = outcome.folded or await self.load(deal_id)
+            seating = after.state.seating
+            if after.started or seating.token_digests[seat] != digest or seating.has_started(seat):
+                raise RuleViolation("DS-18", f"seat {seat} is not open: it was taken already")
         if player is not None:
             created_ms = folded.created_ms or now_ms()
             await self.players.seated(player, "deal", deal_id, [seat], created_ms)
@@ -585,8 +661,10 @@ class DealService:
         }
 
     async def fill_with_bot(self, deal_id: str, by_seat: int, seat: int, level: Any) -> dict[str, Any]:
-        """TB-1.4: the creator (a seat whose token came with the deal) puts a bot in an open seat.
-        The same request again answers as the first did (a retry); another level is refused."""
+        """TB-1.4: the creator (a seat whose token came with the deal) puts a bot in an open seat,
+        or (table/2) in a joined seat whose person never started, once the start clock's
+        ``move_s`` has run. The same request again answers as the first did (a retry); another
+        level is refused."""
         folded = await self.load(deal_id)
         seating = folded.state.seating
         if seating.kinds[by_seat] != PERSON or seating.token_digests[by_seat]:
@@ -630,18 +708,20 @@ class DealService:
         expected_version: int | None = None,
         kick: bool = True,
         person: bool = False,
+        seen_version: int | None = None,
     ) -> Outcome:
         """Decide and append one command; a repeated ``command_id`` returns its first outcome.
 
         A version conflict with another writer re-folds and decides again (the rules, not the
         arrival order, settle claims), unless the client pinned ``expected_version``.
-        ``person``: the command came from a seat's person, whose clock it must beat (TB-2.4).
+        ``person``: the command came from a seat's person, whose clock it must beat (TB-2.4);
+        ``seen_version``: the version that person decided on (TB-2.8).
         """
         started, counted = time.perf_counter(), "error"
         try:
             async with self._lock(deal_id):
                 outcome = await self._execute_locked(
-                    deal_id, seat, command, command_id, expected_version, person
+                    deal_id, seat, command, command_id, expected_version, person, seen_version
                 )
             counted = "duplicate" if outcome.duplicate else "accepted"
         except BaseException as exc:
@@ -672,16 +752,22 @@ class DealService:
         *,
         expected_version: int | None = None,
         return_view: bool = False,
+        seen_version: int | None = None,
     ) -> CommandAnswer:
         """A seat's command (``seat`` as ``SeatTokens.authenticate`` found it from the token) and the answer
-        the seat gets: its events as it may see them, and its view when it asks."""
+        the seat gets: its events as it may see them, and its view when it asks. ``seen_version``:
+        the version the command was decided on (TB-2.8)."""
         folded = self.folds.cached(deal_id) or await self.load(deal_id)
         seating = folded.state.seating
         if seating.away and seating.away[seat] and not _is_back(command):
+            if seen_version is not None:  # a stale command brings nobody back
+                check_seen(await self.load(deal_id), seat, seen_version)
             # TB-2.6: the person's first command ends the absence, then it is decided
-            await self.execute(
+            back = await self.execute(
                 deal_id, seat, Back(seat), command_id=seat_command_id(seat, f"back:{command_id}"), person=True
             )
+            if seen_version is not None:  # being back asks the seat anew: not a move of the table's
+                seen_version = max(seen_version, back.last_version)
         outcome = await self.execute(
             deal_id,
             seat,
@@ -689,6 +775,7 @@ class DealService:
             command_id=seat_command_id(seat, command_id),
             expected_version=expected_version,
             person=True,
+            seen_version=seen_version,
         )
         viewer = queries.Viewer.of_seat(seat)
         folded = outcome.folded
@@ -708,6 +795,7 @@ class DealService:
         command_id: str,
         expected_version: int | None,
         person: bool = False,
+        seen_version: int | None = None,
     ) -> Outcome:
         # Optimistic: decide on the cached fold without reading the log first; the append
         # script's version check catches a stale cache, and then we fold the log and retry.
@@ -726,6 +814,12 @@ class DealService:
                 typed = self.decode_command(folded, seat, command)
                 if expected_version is not None and expected_version != folded.version:
                     raise StaleVersion(expected_version, folded.version)
+                if person and seat is not None and type(typed) is not Back:  # "I'm back" answers nothing
+                    check_seen(folded, seat, seen_version)
+                if type(typed) is FillSeat and not folded.started:
+                    if replaces_person(folded.state.seating, typed.seat):
+                        decided_ms = (at_ns if at_ns is not None else time.time_ns()) // 1_000_000
+                        check_start_clock(folded, typed.seat, decided_ms)
                 if folded.over:
                     raise RuleViolation("DS-6", "the deal is over")
                 if person and clock is not None and seat is not None and at_ns is not None:
@@ -770,6 +864,9 @@ class DealService:
             if folded.version == result.first_version - 1:
                 if clock is not None and at_ns is not None:
                     step_clock_through(folded, folded.state, events, at_ns // 1_000_000)
+                    away = away_seat(command_id)
+                    if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
+                        folded.clock.acted_for(away, result.first_version)
                 folded.state = after  # what evolving by ``events`` gives, already worked out
                 folded.events.extend(events)
                 folded.version = result.last_version
@@ -806,6 +903,8 @@ class DealService:
             await self.store.unschedule_clock(deal_id)
             return
         nxt = folded.clock.next_deadline_ms()
+        if nxt is None:  # not dealt yet: when it is due to be abandoned (TB-2.7, table/2)
+            nxt = start_deadline_ms(folded)
         await self.store.schedule_clock(deal_id, nxt if nxt is not None else now_ms() + LOOK_AGAIN_MS)
 
     async def _check_same_command(

@@ -15,7 +15,7 @@ from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import commitment
 from domain.table.clock import ClockExpired, ClockTrack, DealAbandoned, idle_limit_ms, recorded_ms
-from domain.table.seating import SeatCommand
+from domain.table.seating import PERSON, SeatCommand, SeatFilled, start_limit_ms
 from domain.table.seeds import deal_seed
 from service.app.games import kit_for_ruleset
 from service.app.state.folds import Folded, step_clock
@@ -145,6 +145,11 @@ def _check_clocks(
             if problem:
                 bad += 1
                 report.problems.append(AuditProblem("clock", record.version, problem))
+        if clock is not None:
+            problem = _seating_problem(folded, events[0], clock, event, at)
+            if problem:
+                bad += 1
+                report.problems.append(AuditProblem("clock", record.version, problem))
         folded.state = kit_.game.evolve(folded.state, event)
         folded.version = record.version
         step_clock(folded, folded.state, event, at)
@@ -168,6 +173,34 @@ def _check_clocks(
     report.clocks_ok = bad == 0
 
 
+def _seating_problem(folded: Folded, created: Any, clock: ClockTrack, event: Any, at: int) -> str:
+    """Before the deal (table/2), from the log alone: a bot took a joined person's seat only
+    once the clock's ``move_s`` had run since the last open seat was taken (TB-1.4), and a
+    ``DealAbandoned`` ends a deal not dealt within its start limit from then (TB-2.7)."""
+    seating = folded.state.seating
+    if type(event) is SeatFilled and seating.kinds[event.seat] == PERSON:
+        if clock.seated_ms is None:
+            return f"a bot took seat {event.seat} from its person while a seat was open (TB-1.4)"
+        due = clock.seated_ms + clock.settings.own_ms("move")
+        if at < due:
+            return f"a bot took seat {event.seat} {due - at} ms before its person's start clock ran (TB-1.4)"
+        return ""
+    if type(event) is not DealAbandoned:
+        return ""
+    limit = start_limit_ms(created)
+    if limit is None:
+        return "a deal with a clock is never abandoned: its clock acts for the seat (TB-2.7)"
+    if folded.state.phase != "new":
+        return "a deal with a clock is abandoned only before it is dealt (TB-2.7)"
+    if clock.seated_ms is None or event.idle_since_ms != clock.seated_ms:
+        return f"names the time {event.idle_since_ms}, but the last seat was taken at {clock.seated_ms}"
+    if event.idle_ms != limit:
+        return f"names a start limit of {event.idle_ms} ms, the deal's is {limit} ms (TB-2.7)"
+    if at < clock.seated_ms + limit:
+        return f"recorded {clock.seated_ms + limit - at} ms before the start limit passed (TB-2.7)"
+    return ""
+
+
 def _check_abandoned(
     created: DealCreated, records: list[StoredEvent], events: list[Any], report: AuditReport
 ) -> None:
@@ -183,8 +216,8 @@ def _check_abandoned(
         limit = idle_limit_ms(created)
         problem = ""
         if created.clock is not None:
-            problem = "a deal with a clock is never abandoned: its clock acts for the seat (TB-2.7)"
-        elif event.idle_since_ms != since:
+            continue  # the clock's check judges it (``_seating_problem``)
+        if event.idle_since_ms != since:
             problem = f"names the time {event.idle_since_ms}, but the record before it was at {since}"
         elif event.idle_ms != limit:
             problem = f"names an idle limit of {event.idle_ms} ms, the deal's is {limit} ms (TB-2.7)"

@@ -21,8 +21,9 @@ from typing import Any
 
 from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
 from domain.game import DealCreated
+from domain.table.absence import away_seat
 from domain.table.clock import ClockExpired, ClockTrack, SeatBack, recorded_ms
-from domain.table.seating import PERSON
+from domain.table.seating import PERSON, start_limit_ms
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.store.event_store import EventStore
@@ -213,6 +214,9 @@ def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None
         folded.head_hash = record_hash(raw)
         if folded.clock is not None or record.version == 1:
             step_clock(folded, folded.state, event, recorded_ms(record.recorded_at))
+            away = away_seat(record.command_id) if folded.clock is not None else None
+            if away is not None:  # TB-2.8: the table moved for an away seat
+                folded.clock.acted_for(away, record.version)  # type: ignore[union-attr]
 
 
 def asked_people(folded: Folded, state: Any) -> dict[int, str]:
@@ -229,21 +233,37 @@ def asked_people(folded: Folded, state: Any) -> dict[int, str]:
     }
 
 
-def step_clock(folded: Folded, state: Any, event: Any, at_ms: int) -> None:
-    """The clock after ``event`` (recorded at ``at_ms``), with ``state`` the state after it."""
+def start_deadline_ms(folded: Folded) -> int | None:
+    """TB-2.7 (table/2): when a clocked deal not dealt yet is abandoned: its start limit after
+    the record that took its last open seat; None when that does not apply (yet)."""
+    clock = folded.clock
+    if clock is None or clock.seated_ms is None or folded.started or not folded.events:
+        return None
+    limit = start_limit_ms(folded.events[0])
+    return None if limit is None else clock.seated_ms + limit
+
+
+def step_clock(folded: Folded, state: Any, event: Any, at_ms: int, version: int | None = None) -> None:
+    """The clock after ``event`` (recorded at ``at_ms`` as ``version``, by default the fold's),
+    with ``state`` the state after it."""
     if type(event) is DealCreated and event.clock is not None:
         folded.clock = ClockTrack(event.clock, len(event.seats))
-    if folded.clock is not None:
+    clock = folded.clock
+    if clock is not None:
         expired = event.seat if type(event) is ClockExpired else None
         if type(event) is SeatBack:  # back from away: the next expiry is a first one again
-            folded.clock.last_expired[event.seat] = False
-        folded.clock.step(at_ms, asked_people(folded, state), expired)
+            clock.last_expired[event.seat] = False
+        if clock.seated_ms is None and not state.seating.open_seats:
+            clock.seated_ms = at_ms  # the last open seat was taken here (TB-1.4, TB-2.7)
+        at_version = folded.version if version is None else version
+        clock.step(at_ms, asked_people(folded, state), expired, at_version)
 
 
 def step_clock_through(folded: Folded, before: Any, events: list[Any], at_ms: int) -> None:
-    """The clock through a batch just appended, stepped on a copy of the state before it."""
+    """The clock through a batch just appended (after ``folded.version``), stepped on a copy of
+    the state before it."""
     game = folded.kit.game
     state = game.copy_state(before)
-    for event in events:
+    for i, event in enumerate(events, start=1):
         state = game.evolve(state, event)
-        step_clock(folded, state, event, at_ms)
+        step_clock(folded, state, event, at_ms, folded.version + i)

@@ -30,19 +30,23 @@ async function botLevels(game) {
 const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
 
 // The words on a running clock: the wait's own time, then (for the seat itself, which alone sees
-// it) the bank. `d` is one of the view's `seating.deadlines`.
-export function clockText(d, mine, now = serverNow()) {
+// it) the bank. `d` is one of the view's `seating.deadlines`; `banked`: the deal's clock has a
+// bank. Another seat's bank left is its secret (TB-2.3), so once its own time is over the others
+// see how long it has been drawing on its bank, never "time is up" while it may still have some:
+// the table itself says when the time ran out (TB-2.5).
+export function clockText(d, mine, now = serverNow(), banked = false) {
   const own = d.own_deadline_ms - now;
   if (own > 0) {
     return mine && d.bank_ms ? t("clock.ownbank", { s: seconds(own), bank: seconds(d.bank_ms) }) : t("clock.own", { s: seconds(own) });
   }
   if (mine && d.deadline_ms) return t("clock.bank", { bank: seconds(d.deadline_ms - now) });
+  if (!mine && banked) return t("clock.onbank", { s: seconds(-own) });
   return t("clock.over");
 }
 
-export function clockBadgeHtml(d, mine) {
-  const attrs = `data-clock="${d.seat}" data-own="${d.own_deadline_ms}" data-deadline="${d.deadline_ms ?? ""}" data-bank="${d.bank_ms ?? ""}" data-mine="${mine ? 1 : 0}"`;
-  return `<span class="badge clock${mine ? " mine" : ""}" role="timer" ${attrs}>${esc(clockText(d, mine))}</span>`;
+export function clockBadgeHtml(d, mine, banked = false) {
+  const attrs = `data-clock="${d.seat}" data-own="${d.own_deadline_ms}" data-deadline="${d.deadline_ms ?? ""}" data-bank="${d.bank_ms ?? ""}" data-mine="${mine ? 1 : 0}" data-banked="${banked ? 1 : 0}"`;
+  return `<span class="badge clock${mine ? " mine" : ""}" role="timer" ${attrs}>${esc(clockText(d, mine, serverNow(), banked))}</span>`;
 }
 
 // every clock on the page again (a quarter-second tick); answers the seconds left on the
@@ -56,7 +60,7 @@ export function tickClocks() {
       deadline_ms: el.dataset.deadline ? Number(el.dataset.deadline) : null, bank_ms: el.dataset.bank ? Number(el.dataset.bank) : null,
     };
     const own = el.dataset.mine === "1";
-    const text = clockText(d, own, now);
+    const text = clockText(d, own, now, el.dataset.banked === "1");
     if (el.textContent !== text) el.textContent = text;
     const left = (own && d.deadline_ms ? d.deadline_ms : d.own_deadline_ms) - now;
     el.classList.toggle("low", left <= 5000);
@@ -85,6 +89,8 @@ export function waitingRoomHtml(ctx, levels) {
   const invites = store.get("invites." + ctx.deal, {}) || {};
   const creator = isCreator(ctx.deal);
   const ready = readySeats(ctx.log.events);
+  const open = s.open_seats.length;
+  const mine = tokensOf(ctx.deal);
   const rows = s.kinds.map((kind, i) => {
     let status;
     let extra = "";
@@ -97,16 +103,15 @@ export function waitingRoomHtml(ctx, levels) {
           <input id="invite-${i}" class="invite-link" readonly value="${esc(url)}" dir="ltr" spellcheck="false">
           <button type="button" class="secondary" data-copy="${i}">${esc(t("room.copy"))}</button></span>`;
       }
-      if (creator) {
-        extra += `<span class="fill"><label for="fill-${i}" class="sr-only">${esc(t("room.filllevel"))}</label>
-          <select id="fill-${i}">${levels.map((l) => `<option value="${esc(l)}">${esc(t("bot.level", { level: t("level." + l) }))}</option>`).join("")}</select>
-          <button type="button" class="secondary" data-fill="${i}">${esc(t("room.fill"))}</button></span>`;
-      }
+      if (creator) extra += fillHtml(i, levels);
     } else if (kind.startsWith("bot:")) status = t("room.bot");
-    else status = ready.has(i) ? t("room.ready") : t("room.seated");
+    else {
+      status = ready.has(i) ? t("room.ready") : t("room.seated");
+      // TB-1.4: a person who joined and has not started may be replaced (the server says when)
+      if (creator && !open && !ready.has(i) && !mine[String(i)]) extra += fillHtml(i, levels);
+    }
     return `<li data-room-seat="${i}" data-kind="${esc(kind)}"><strong><bdi>${esc(name(i))}</bdi></strong> · ${esc(t("seat.n", { n: i }))} · <span class="room-status">${esc(status)}</span>${extra}</li>`;
   }).join("");
-  const open = s.open_seats.length;
   const waitingFor = s.kinds.map((k, i) => i).filter((i) => s.kinds[i] === "human" && !ready.has(i));
   const note = open ? t("room.waitopen", { n: open }) : t("room.waitready", { seats: waitingFor.map((i) => name(i)).join(", ") || "…" });
   const clock = s.clock ? `<p class="muted" id="room-clock">${esc(t("room.clock", { move: s.clock.move_s, claim: s.clock.claim_s, bank: s.clock.bank_s }))} <span class="rule-id">TB-2.1</span></p>` : "";
@@ -115,6 +120,12 @@ export function waitingRoomHtml(ctx, levels) {
     <ul class="room-seats">${rows}</ul>
     <p id="room-note" role="status">${esc(note)} <span class="rule-id">TB-1.4</span></p>${clock}
   </section>`;
+}
+
+function fillHtml(i, levels) {
+  return `<span class="fill"><label for="fill-${i}" class="sr-only">${esc(t("room.filllevel"))}</label>
+          <select id="fill-${i}">${levels.map((l) => `<option value="${esc(l)}">${esc(t("bot.level", { level: t("level." + l) }))}</option>`).join("")}</select>
+          <button type="button" class="secondary" data-fill="${i}">${esc(t("room.fill"))}</button></span>`;
 }
 
 export function bindWaitingRoom(ctx, after) {
@@ -174,7 +185,10 @@ export async function renderJoin(deal, code, seatStr) {
   const held = Object.keys(tokensOf(deal));
   const closed = summary.over || !open.length || (bySeat && !open.includes(seat));
   const heldNote = held.length ? `<p class="note" id="join-held">${esc(t("join.held", { n: held[0] }))} <a href="#/play/${esc(deal)}/${esc(held[0])}">${esc(t("join.open"))}</a></p>` : "";
-  const form = closed
+  // a browser seated here already is sent to its seat; "no open seat for you" would contradict it
+  const form = closed && held.length
+    ? ""
+    : closed
     ? `<p id="join-closed">${esc(t("join.closed"))} <span class="rule-id">TB-1.2</span> <a href="#/watch/${esc(deal)}">${esc(t("watch.open"))}</a></p>`
     : `<form id="join-form" class="join-form">
         <label for="join-name">${esc(t("join.name"))}</label>

@@ -336,7 +336,8 @@ function renderTable(ctx) {
   // "not connected" only while the deal is being played: before it is dealt the waiting room says
   // who is in, and after the end (between a match's hands too) nobody's stream need be open
   m.connected = seating && m.live && m.started ? seating.connected : null;
-  m.clockBadge = clockBadgeHtml;
+  const banked = !!(seating && seating.clock && seating.clock.bank_s > 0);
+  m.clockBadge = (d, mine) => clockBadgeHtml(d, mine, banked);
   m.coach = adviceFor(ctx);
   ensureAdvice(ctx);
   releaseHold(ctx, m);
@@ -702,13 +703,20 @@ async function send(ctx, command) {
   for (const b of document.querySelectorAll("#me-zone button")) b.disabled = true;
   const page = $(".play-page"); if (page) page.dataset.busy = "1";
   try {
-    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true } });
+    const answer = await api(`/deals/${ctx.deal}/commands`, { method: "POST", token: ctx.token, body: { command_id: "web-" + randomSeed(), command, return_view: true, ...seen(ctx) } });
     ctx.selected = null;
     ctx.busy = false;
     if (answer && answer.view && Array.isArray(answer.view.legal_actions)) applyView(ctx, answer.view);
     else await refresh(ctx);
   } catch (e) { ctx.busy = false; showProblem(e, ctx.game); await refresh(ctx); }
   renderTable(ctx);
+}
+
+// TB-2.8: the version the buttons were drawn from, so a click that crossed the table's own move
+// for this seat is refused instead of answering a situation the person never saw
+function seen(ctx) {
+  const v = ctx.view && ctx.view.version;
+  return Number.isInteger(v) && v >= 0 ? { seen_version: v } : {};
 }
 
 // for tests and the console
