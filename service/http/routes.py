@@ -377,6 +377,7 @@ class Api:
         A new review counts against its address (DS-29), its deal (DS-29) and the queue (DS-30)."""
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), ReviewRequest)
+        await self.deals.load(deal_id)  # a log that does not replay is refused before any work (DS-24)
         client = self.client_address.of(request)
 
         async def admit() -> int | None:
