@@ -20,18 +20,18 @@ from service.app.games import kit_for_ruleset
 
 def _archive(args: argparse.Namespace) -> Any:
     """The archive the serving process would read (``--archive``, ``DEALSTREAM_ARCHIVE_URL``, else
-    the SQLite file in the data directory), so a deal that left Redis is still found by id; None when
+    the prefix's SQLite file in the data directory), so a deal that left Redis is still found by id; None when
     only that default file would serve and it does not exist (nothing was ever archived here)."""
     import os
 
-    from service.store.archive import ARCHIVE_FILE, ARCHIVE_URL_ENV, open_archive
+    from service.store.archive import ARCHIVE_URL_ENV, archive_file, open_archive
     from service.store.embedded import DEFAULT_DATA_DIR
 
     url = getattr(args, "archive", None) or os.environ.get(ARCHIVE_URL_ENV) or None
     data_dir = Path(args.data_dir or os.environ.get("DEALSTREAM_DATA_DIR") or DEFAULT_DATA_DIR)
-    if url is None and not (data_dir / ARCHIVE_FILE).is_file():
+    if url is None and not (data_dir / archive_file(args.prefix)).is_file():
         return None
-    return open_archive(url, data_dir)
+    return open_archive(url, data_dir, prefix=args.prefix)
 
 
 def with_store(args: argparse.Namespace, work: Any) -> Any:
