@@ -184,6 +184,15 @@ def seat_visible_versions(base: str, deal: str, seat: int | None) -> list[tuple[
     return out
 
 
+async def card_name(page, name: str, numeral: str) -> str:
+    """A card's name as the page writes it: with its Chinese numeral, "small 5 (五)", where the
+    browser has a font that draws it, else without (``cards.js``). A test asks the page which, so
+    it holds on a machine with or without CJK fonts."""
+    cjk = await page.evaluate("() => document.documentElement.dataset.cjk")
+    assert cjk in ("yes", "no"), cjk  # the page has named a card by now
+    return f"{name} ({numeral})" if cjk == "yes" else name
+
+
 async def wait_js(page, predicate: str, timeout: float = 30.0) -> None:
     """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses); the
     bound is one a machine with other work running meets with room."""
