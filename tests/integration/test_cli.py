@@ -183,6 +183,7 @@ def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_pa
     from domain.envelope import encode_record
     from domain.selfplay import play_stored
     from service.app.games import kit
+    from tests.forged_logs import unreplayable
 
     k = kit("paohuzi")
     bots = [k.make_bot(level, i) for i, level in enumerate(["random", "greedy", "greedy"])]
@@ -194,6 +195,7 @@ def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_pa
         "not a record": b'{"a": 1}\n',
         "a broken record": b"\n".join(good[:3] + [good[3][:-7]] + good[4:]) + b"\n",
         "an unknown event": b"\n".join(good[:2] + [unknown] + good[3:]),
+        "events that do not replay": b"\n".join(unreplayable("r")[0]) + b"\n",  # the chain verifies
     }
     for name, body in files.items():
         path = tmp_path / f"{name.replace(' ', '-')}.jsonl"
