@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -44,13 +46,15 @@ def _free_port() -> int:
 def _serve(name: str, *extra: str):
     """`dealstream serve --dev` on a free port with its own key prefix; yields the base URL."""
     prefix = f"dstest-web-{uuid.uuid4().hex[:10]}"
+    data_dir = tempfile.mkdtemp(prefix="ds-web-data-")  # its prefix's archive, gone with it
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"{name}.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", REAL_REDIS_URL]
-        + ["--prefix", prefix, "--dev", "--processes", "1", "--review-nice", "0", *extra],
+        + ["--prefix", prefix, "--dev", "--processes", "1", "--review-nice", "0", "--data-dir", data_dir]
+        + list(extra),
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -84,6 +88,7 @@ def _serve(name: str, *extra: str):
         keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
         if keys:
             client.delete(*keys)
+        shutil.rmtree(data_dir, ignore_errors=True)
         client.close()
 
 
