@@ -48,7 +48,7 @@ class LogDoesNotReplay(RuleViolation):
         super().__init__(
             "DS-24",
             f"the stored log of deal {deal_id} does not replay at version {version} ({detail});"
-            " its audit (GET /deals/{id}/audit) tells more".replace("{id}", deal_id),
+            f" its audit (GET /deals/{deal_id}/audit) tells more",
         )
         self.deal_id = deal_id
         self.version = version
