@@ -199,7 +199,7 @@ async def soak(
     work = Path(tempfile.mkdtemp(prefix="ds-bench-soak-"))
     if archive_url and archive_url.startswith("postgres") and "schema=" not in archive_url:
         archive_url += ("&" if "?" in archive_url else "?") + f"schema=bench_{uuid.uuid4().hex[:10]}"
-    archive = open_archive(archive_url, work)
+    archive = open_archive(archive_url, work, prefix="ds")
     try:
         await server.ready(client)
         store = EventStore(client, "ds")

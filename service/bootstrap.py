@@ -66,7 +66,7 @@ class Settings:
       ``archive_after_s``) this process archives. False: Redis only, as before the archive
       existed (``TEST_SETTINGS``; a test that wants the archive turns it on).
     * ``archive_url``: ``postgresql://…`` or ``sqlite:///path``; None: ``DEALSTREAM_ARCHIVE_URL``,
-      else ``archive.sqlite3`` in ``data_dir``.
+      else the prefix's own SQLite file in ``data_dir`` (``archive.sqlite3`` for ``ds``).
     * ``data_dir``: None: ``DEALSTREAM_DATA_DIR``, else ``./dealstream-data`` (as the embedded Redis).
     * ``archive_after_s``: a finished deal leaves Redis this long after its end (default 10
       minutes: a table's Play again and a last look at the result are served by Redis). None:
@@ -115,7 +115,7 @@ class Settings:
         if not self.archive:
             return None
         data_dir = self.data_dir or os.environ.get("DEALSTREAM_DATA_DIR") or DEFAULT_DATA_DIR
-        return open_archive(self.archive_url, Path(data_dir))
+        return open_archive(self.archive_url, Path(data_dir), prefix=self.prefix)
 
 
 # no archive: the tests' deals stay in Redis under their own prefix (tests of the archive turn it on)

@@ -50,7 +50,7 @@ class SeatView(msgspec.Struct, frozen=True):
     version: int
     seat: int | None
     phase: str
-    dealer: int
+    dealer: int | None  # None until the deal is dealt (DealStarted names the dealer)
     prevailing_wind: int
     turn: int
     wall_count: int

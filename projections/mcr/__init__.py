@@ -115,7 +115,7 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
         version=s.version,
         seat=seat,
         phase=s.phase,
-        dealer=s.dealer,
+        dealer=s.dealer if s.seat_winds else None,  # DealStarted names the dealer: none before it
         prevailing_wind=s.prevailing_wind,
         turn=s.turn,
         wall_count=s.back - s.front,
@@ -143,6 +143,8 @@ def full_view(events: Iterable) -> dict:
     """Everything (hands, wall order, seeds): for replay perspective ``all`` after the end."""
     s = engine.fold(events)
     d = msgspec.to_builtins(s)
+    if not s.seat_winds:  # not dealt (no DealStarted): the state's default seat 0 is no dealer
+        d["dealer"] = None
     d["wall_remaining"] = s.wall[s.front : s.back]
     d["wall_count"] = s.back - s.front
     return d

@@ -37,7 +37,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     async def work(store: Any) -> int:
         from service.app.state.match_log import MatchLog
 
-        archive = open_archive(args.archive, data_dir)
+        archive = open_archive(args.archive, data_dir, prefix=args.prefix)
         lease_ms = int(args.lease * 1000)
         options = {"older_than": args.older_than, "lease_ms": lease_ms, "concurrency": args.jobs}
         archiver = Archiver(store, archive, **options)

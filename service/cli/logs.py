@@ -31,7 +31,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     else:
         mark = {True: "ok", False: "FAILED", None: "n/a"}
         print(f"deal {report.deal_id} ({report.game}), {report.versions} events, finished: {report.finished}")
-        for name in ("chain_ok", "commitment_ok", "shuffle_ok", "redecided_ok", "claim_windows_ok"):
+        checks = ("chain_ok", "replay_ok", "commitment_ok", "shuffle_ok", "redecided_ok", "claim_windows_ok")
+        for name in checks:
             print(f"  {name[:-3]:<14} {mark[getattr(report, name)]}")
         if report.imported == "botzone":
             print("  note: imported from Botzone (no seed commitment); the judge dealt its wall")
@@ -101,6 +102,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     except RuleViolation as exc:
         print(f"refused: {exc.message}", file=sys.stderr)
         return 1
+    refusal = import_refusal(raws)
+    if refusal is not None:
+        print(f"refused: {args.file}: {refusal}", file=sys.stderr)
+        return 1
 
     async def work(store: Any) -> int:
         if await store.version(created.deal_id):
@@ -116,6 +121,22 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
 
     return with_store(args, work)
+
+
+def import_refusal(raws: list[bytes], head_hash: str | None = None) -> str | None:
+    """Why a log may not be stored (None: it may): every read of a stored deal folds its log,
+    so a log that does not replay is refused at the version that does not apply, and one whose
+    audit finds anything else (a command that decides to other events, a clock, a claim window)
+    is refused too, as ``import --all`` refuses it. A live deal's audit has no commitment to
+    check yet: no problem found is a pass."""
+    from service.app.reads.audit import audit_log
+
+    report = audit_log(raws, head_hash)
+    problems = sorted(report.problems, key=lambda p: (p.check != "replay", p.version))
+    if not problems:
+        return None
+    first = problems[0]
+    return f"its audit fails at version {first.version} ({first.check}): {first.detail}"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

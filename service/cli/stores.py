@@ -20,18 +20,18 @@ from service.app.games import kit_for_ruleset
 
 def _archive(args: argparse.Namespace) -> Any:
     """The archive the serving process would read (``--archive``, ``DEALSTREAM_ARCHIVE_URL``, else
-    the SQLite file in the data directory), so a deal that left Redis is still found by id; None when
+    the prefix's SQLite file in the data directory), so a deal that left Redis is still found by id; None when
     only that default file would serve and it does not exist (nothing was ever archived here)."""
     import os
 
-    from service.store.archive import ARCHIVE_FILE, ARCHIVE_URL_ENV, open_archive
+    from service.store.archive import ARCHIVE_URL_ENV, archive_file, open_archive
     from service.store.embedded import DEFAULT_DATA_DIR
 
     url = getattr(args, "archive", None) or os.environ.get(ARCHIVE_URL_ENV) or None
     data_dir = Path(args.data_dir or os.environ.get("DEALSTREAM_DATA_DIR") or DEFAULT_DATA_DIR)
-    if url is None and not (data_dir / ARCHIVE_FILE).is_file():
+    if url is None and not (data_dir / archive_file(args.prefix)).is_file():
         return None
-    return open_archive(url, data_dir)
+    return open_archive(url, data_dir, prefix=args.prefix)
 
 
 def with_store(args: argparse.Namespace, work: Any) -> Any:
@@ -74,7 +74,8 @@ class NotADealLog(Exception):
 
 def read_log(raws: list[bytes]) -> tuple[list[Any], DealCreated, Any, list[Any]]:
     """(records, the creation, the game kit, the typed events) of a log, or ``NotADealLog``
-    naming the first record that does not read. The audit reads a broken log as a finding;
+    naming the first record that does not read or does not replay. The audit reads a broken log
+    as a finding;
     replay and review need a log they can follow, and say so instead of failing halfway."""
     records = []
     for i, raw in enumerate(raws, start=1):
@@ -96,6 +97,15 @@ def read_log(raws: list[bytes]) -> tuple[list[Any], DealCreated, Any, list[Any]]
             events.append(k.decode_event(record.data))
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise NotADealLog(f"the event at version {record.version} does not read: {exc}") from None
+    state = k.game.initial_state()
+    for record, event in zip(records, events, strict=True):
+        try:  # a log whose events do not fold is named here, not halfway through the replay
+            state = k.game.evolve(state, event)
+        except Exception:  # noqa: BLE001 - a forged log may break the rules' code anywhere
+            raise NotADealLog(
+                f"its events do not replay at version {record.version}: its {record.type[:40]} event"
+                " does not apply to the deal before it"
+            ) from None
     return records, created, k, events
 
 

@@ -42,6 +42,7 @@ _DS_STATUS = {
     "DS-21": 409,
     "DS-22": 429,
     "DS-23": 404,  # no such match (issue 24)
+    "DS-24": 409,  # the stored log does not replay: every read but the audit says so
     "DS-26": 400,
     "DS-27": 401,
     "DS-28": 429,
@@ -75,7 +76,7 @@ _TITLES = {
 
 
 # a rule whose status's usual title would say something else
-_RULE_TITLES = {"DS-27": "Player key required"}
+_RULE_TITLES = {"DS-24": "Deal log does not replay", "DS-27": "Player key required"}
 
 
 class Problem(msgspec.Struct, omit_defaults=True):

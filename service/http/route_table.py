@@ -13,7 +13,7 @@ from typing import Any, Literal, get_type_hints
 
 from domain.game import GAMES
 from projections.review import Review
-from service.app.analysis.reviews import ReviewProgress
+from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
 from service.app.commands.deals import CommandAnswer
 from service.app.games import kit
 from service.app.reads import queries
@@ -339,6 +339,15 @@ ROUTES: tuple[Route, ...] = (
         request=schemas.ReviewRequest,
         parameters=(DEAL_ID,),
         errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-29", "DS-30", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/reviews",
+        "reviews_made",
+        "the seats of the deal that have a review with this seed (running, done or failed)",
+        (Answer(200, ReviewedSeats),),
+        parameters=(DEAL_ID, query_param("seed")),
+        errors=("DS-7", "DS-5", "DS-12"),
     ),
     Route(
         "GET",

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from domain.errors import RuleViolation
 from service.app.analysis.review_workers import ReviewPool
-from service.app.analysis.reviews import ReviewRefused, Reviews
+from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
@@ -440,6 +440,7 @@ class Api:
         A new review counts against its address (DS-29), its deal (DS-29) and the queue (DS-30)."""
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), ReviewRequest)
+        await self.deals.load(deal_id)  # a log that does not replay is refused before any work (DS-24)
         client = self.client_address.of(request)
 
         async def admit() -> int | None:
@@ -454,6 +455,15 @@ class Api:
             answer.headers["Retry-After"] = str(exc.retry_after)
             return answer
         return json_response(state, status=200 if state.get("status") == "done" else 202)
+
+    async def reviews_made(self, request: web.Request) -> web.Response:
+        """The seats with a review for ``seed``: the replay page asks for a review only when one
+        exists (a request for one never started answers 404)."""
+        deal_id = request.match_info["deal_id"]
+        seed = whole(request, "seed", 0, 0, 2**31)
+        folded = await self.deals.load(deal_id)  # 404 for an unknown deal
+        seats = await self.reviews.seats_reviewed(deal_id, len(folded.seats), seed)
+        return json_response(ReviewedSeats(seed=seed, seats=seats))
 
     async def review(self, request: web.Request) -> web.Response:
         """A review's progress, or the review once done (404 if none was started)."""

@@ -103,7 +103,7 @@ async def test_the_api_seats_only_registered_programs(http_programs):
     assert "first_legal" not in json.dumps(games) and PY not in json.dumps(games)  # names, never commands
 
 
-async def test_dealstream_serve_with_a_bot_program(real_redis_url, key_prefix):
+async def test_dealstream_serve_with_a_bot_program(real_redis_url, key_prefix, tmp_path):
     """The real command line: ``serve --bot-program`` seats the example; the deal ends, audit green."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -111,6 +111,7 @@ async def test_dealstream_serve_with_a_bot_program(real_redis_url, key_prefix):
         [
             PY, "-m", "service.cli", "serve", "--port", str(port), "--redis", real_redis_url,
             "--prefix", key_prefix, "--bot-delay", "0", "--metrics-port", "0", "--processes", "1",
+            "--data-dir", str(tmp_path / "data"),
             "--bot-program", "ex=python3 examples/bots/first_legal.py",
         ],
         cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)},

@@ -27,6 +27,7 @@ from domain.paohuzi.wins import tun_for
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     ROOT,
     browser,
+    card_name,
     get_json,
     new_page,
     post_json,
@@ -297,11 +298,12 @@ async def test_the_coach_puts_huxi_and_chou_beside_each_claim(web_server, browse
     )
     by_index = {a["index"]: a for a in advice["actions"]}
     assert {i for i, _ in notes} == set(by_index)
+    s5 = await card_name(page, "small 5", "五")
     for i, note in notes:
         a = by_index[i]
         assert note is not None
         if a["action"] == "pass":
-            assert "chou on small 5 (PH-6.7)" in note, note
+            assert f"chou on {s5} (PH-6.7)" in note, note
         else:
             sign = "+" if a["huxi_added"] > 0 else "−" if a["huxi_added"] < 0 else "±"
             assert f"{sign}{abs(a['huxi_added'])} huxi" in note, (note, a)

@@ -16,6 +16,7 @@ import pytest
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     browser,
+    card_name,
     get_json,
     new_page,
     paced_server,
@@ -111,7 +112,8 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(patient_server
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     await page.mouse.click(x, y)  # during the hold
     why = await page.text_content("#held-why")
-    assert "Computer 2 took small 5 for a pao" in why and "A pao ranks above a chi" in why, why
+    s5 = await card_name(page, "small 5", "五")
+    assert f"Computer 2 took {s5} for a pao" in why and "A pao ranks above a chi" in why, why
     assert "PH-6.4" in why
     assert "closed before you answered" in await page.text_content("#held-prompt")
     assert await buttons.count() == 4  # the three chi choices and pass, all disabled
@@ -130,7 +132,7 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(patient_server
     # the log: who took it, by which rule, and that the person had not answered
     lines = await page.eval_on_selector_all("#move-log li[data-v]", LOG_JS)
     resolved = [text for _v, kind, text in lines if kind == "ClaimWindowResolved"][0]
-    assert "Window 1: Computer 2 takes small 5 for a pao." in resolved
+    assert f"Window 1: Computer 2 takes {s5} for a pao." in resolved
     assert "You had not answered before it closed." in resolved
     assert not [text for _v, kind, text in lines if kind == "ClaimAnswered"]  # no "passed" invented
     # the audit and the replay (own perspective, while the deal goes on) say "not answered"

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -44,13 +46,15 @@ def _free_port() -> int:
 def _serve(name: str, *extra: str):
     """`dealstream serve --dev` on a free port with its own key prefix; yields the base URL."""
     prefix = f"dstest-web-{uuid.uuid4().hex[:10]}"
+    data_dir = tempfile.mkdtemp(prefix="ds-web-data-")  # its prefix's archive, gone with it
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"{name}.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--redis", REAL_REDIS_URL]
-        + ["--prefix", prefix, "--dev", "--processes", "1", "--review-nice", "0", *extra],
+        + ["--prefix", prefix, "--dev", "--processes", "1", "--review-nice", "0", "--data-dir", data_dir]
+        + list(extra),
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -84,6 +88,7 @@ def _serve(name: str, *extra: str):
         keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
         if keys:
             client.delete(*keys)
+        shutil.rmtree(data_dir, ignore_errors=True)
         client.close()
 
 
@@ -182,6 +187,15 @@ def seat_visible_versions(base: str, deal: str, seat: int | None) -> list[tuple[
         if k.projections.redact_event(event, seat) is not None:
             out.append((rec["version"], rec["type"], rec["data"]))
     return out
+
+
+async def card_name(page, name: str, numeral: str) -> str:
+    """A card's name as the page writes it: with its Chinese numeral, "small 5 (五)", where the
+    browser has a font that draws it, else without (``cards.js``). A test asks the page which, so
+    it holds on a machine with or without CJK fonts."""
+    cjk = await page.evaluate("() => document.documentElement.dataset.cjk")
+    assert cjk in ("yes", "no"), cjk  # the page has named a card by now
+    return f"{name} ({numeral})" if cjk == "yes" else name
 
 
 async def wait_js(page, predicate: str, timeout: float = 30.0) -> None:

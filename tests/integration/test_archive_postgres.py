@@ -39,7 +39,7 @@ def test_the_schema_parameter_is_ours_and_checked():
 async def test_two_processes_creating_the_schema_at_once():
     schema = f"dstest_{uuid.uuid4().hex[:12]}"
     url = with_schema(POSTGRES_URL, schema)
-    archives = [open_archive(url, "/nonexistent") for _ in range(4)]
+    archives = [open_archive(url, "/nonexistent", prefix="ds") for _ in range(4)]
     try:
         assert all(isinstance(a, PostgresArchive) for a in archives)
         await asyncio.gather(*(a.put(make_deal(f"d{i}")) for i, a in enumerate(archives)))

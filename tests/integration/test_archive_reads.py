@@ -40,7 +40,7 @@ async def play_finished(store: EventStore, games: list[str]) -> list[Original]:
 @pytest.fixture(params=["sqlite", "postgres"])
 async def archive(request, tmp_path):
     if request.param == "sqlite":
-        archive = open_archive(None, tmp_path)
+        archive = open_archive(None, tmp_path, prefix="ds")
         yield archive
         await archive.close()
         return
@@ -230,7 +230,7 @@ async def test_archived_reads_on_a_redis_cluster(cluster, key_prefix, tmp_path):
     """The same reads on a 3+3 cluster: the fallbacks' existence checks and pipelines go to the
     node of each deal's slot, the deal list merges the index (one slot) with the archive."""
     client = connect(cluster.url)
-    archive = open_archive(None, tmp_path)
+    archive = open_archive(None, tmp_path, prefix="ds")
     store = EventStore(client, key_prefix, archive=archive)
     try:
         originals = await play_finished(store, ["paohuzi", "mcr"])

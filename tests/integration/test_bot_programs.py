@@ -465,7 +465,7 @@ def test_a_botzone_program_reads_and_keeps_its_data_lines(register):
     assert len(bots[0].decisions) > 3 and not failed(bots[0]), failed(bots[0])[:3]
 
 
-def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_prefix):
+def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_prefix, tmp_path):
     """``serve --bot-program zb=... --bot-program-protocol zb=botzone``: a deal of three
     ``dealstream botzone`` seats (one keeps running) ends with the audit green and no default move.
 
@@ -485,6 +485,7 @@ def test_a_botzone_program_plays_at_a_table_through_http(real_redis_url, key_pre
         [
             PY, "-m", "service.cli", "serve", "--port", str(port), "--redis", real_redis_url,
             "--prefix", key_prefix, "--bot-delay", "0", "--metrics-port", "0", "--processes", "1",
+            "--data-dir", str(tmp_path / "data"),
             "--dev", "--bot-program-timeout", "60",
             "--bot-program", f"zb={_dealstream()} botzone --level greedy",
             "--bot-program", f"zk={_dealstream()} botzone --level greedy --keep-running",

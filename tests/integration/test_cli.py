@@ -119,7 +119,9 @@ async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url
 
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    archive_path = tmp_path / "archive.sqlite3"
+    from service.store.archive import archive_file
+
+    archive_path = tmp_path / archive_file(key_prefix)  # the prefix's own archive in the data dir
     archive = SqliteArchive(archive_path)
     try:
         (original,) = await play_finished(store, ["paohuzi"])
@@ -138,6 +140,10 @@ async def test_log_commands_find_a_deal_that_moved_to_the_archive(real_redis_url
         data_dir = tmp_path
         base = ["--redis", real_redis_url, "--prefix", key_prefix, "--data-dir", str(data_dir)]
         assert cli("export", original.deal_id, *base).stdout.encode().splitlines() == original.records
+        # another prefix on the same data directory has an archive of its own: not this deal
+        other = ["--redis", real_redis_url, "--prefix", key_prefix + "-other", "--data-dir", str(data_dir)]
+        elsewhere = cli("export", original.deal_id, *other, check=False)
+        assert elsewhere.returncode == 1 and "no deal" in elsewhere.stderr, elsewhere.stdout
         path = tmp_path / "deal.jsonl"
         path.write_bytes(exported)
         # the table names each option as a player reads it: cards by their names, not ids
@@ -177,6 +183,7 @@ def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_pa
     from domain.envelope import encode_record
     from domain.selfplay import play_stored
     from service.app.games import kit
+    from tests.forged_logs import unreplayable
 
     k = kit("paohuzi")
     bots = [k.make_bot(level, i) for i, level in enumerate(["random", "greedy", "greedy"])]
@@ -188,6 +195,7 @@ def test_a_file_that_is_no_deal_log_or_a_seat_it_lacks_gets_a_clear_error(tmp_pa
         "not a record": b'{"a": 1}\n',
         "a broken record": b"\n".join(good[:3] + [good[3][:-7]] + good[4:]) + b"\n",
         "an unknown event": b"\n".join(good[:2] + [unknown] + good[3:]),
+        "events that do not replay": b"\n".join(unreplayable("r")[0]) + b"\n",  # the chain verifies
     }
     for name, body in files.items():
         path = tmp_path / f"{name.replace(' ', '-')}.jsonl"
@@ -219,3 +227,38 @@ def test_counts_and_seeds_out_of_range_are_refused_before_any_work(tmp_path):
     empty.write_bytes(b"")
     proc = cli("audit", str(empty), check=False)
     assert proc.returncode == 1 and "no deal" in proc.stderr, proc.stderr
+
+
+async def test_import_refuses_a_log_that_does_not_replay_and_audit_reports_it(
+    real_redis_url, key_prefix, tmp_path
+):
+    """A file whose chain verifies but whose events stop folding: import names the version and
+    stores nothing; the audit of the file is a failed check at that version, never a traceback
+    (with a clock too, whose check folds every record)."""
+    from service.store.connection import connect
+    from tests.forged_logs import unreplayable
+
+    client = connect(real_redis_url)
+    try:
+        for clock in (False, True):
+            raws, bad = unreplayable(f"forged{int(clock)}", clock=clock)
+            path = tmp_path / f"forged{int(clock)}.jsonl"
+            path.write_bytes(b"\n".join(raws) + b"\n")
+            refused = cli("import", str(path), "--redis", real_redis_url, "--prefix", key_prefix, check=False)
+            assert refused.returncode == 1, refused.stdout
+            assert "Traceback" not in refused.stderr, refused.stderr
+            assert f"version {bad}" in refused.stderr and "does not replay" in refused.stderr, refused.stderr
+            assert await EventStore(client, key_prefix).version(f"forged{int(clock)}") == 0
+
+            audit = cli("audit", str(path), check=False)
+            assert audit.returncode == 1 and "Traceback" not in audit.stderr, audit.stderr
+            assert f"problem at version {bad}: [replay]" in audit.stdout, audit.stdout
+            assert "AUDIT FAILED" in audit.stdout
+            report = json.loads(cli("audit", str(path), "--json", check=False).stdout)
+            assert report["ok"] is False and report["replay_ok"] is False
+            assert {"check": "replay", "version": bad} in [
+                {"check": p["check"], "version": p["version"]} for p in report["problems"]
+            ]
+    finally:
+        await drop_prefix(client, key_prefix)
+        await client.aclose()

@@ -116,6 +116,8 @@ class ServiceProcess:
         self.extra = list(extra)
         self.port = port or free_port()
         self.log_path = Path(tempfile.mkstemp(prefix="ds-rel-service-", suffix=".log")[1])
+        # its own data directory (the archive of its prefix), kept across restarts of the process
+        self.data_dir = Path(tempfile.mkdtemp(prefix="ds-rel-data-"))
         self.process: subprocess.Popen[bytes] | None = None
         self._log = None
 
@@ -133,6 +135,7 @@ class ServiceProcess:
             "--bot-delay", "0",
             "--create-limit", "100000",
             "--processes", "1",  # one process, as the tests that kill it assume; extra may say more
+            "--data-dir", str(self.data_dir),
             *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(

@@ -48,6 +48,13 @@ RETRY_DEAL_S = 10
 DONE_TTL_S = 7 * 24 * 3600  # a finished review is kept this long (computed again when asked after)
 
 
+class ReviewedSeats(msgspec.Struct, frozen=True):
+    """The seats of a deal that have a review with this seed (``GET /deals/{id}/reviews``)."""
+
+    seed: int
+    seats: list[int]
+
+
 class ReviewProgress(msgspec.Struct, frozen=True):
     status: str  # running | done | failed
     done: int
@@ -209,6 +216,13 @@ class Reviews:
         ):
             return await self.start(deal_id, seat, seed)
         return known
+
+    async def seats_reviewed(self, deal_id: str, seats: int, seed: int = 0) -> list[int]:
+        """The seats of the deal with a review for ``seed`` (running, done or failed): a page
+        asks for a review only once it knows there is one."""
+        keys = [self.key(deal_id, seat, seed) for seat in range(seats)]
+        found = await asyncio.gather(*(self.store.redis.exists(key) for key in keys))
+        return [seat for seat, exists in enumerate(found) if exists]
 
     async def _leased(self, deal_id: str, seat: int, seed: int) -> bool:
         return bool(await self.store.redis.exists(self.lease_key(deal_id, seat, seed)))

@@ -21,7 +21,7 @@ from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
 from service.app.commands.deals import DealService, StaleVersion
-from service.app.state.folds import DealNotFound, start_deadline_ms
+from service.app.state.folds import DealNotFound, LogDoesNotReplay, start_deadline_ms
 from service.metrics import Metrics
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES
@@ -106,6 +106,10 @@ class ClockKeeper:
         try:
             folded = await self.deals.load(deal_id)
         except DealNotFound:
+            await self.store.unschedule_clock(deal_id)
+            return False
+        except LogDoesNotReplay as exc:  # no clock runs on a log that does not fold
+            log.error("clock keeper: %s", exc.message)
             await self.store.unschedule_clock(deal_id)
             return False
         if folded.over:

@@ -1,7 +1,9 @@
-"""The audit of one deal's log: chain, commitment, shuffle, re-decided commands, claim windows.
+"""The audit of one deal's log: chain, replay, commitment, shuffle, re-decided commands, claim
+windows, clocks.
 
 Works on the stored bytes alone (from Redis or an exported file), so anyone holding the log can
-run it. Every problem names the version where it was found.
+run it. Every problem names the version where it was found. A log may be forged in any way that
+keeps its chain: every check ends in a finding, never in an error of its own.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from domain.table.clock import ClockExpired, ClockTrack, DealAbandoned, idle_lim
 from domain.table.seating import PERSON, SeatCommand, SeatFilled, start_limit_ms
 from domain.table.seeds import deal_seed
 from service.app.games import kit_for_ruleset
-from service.app.state.folds import Folded, step_clock
+from service.app.state.folds import Folded, LogDoesNotReplay, fold_in, step_clock
 
 
 class AuditProblem(msgspec.Struct, frozen=True):
@@ -47,6 +49,9 @@ class AuditReport(msgspec.Struct):
     # where an imported deal came from ("botzone": a Botzone match, issue 25): it committed to no
     # seed, so the commitment and shuffle are n/a; None for a deal dealt here
     imported: str | None = None
+    # the records fold one by one as every read folds them (None: the log does not decode);
+    # a log that does not replay fails here, at the version that does not apply
+    replay_ok: bool | None = None
 
 
 def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
@@ -101,18 +106,26 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
     revealed = events[-1] if isinstance(events[-1], SeedRevealed) else None
     report.finished = revealed is not None
     report.imported = created.imported
+    report.replay_ok = _replay(kit_, raws, records, report)
+    last = len(records)
     if revealed is not None and created.imported is None:  # an imported deal committed to no seed
-        _check_seed(created, revealed, len(records), report)
-    _redecide(kit_, records, events, report)
-    try:
-        windows = kit_.projections.claim_audit(events)
-    except Exception as exc:  # noqa: BLE001 - a forged log may break any projection
-        problems.append(AuditProblem("claims", len(records), f"claim windows do not fold: {exc}"))
-        windows = []
+        if not _checked(report, "commitment", last, lambda: _check_seed(created, revealed, last, report)):
+            report.commitment_ok = report.shuffle_ok = False
+    if not _checked(report, "redecide", 1, lambda: _redecide(kit_, records, events, report)):
+        report.redecided_ok = False
+    windows: list[dict[str, Any]] = []
+    if report.replay_ok:  # the windows and the clocks are folds of the log: only of one that folds
+        try:
+            windows = kit_.projections.claim_audit(events)
+        except Exception as exc:  # noqa: BLE001 - a forged log may break any projection
+            problems.append(AuditProblem("claims", last, f"claim windows do not fold: {exc}"))
+        if created.clock is not None and not _checked(
+            report, "clock", 1, lambda: _check_clocks(kit_, records, events, report, windows)
+        ):
+            report.clocks_ok = False
     report.claim_windows = windows
-    if created.clock is not None:
-        _check_clocks(kit_, records, events, report, windows)
-    _check_abandoned(created, records, events, report)
+    if not _checked(report, "clock", 1, lambda: _check_abandoned(created, records, events, report)):
+        report.clocks_ok = False
     bad = [w for w in windows if not w.get("consistent", False)]
     for w in bad:
         problems.append(
@@ -120,9 +133,35 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
                 "claims", int(w.get("opened_at_version", 0)), f"window {w.get('window')} not consistent"
             )
         )
-    report.claim_windows_ok = not bad
+    report.claim_windows_ok = not bad if report.replay_ok else None
     report.ok = not problems and report.finished
     return report
+
+
+def _replay(kit_: Any, raws: list[bytes], records: list[StoredEvent], report: AuditReport) -> bool:
+    """Fold the records as every read of the deal folds them (``folds.fold_in``): a log that
+    does not is a finding at the version that does not apply, and the checks that fold it again
+    (claim windows, clocks) are not made."""
+    folded = Folded(kit_, kit_.game.initial_state())
+    try:
+        fold_in(folded, raws, records)
+    except LogDoesNotReplay as exc:
+        report.problems.append(AuditProblem("replay", exc.version, f"the log does not replay: {exc.detail}"))
+        return False
+    return True
+
+
+def _checked(report: AuditReport, check: str, version: int, work: Any) -> bool:
+    """Run one check; one that stops on an error of its own (a log forged in a way it did not
+    foresee) is a failed check, never an error of the audit."""
+    try:
+        work()
+    except Exception as exc:  # noqa: BLE001 - a forged log may break any check
+        report.problems.append(
+            AuditProblem(check, version, f"the check could not finish on this log ({type(exc).__name__})")
+        )
+        return False
+    return True
 
 
 def _check_clocks(
@@ -287,8 +326,7 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
     """
     game = kit_.game
     command_type = game.command_type | SeatCommand  # the seat commands the service decides for people
-    state = game.initial_state()
-    state = game.evolve(state, events[0])
+    state = game.evolve(game.initial_state(), events[0])
     i = 1
     ok = True
     while i < len(records):
@@ -307,6 +345,11 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
             report.problems.append(
                 AuditProblem("redecide", record.version, f"the command is refused now: {exc}")
             )
+            ok = False
+            break
+        except Exception as exc:  # noqa: BLE001 - a forged state may break the rules' code
+            detail = f"the command does not decide on the state before it ({type(exc).__name__})"
+            report.problems.append(AuditProblem("redecide", record.version, detail))
             ok = False
             break
         stored = [bytes(r.data) for r in records[i:j]]

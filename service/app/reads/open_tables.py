@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.folds import DealNotFound, Folded, Folds, LogDoesNotReplay
 from service.store.event_store import EventStore
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ class OpenTables:
     async def _row(self, deal_id: str, row: Callable[[str, Folded], T | None]) -> T | None:
         try:
             shown = row(deal_id, await self.folds.load(deal_id))
-        except DealNotFound:
+        except (DealNotFound, LogDoesNotReplay):  # no table to join
             shown = None
         if shown is None:
             await self.store.close_table(deal_id)  # full, finished or gone: for good
@@ -72,7 +72,7 @@ class OpenTables:
                     continue
                 try:
                     folded = await self.folds.load(deal_id)
-                except DealNotFound:
+                except (DealNotFound, LogDoesNotReplay):  # no table to join
                     continue
                 if row(deal_id, folded) is not None:
                     await self.store.open_table(deal_id, created)

@@ -33,7 +33,7 @@ from domain.table.view import SeatDeadline, TableView
 from service.app.lru import LRUCache
 from service.app.reads.audit import AuditReport, audit_log
 from service.app.reads.open_tables import OpenTables
-from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.folds import DealNotFound, Folded, Folds, LogDoesNotReplay
 from service.app.state.match_log import MatchLog, MatchNotFound
 from service.app.state.players import Players
 from service.app.state.presence import Presence
@@ -351,15 +351,16 @@ _LIVE_PROBLEM_DETAIL = {
 }
 
 
-def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
-    """The audit as ``viewer`` may read it.
+def audit(report: AuditReport, folded: Folded | None, viewer: Viewer) -> AuditReport:
+    """The audit as ``viewer`` may read it (``folded`` None: the log does not replay, so
+    whether the deal is over is not known and the audit shows what it shows during a deal).
 
     Once the deal is over: everything. During it: what is public (the chain, the commitment,
     the versions, whether the stored commands decide again to the stored events) and the claim
     windows already resolved, each with the options and answers of the viewer's own seat only;
     the open window and everyone else's options and answers stay out.
     """
-    if folded.over and report.finished:
+    if folded is not None and folded.over and report.finished:
         return report
     seat = viewer.seat
     windows = []
@@ -394,7 +395,9 @@ def audit(report: AuditReport, folded: Folded, viewer: Viewer) -> AuditReport:
         report,
         ok=False,
         claim_windows=windows,
-        claim_windows_ok=all(w.get("consistent", False) for w in windows),
+        claim_windows_ok=(
+            None if report.claim_windows_ok is None else all(w.get("consistent", False) for w in windows)
+        ),
         problems=problems,
     )
 
@@ -594,6 +597,8 @@ class ReadSide:
             await self.folds.load(nxt)
         except DealNotFound:  # named, being created
             return None
+        except LogDoesNotReplay:  # named; its own reads say what is wrong with it
+            return nxt
         return nxt
 
     async def view(self, deal_id: str, viewer: Viewer) -> Any:
@@ -615,7 +620,10 @@ class ReadSide:
         return b"\n".join(raws) + b"\n"
 
     async def audit(self, deal_id: str, viewer: Viewer) -> AuditReport:
-        folded = await self.folds.load(deal_id)  # 404 for an unknown deal
+        try:
+            folded: Folded | None = await self.folds.load(deal_id)  # 404 for an unknown deal
+        except LogDoesNotReplay:
+            folded = None  # the audit says where and why, as a failed check
         raws = await self.store.read_raw(deal_id)
         head = await self.store.head_hash(deal_id)
         # the audit of the same bytes is the same report: keyed by a digest of what was read
@@ -680,7 +688,7 @@ class ReadSide:
             async with limit:
                 try:
                     folded = await self.folds.load(row.id)
-                except DealNotFound:
+                except (DealNotFound, LogDoesNotReplay):
                     return None
                 first = await self.store.read_raw(row.id, 1, 1)
             created_at = decode_record(first[0]).recorded_at if first else ""

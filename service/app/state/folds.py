@@ -19,7 +19,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from domain.envelope import GENESIS, StoredEvent, decode_record, record_hash
+from domain.errors import RuleViolation
 from domain.game import DealCreated
 from domain.table.absence import away_seat
 from domain.table.clock import ClockExpired, ClockTrack, SeatBack, recorded_ms
@@ -35,6 +38,25 @@ class DealNotFound(Exception):
     def __init__(self, deal_id: str) -> None:
         super().__init__(f"no deal {deal_id!r}")
         self.deal_id = deal_id
+
+
+class LogDoesNotReplay(RuleViolation):
+    """The stored log does not fold (DS-24): a record that does not decode, or an event that does
+    not apply to the state before it. Only a log that never came from this service's commands
+    can be so (one written to the store by hand); every read but the audit answers this."""
+
+    def __init__(self, deal_id: str, version: int, detail: str) -> None:
+        super().__init__(
+            "DS-24",
+            f"the stored log of deal {deal_id} does not replay at version {version} ({detail});"
+            f" its audit (GET /deals/{deal_id}/audit) tells more",
+        )
+        self.deal_id = deal_id
+        self.version = version
+        self.detail = detail
+
+    def __reduce__(self):  # picklable like any RuleViolation
+        return (LogDoesNotReplay, (self.deal_id, self.version, self.detail))
 
 
 @dataclass
@@ -148,7 +170,11 @@ class Folds:
                 raws = raws[1:]
         if not raws and folded.version == 0:
             raise DealNotFound(deal_id)
-        fold_in(folded, raws)
+        try:
+            fold_in(folded, raws)
+        except LogDoesNotReplay as exc:
+            self._forget(deal_id)  # folded part way: no fold of it stays
+            raise LogDoesNotReplay(deal_id, exc.version, exc.detail) from None
         self.remember(deal_id, folded)
         return folded
 
@@ -194,29 +220,54 @@ class Folds:
         if folded is None:
             return None
         if records and records[0].version <= folded.version + 1 <= records[-1].version:
-            fold_in(folded, raws, records)
+            try:
+                fold_in(folded, raws, records)
+            except LogDoesNotReplay:
+                self._forget(deal_id)
+                return None
             if folded.over:
                 self.remember(deal_id, folded)
         return folded
 
 
 def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None = None) -> None:
-    """Evolve ``folded`` by the records that follow its version (others are skipped)."""
+    """Evolve ``folded`` by the records that follow its version (others are skipped).
+
+    A record that does not fold raises ``LogDoesNotReplay`` naming its version (the deal id is
+    the caller's to add); ``folded`` is then part way and the caller drops it."""
     game = folded.kit.game
     for i, raw in enumerate(raws):
-        record = records[i] if records is not None else decode_record(raw)
+        try:
+            record = records[i] if records is not None else decode_record(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise LogDoesNotReplay("?", folded.version + 1, f"the record does not decode ({exc})") from None
         if record.version != folded.version + 1:
             continue  # another coroutine folded it while we were reading
-        event = folded.kit.decode_event(record.data)
-        folded.state = game.evolve(folded.state, event)
-        folded.events.append(event)
-        folded.version = record.version
-        folded.head_hash = record_hash(raw)
-        if folded.clock is not None or record.version == 1:
-            step_clock(folded, folded.state, event, recorded_ms(record.recorded_at))
-            away = away_seat(record.command_id) if folded.clock is not None else None
-            if away is not None:  # TB-2.8: the table moved for an away seat
-                folded.clock.acted_for(away, record.version)  # type: ignore[union-attr]
+        try:
+            event = folded.kit.decode_event(record.data)
+            folded.state = game.evolve(folded.state, event)
+            folded.events.append(event)
+            folded.version = record.version
+            folded.head_hash = record_hash(raw)
+            if folded.clock is not None or record.version == 1:
+                step_clock(folded, folded.state, event, recorded_ms(record.recorded_at))
+                away = away_seat(record.command_id) if folded.clock is not None else None
+                if away is not None:  # TB-2.8: the table moved for an away seat
+                    folded.clock.acted_for(away, record.version)  # type: ignore[union-attr]
+        except Exception as exc:  # noqa: BLE001 - a forged log may break any step of the fold
+            raise LogDoesNotReplay("?", record.version, replay_failure(record, exc)) from None
+
+
+def replay_failure(record: StoredEvent, exc: BaseException) -> str:
+    """Why a record does not fold, in words that name no card (the error's own text may name one
+    of a hidden hand, so it stays in the server's log)."""
+    kind = record.type[:40]
+    if isinstance(exc, msgspec.DecodeError | msgspec.ValidationError):
+        return f"its {kind} event does not read"
+    if isinstance(exc, ValueError) and "isoformat" in str(exc):
+        return "its recorded_at is no time"
+    log.warning("record %d (%s) does not fold: %r", record.version, kind, exc)
+    return f"its {kind} event does not apply to the deal before it"
 
 
 def asked_people(folded: Folded, state: Any) -> dict[int, str]:

@@ -38,6 +38,8 @@ export function hasCjk() {
     const draw = (ch) => { x.clearRect(0, 0, 32, 32); x.font = `24px ${CJK}`; x.fillText(ch, 2, 26); return x.getImageData(0, 0, 32, 32).data.join(","); };
     cjk = draw("壹") !== draw("拾") && draw("萬") !== draw("發");
   } catch { cjk = false; }
+  // said on the page: a card's name carries its numeral, "small 5 (五)", only where a font draws it
+  document.documentElement.dataset.cjk = cjk ? "yes" : "no";
   return cjk;
 }
 

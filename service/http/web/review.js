@@ -33,9 +33,12 @@ export const tableMoves = (ctx) => (review(ctx) ? review(ctx).table_moves || [] 
 const tableMoveText = (nm, seat, tm) => t(`rv.table.${tm.by === "away" ? "away" : "clock"}${nm.isMe(seat) ? ".you" : ""}`, { seat: nm(seat) });
 const tableRule = (tm) => (tm.by === "away" ? "TB-2.6" : "TB-2.5");
 
-// a review already made (or running) for this seat: shown without asking for a new one
+// a review already made (or running) for this seat: shown without asking for a new one; asked
+// for only when the deal's list says it exists (a review never started would answer 404)
 async function loadReview(ctx, seat, quiet) {
   try {
+    const made = await api(`/deals/${ctx.deal}/reviews`);
+    if (ctx.closed || ctx.rv.seat !== seat || !made.seats.includes(seat)) return;
     const s = await api(`/deals/${ctx.deal}/reviews/${seat}`);
     if (ctx.closed || ctx.rv.seat !== seat) return;
     accept(ctx, s);

@@ -212,7 +212,7 @@ const MC_PT = {
       ["MC-4.3", "Uma vitória precisa de oito pontos antes das flores; as flores somam-se depois."],
       ["MC-4.4", "Com peça própria: cada adversário paga 8 mais o total. Com um descarte (ou kong roubado) quem descartou paga 8 mais o total e os outros dois pagam 8."],
       ["MC-4.5", "Pode recusar uma vitória. Uma vitória reclamada sem mão vencedora é recusada e não altera nada."],
-      ["MC-4.6", "Desde o conjunto de regras mcr/2: Out with Replacement Tile só conta quando a peça vencedora é a própria reposição do kong; ganhar com uma peça que repôs uma flor conta como tirada pela própria mão, sem esse fan. Com mcr/1 contava."],
+      ["MC-4.6", "Desde o conjunto de regras mcr/2: Vitória com Peça de Reposição só conta quando a peça vencedora é a própria reposição do kong; ganhar com uma peça que repôs uma flor conta como tirada pela própria mão, sem esse fan. Com mcr/1 contava."],
     ] },
     { h: "O que se vê", items: [
       ["MC-5.1", "Todos veem descartes, conjuntos expostos, flores, quantos kongs ocultos cada um tem (não quais), o tamanho das mãos, a muralha e de quem é a vez."],
@@ -324,7 +324,7 @@ const MC_NL = {
       ["MC-4.3", "Voor een winst zijn acht punten zonder bloemen nodig; bloemen komen daarna."],
       ["MC-4.4", "Op eigen steen: elke tegenstander betaalt 8 plus het totaal. Op een afgelegde steen (of geroofde kong) betaalt de afgooier 8 plus het totaal en de andere twee 8."],
       ["MC-4.5", "Je mag een winst laten lopen. Een geclaimde winst zonder echte winnende hand wordt geweigerd en verandert niets."],
-      ["MC-4.6", "Vanaf regelset mcr/2: Out with Replacement Tile telt alleen als de winnende steen de eigen vervanger van de kong is; winnen op een steen die een bloem verving telt als zelf gepakt, zonder die fan. Onder mcr/1 telde hij wel."],
+      ["MC-4.6", "Vanaf regelset mcr/2: Uit met vervangende steen telt alleen als de winnende steen de eigen vervanger van de kong is; winnen op een steen die een bloem verving telt als zelf gepakt, zonder die fan. Onder mcr/1 telde hij wel."],
     ] },
     { h: "Wat je ziet", items: [
       ["MC-5.1", "Iedereen ziet afgelegde stenen, open sets, bloemen, hoeveel verborgen kongs iemand heeft (niet welke), handgroottes, de muur en wie aan zet is."],
@@ -436,7 +436,7 @@ const MC_AR = {
       ["MC-4.3", "يحتاج الفوز ثماني نقاط قبل الزهور، ثم تُضاف الزهور."],
       ["MC-4.4", "بسحب ذاتي: يدفع كل خصم 8 زائد المجموع. على قطعة مرمية (أو كونغ مسروقة) يدفع الرامي 8 زائد المجموع ويدفع الآخران 8."],
       ["MC-4.5", "يمكنك ترك الفوز. أما طلب فوز بلا يد فائزة فيُرفض ولا يغيّر شيئًا."],
-      ["MC-4.6", "بدءًا من مجموعة القواعد mcr/2: لا يُحسب Out with Replacement Tile إلا إن كانت القطعة الفائزة بديلة الكونغ نفسه؛ والفوز بقطعة حلّت محل زهرة يُحسب سحبًا ذاتيًا بدونه. في mcr/1 كان يُحسب."],
+      ["MC-4.6", "بدءًا من مجموعة القواعد mcr/2: لا يُحسب «الفوز بورقة التعويض» إلا إن كانت القطعة الفائزة بديلة الكونغ نفسه؛ والفوز بقطعة حلّت محل زهرة يُحسب سحبًا ذاتيًا بدونه. في mcr/1 كان يُحسب."],
     ] },
     { h: "ما تراه", items: [
       ["MC-5.1", "يرى الجميع القطع المرمية والمجموعات المكشوفة والزهور وعدد الكونغ المخفية لكل لاعب (لا نوعها) وحجم الأيدي والجدار ومن عليه الدور."],
@@ -548,7 +548,7 @@ const MC_FI = {
       ["MC-4.3", "Voittoon tarvitaan kahdeksan pistettä ilman kukkia; kukat lisätään vasta sen jälkeen."],
       ["MC-4.4", "Omalla nostolla: jokainen vastustaja maksaa 8 plus summan. Poistosta (tai ryöstetystä kongista) poistaja maksaa 8 plus summan ja muut kaksi 8."],
       ["MC-4.5", "Voitosta saa kieltäytyä. Väärä voittoilmoitus hylätään eikä muuta mitään."],
-      ["MC-4.6", "Sääntöversiosta mcr/2 alkaen: Out with Replacement Tile lasketaan vain, kun voittava laatta on kongin oma korvaava laatta; voitto kukan korvanneella laatalla lasketaan itse nostetuksi ilman sitä. Versiossa mcr/1 se laskettiin."],
+      ["MC-4.6", "Sääntöversiosta mcr/2 alkaen: Voitto korvauslaatalla lasketaan vain, kun voittava laatta on kongin oma korvaava laatta; voitto kukan korvanneella laatalla lasketaan itse nostetuksi ilman sitä. Versiossa mcr/1 se laskettiin."],
     ] },
     { h: "Mitä näet", items: [
       ["MC-5.1", "Kaikki näkevät poistot, esillä olevat sarjat, kukat, kunkin piilotettujen nelosten määrän (ei lajia), käsien koot, muurin ja kenen vuoro on."],

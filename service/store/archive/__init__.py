@@ -3,8 +3,8 @@ finished match's own log, on a shelf of its own: ``Archive.matches()``).
 
 A deal is archived as the records Redis stored, byte for byte, so its hash chain still verifies
 and an audit of an archived deal is the audit of the live one. Two backends behind one small
-interface: SQLite in the data directory (the embedded default) and PostgreSQL when
-``DEALSTREAM_ARCHIVE_URL=postgresql://…`` is set.
+interface: SQLite in the data directory (the embedded default, one file per key prefix:
+``archive_file``) and PostgreSQL when ``DEALSTREAM_ARCHIVE_URL=postgresql://…`` is set.
 
 ``put`` never overwrites: the same deal again is a no-op, a deal whose records, head hash or
 times differ from the archived ones is refused (``ArchiveConflict``). Meta fields only grow: a
@@ -16,12 +16,14 @@ still happen to a finished deal after it left Redis (it may be played again by i
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import quote
 
 import msgspec
 
@@ -37,6 +39,7 @@ from service.store.archive.contract import (
 
 __all__ = [
     "ARCHIVE_FILE",
+    "DEFAULT_PREFIX",
     "Archive",
     "ArchiveConflict",
     "ArchiveUnavailable",
@@ -44,6 +47,7 @@ __all__ = [
     "ArchivedListing",
     "ArchivedLog",
     "ArchivedLogs",
+    "archive_file",
     "content_digest",
     "merge_meta",
     "open_archive",
@@ -51,19 +55,47 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-ARCHIVE_FILE = "archive.sqlite3"  # the SQLite archive's file name in the data directory
+ARCHIVE_FILE = "archive.sqlite3"  # the default prefix's SQLite archive in the data directory
 ARCHIVE_URL_ENV = "DEALSTREAM_ARCHIVE_URL"
+DEFAULT_PREFIX = "ds"  # the key prefix of ``dealstream serve`` without ``--prefix``
+
+log = logging.getLogger("dealstream.archive")
 
 
-def open_archive(url: str | None, data_dir: Path | str) -> Archive:
+def archive_file(prefix: str) -> str:
+    """The default SQLite archive's file name for the key prefix ``prefix``.
+
+    Services of different prefixes may share a data directory (and a Redis); each serves its own
+    deals only, so each has an archive of its own: the default prefix ``archive.sqlite3`` (the
+    one file every archive was before prefixes had their own, so those keep working), any other
+    ``archive-<prefix>.sqlite3``, the prefix percent-encoded where a file name could not hold it."""
+    if prefix == DEFAULT_PREFIX:
+        return ARCHIVE_FILE
+    return f"archive-{quote(prefix, safe='')}.sqlite3"
+
+
+def open_archive(url: str | None, data_dir: Path | str, *, prefix: str) -> Archive:
     """The archive ``url`` names: ``postgresql://…`` (or ``postgres://…``; ``?schema=NAME`` picks
     the schema, default ``dealstream``), ``sqlite:///path``, or with no URL
-    ``DEALSTREAM_ARCHIVE_URL``, else SQLite in ``data_dir``. Connects on first use."""
+    ``DEALSTREAM_ARCHIVE_URL``, else ``prefix``'s SQLite file in ``data_dir`` (``archive_file``).
+    A URL names one archive whatever the prefix: services of other prefixes each need their own
+    (a schema, a file). Connects on first use."""
     url = url or os.environ.get(ARCHIVE_URL_ENV) or None
     if url is None:
         from service.store.archive.sqlite import SqliteArchive
 
-        return SqliteArchive(Path(data_dir) / ARCHIVE_FILE)
+        path = Path(data_dir) / archive_file(prefix)
+        legacy = Path(data_dir) / ARCHIVE_FILE
+        if path != legacy and not path.exists() and legacy.is_file():
+            log.warning(
+                "the archive of prefix %r is %s; %s holds the default prefix's archive (before each"
+                " prefix had its own, every prefix archived there: docs/runbook.md, 'One data"
+                " directory, several prefixes')",
+                prefix,
+                path,
+                legacy,
+            )
+        return SqliteArchive(path)
     if url.startswith(("postgresql://", "postgres://")):
         from service.store.archive.postgres import PostgresArchive
 
