@@ -23,12 +23,25 @@ decisions), and the share of its decisions that lose more than the inaccuracy fl
 values alone. That last share is a ceiling: no verdict rule that keeps the floor, whatever it
 makes of the noise, could mark more (and it is itself high, since the best option is picked by
 noisy values).
+
+Whether a verdict is honest (method m7): each seat's share of every verdict (``agrees``,
+``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
+(a deal's decisions are not independent of each other), against the targets: the random seat
+agrees on at most 40 % of its decisions, the strong seat's mistakes are at most 5 % of its own,
+and no decision ranked last of three or more plays, more than the mistake floor behind, is
+``agrees`` (``last_far_behind``: how many there were, by verdict). Beside each seat's ``agrees``
+share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
+same decisions would get by the same values (the mean over decisions of the share of plays within
+the inaccuracy floor of the best): a review is lenient if the random seat agrees more often than
+that, and where it is high the decisions themselves leave little to get wrong. ``--no-reseed`` skips the
+second review of each seat (half the time; no ``verdicts_equal_across_review_seeds`` then).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import random
 import time
 from typing import Any
 
@@ -80,9 +93,55 @@ def _decisive(d: rv.Decision, mistake_floor: float) -> bool:
     )
 
 
-def measure(game: str, deals: int) -> dict[str, Any]:
+VERDICTS = ("agrees", "unclear", "inaccuracy", "mistake")
+TARGETS = {"random_agrees_share_max": 0.4, "strong_mistake_share_max": 0.05, "last_far_behind_agrees": 0}
+BOOTSTRAP = 2000
+
+
+def _verdict_shares(per_deal: list[dict[str, int]]) -> dict[str, Any]:
+    """Each verdict's share of a seat's decisions, with a 95 % interval from resampling the
+    deals (each deal's counts, ``total`` its decisions)."""
+    total = sum(d["total"] for d in per_deal)
+    rng = random.Random("bench.review")
+    boots: dict[str, list[float]] = {v: [] for v in VERDICTS}
+    for _ in range(BOOTSTRAP):
+        sample = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
+        n = sum(d["total"] for d in sample)
+        for v in VERDICTS:
+            if n:
+                boots[v].append(sum(d[v] for d in sample) / n)
+    out: dict[str, Any] = {}
+    for v in VERDICTS:
+        b = sorted(boots[v])
+        out[v] = {
+            "count": sum(d[v] for d in per_deal),
+            "share": _share(sum(d[v] for d in per_deal), total),
+            "ci95": [round(b[int(0.025 * len(b))], 4), round(b[min(len(b) - 1, int(0.975 * len(b)))], 4)]
+            if len(per_deal) > 1 and b
+            else None,
+        }
+    return out
+
+
+def _chance_agrees(d: rv.Decision, inaccuracy_floor: float) -> float:
+    """The share of the decision's options that would be ``agrees`` by its values, options told
+    apart by their values (copies of a card score the same: one option)."""
+    values = sorted({o.value for o in d.options}, reverse=True)
+    best = d.options[d.best].value
+    return sum(v >= best - inaccuracy_floor - 1e-9 for v in values) / len(values)
+
+
+def _last_far_behind(d: rv.Decision, mistake_floor: float) -> bool:
+    """Ranked last of three or more distinct plays, more than the mistake floor behind the best."""
+    return d.choices >= 3 and d.rank == d.choices and d.loss > mistake_floor
+
+
+def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
     k = kit(game)
     times, decisions, losses = [], [], {"strong": [], "random": []}
+    per_deal: dict[str, list[dict[str, int]]] = {"strong": [], "random": []}
+    last_far: dict[str, dict[str, int]] = {level: dict.fromkeys(VERDICTS, 0) for level in per_deal}
+    chance: dict[str, list[float]] = {level: [] for level in per_deal}
     agree = mistakes = total_random = total_strong = 0
     decisive = {"strong": 0, "random": 0}
     decisive_mistakes = stable = 0
@@ -99,10 +158,17 @@ def measure(game: str, deals: int) -> dict[str, Any]:
             scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
             review = build(k.game.ruleset, "b", seat, 0, points, scores)
             times.append(time.process_time() - started)
-            again = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 1)
-            reseeded = build(k.game.ruleset, "b", seat, 1, points, again)
-            pairs = zip(review.decisions, reseeded.decisions, strict=True)
-            stable += sum(a.verdict == b.verdict for a, b in pairs)
+            if reseed:
+                again = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 1)
+                reseeded = build(k.game.ruleset, "b", seat, 1, points, again)
+                pairs = zip(review.decisions, reseeded.decisions, strict=True)
+                stable += sum(a.verdict == b.verdict for a, b in pairs)
+            counts = {v: sum(d.verdict == v for d in review.decisions) for v in VERDICTS}
+            per_deal[level].append({"total": len(review.decisions), **counts})
+            for d in review.decisions:
+                chance[level].append(_chance_agrees(d, review.inaccuracy_floor))
+                if _last_far_behind(d, review.mistake_floor):
+                    last_far[level][d.verdict] += 1
             decisions.append(review.summary.decisions)
             losses[level] += [d.loss for d in review.decisions]
             marked[level] += review.summary.mistakes
@@ -132,8 +198,14 @@ def measure(game: str, deals: int) -> dict[str, Any]:
             round(decisive_mistakes / decisive["random"], 4) if decisive["random"] else None
         ),
         "verdicts_equal_across_review_seeds": (
-            round(stable / (total_strong + total_random), 4) if total_strong + total_random else None
+            round(stable / (total_strong + total_random), 4)
+            if reseed and total_strong + total_random
+            else None
         ),
+        "verdicts": {level: _verdict_shares(v) for level, v in per_deal.items()},
+        "chance_agrees_share": {level: _share(sum(v), len(v)) for level, v in chance.items()},
+        "last_far_behind": last_far,
+        "targets": TARGETS,
         "mistake_share": {level: _share(marked[level], len(v)) for level, v in losses.items()},
         "mean_loss_ci95": {level: _mean_ci(v) for level, v in losses.items()},
         "loss_above_inaccuracy_floor_share": {
@@ -154,9 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=6)
     p.add_argument("--quick", action="store_true", help="two deals per game")
     p.add_argument("--games", default=",".join(by_name()), help="comma-separated (default all)")
+    p.add_argument("--no-reseed", action="store_true", help="review each seat once (half the time)")
     args = p.parse_args(argv)
     deals = 2 if args.quick else args.deals
-    emit({game: measure(game, deals) for game in args.games.split(",")}, args.json)
+    figures = {game: measure(game, deals, not args.no_reseed) for game in args.games.split(",")}
+    emit({"method": rv.METHOD, **figures}, args.json)
     return 0
 
 

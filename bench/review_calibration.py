@@ -6,7 +6,9 @@ For each game (``--games``), ``--deals`` seeded deals of strong, random and gree
 reviewed with the review code the service uses (``projections.review`` and the game's evaluator,
 ``service.app.analysis.reviews.build``, review seed 0). From the decisions whose chosen option is
 not the review's best, ``--decisions`` are sampled across verdicts (a third from each of
-mistakes, inaccuracies and agreements, the rest from whatever is left). Each sampled decision is
+mistakes, inaccuracies and unclear decisions, the rest from whatever is left; until method m7
+the unclear ones were called agreements, and the mistakes and inaccuracies are the same
+decisions under both). Each sampled decision is
 then played from its true position, independently of the review: ``--continuations`` times (at
 least ``--mistake-continuations`` for one marked a mistake, whose share measuring no loss is
 bound by the measurement's own noise) the hidden cards are dealt again consistently with what
@@ -58,6 +60,7 @@ from service.app.analysis.reviews import build
 from service.app.games import kit
 
 BOOTSTRAP = 2000
+VERDICTS = ("mistake", "inaccuracy", "unclear", "agrees")
 MAX_MOVES = 5000
 
 
@@ -139,14 +142,15 @@ def _review(game: str, i: int, seat: int, limit: int | None) -> list[dict[str, A
 def _pick(rows: list[dict[str, Any]], n: int, rng: random.Random,
           verdicts: tuple[str, ...] = ()) -> list[dict[str, Any]]:  # fmt: skip
     """Up to ``n`` decisions whose chosen option is not the best (for the review, or for the
-    model), a third from each verdict as far as they go; only the review's ``verdicts`` if named."""
+    model), a third from mistakes, inaccuracies and unclear ones as far as they go; only the
+    review's ``verdicts`` if named."""
     pool = [
         r for r in rows if r["best"] != r["chosen"] or ("model" in r and r["model"]["best"] != r["chosen"])
     ]
     rng.shuffle(pool)
     if verdicts:
         pool = [r for r in pool if r["verdict"] in verdicts]
-    by = {v: [r for r in pool if r["verdict"] == v] for v in ("mistake", "inaccuracy", "agrees")}
+    by = {v: [r for r in pool if r["verdict"] == v] for v in ("mistake", "inaccuracy", "unclear")}
     picked = []
     for v in by:
         picked += by[v][: n // 3]
@@ -235,7 +239,7 @@ def figures(claims: list[tuple[float, str, float, float]], mistake_floor: float,
         "share_no_loss": _r(sum(m <= 0 for m in my) / len(my)) if mk else None,
     }
     out["by_verdict"] = {}
-    for verdict in ("mistake", "inaccuracy", "agrees"):
+    for verdict in VERDICTS:
         rows = [(c, m) for c, v, m, _s in claims if v == verdict]
         if rows:
             out["by_verdict"][verdict] = {
@@ -288,9 +292,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
         "sampled_decisions": len(picked),
         "continuations": continuations,
         "mistake_continuations": max(continuations, mistake_continuations),
-        "verdicts_reviewed": {
-            v: sum(r["verdict"] == v for r in rows) for v in ("agrees", "inaccuracy", "mistake")
-        },
+        "verdicts_reviewed": {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS},
         "floors": {
             "inaccuracy": k.review.INACCURACY_FLOOR,
             "mistake": k.review.MISTAKE_FLOOR,
@@ -324,7 +326,7 @@ def measure(game: str, deals: int, decisions: int, continuations: int, jobs: int
         out["model"] = figures(model_claims, model_floors[1], 2)
         out["model"]["floors"] = {"inaccuracy": model_floors[0], "mistake": model_floors[1]}
         out["model"]["verdicts_reviewed"] = {
-            v: sum(r["model"]["verdict"] == v for r in rows) for v in ("agrees", "inaccuracy", "mistake")
+            v: sum(r["model"]["verdict"] == v for r in rows) for v in VERDICTS
         }
     return out
 

@@ -10,11 +10,16 @@ the evaluator sees that view and nothing else. The value of an option is the gam
 score unit. For each decision: the values, the option chosen and its rank, the value lost
 against the best option, and a verdict:
 
-* ``agrees``: the choice is the best, or behind it by no more than the evaluator can tell apart
-  (its inaccuracy floor, or about twice the noise of the gap);
+* ``agrees``: the choice is the best, or behind it by no more than the inaccuracy floor, by
+  value (what the review can vouch for);
 * ``mistake``: behind by more than the mistake floor and by more than about three times the
   noise of the gap (the gap is clearly real and large);
-* ``inaccuracy``: in between.
+* ``inaccuracy``: behind by more than the inaccuracy floor and by more than about twice the
+  noise of the gap (real, but not surely a mistake);
+* ``unclear``: behind by more than the inaccuracy floor, but not by twice the noise of the gap:
+  the evaluator cannot tell whether the choice lost anything. It is not an agreement (until
+  method m7 it was called one, so a seat that played at random could be told it agreed with the
+  bot on every decision, its worst-ranked plays included), and it is counted apart.
 
 "About" because the best option is itself picked by the noisy values: among k options that are
 all as good, the luckiest looks better than the chosen one by two noises far more often than
@@ -65,7 +70,7 @@ class Decision(msgspec.Struct, frozen=True):
     rank: int  # 1 = the best option; among the distinct plays (copies of a card are one)
     loss: float  # value of the best option minus the chosen one's (>= 0)
     loss_noise: float  # standard error of that gap
-    verdict: str  # agrees | inaccuracy | mistake
+    verdict: str  # agrees | inaccuracy | mistake | unclear
     choices: int = 0  # distinct plays among the options: what the rank is out of
 
 
@@ -87,6 +92,7 @@ class ReviewSummary(msgspec.Struct, frozen=True):
     mistakes: int
     total_loss: float
     mean_loss: float
+    unclear: int = 0  # decisions behind by more than the inaccuracy floor that the evaluator cannot judge
 
 
 class Review(msgspec.Struct, frozen=True):
@@ -172,12 +178,14 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
+# m7: ``agrees`` only within the inaccuracy floor by value; a larger gap the evaluator cannot tell
+# from its noise is ``unclear`` (it was ``agrees``), counted apart; values and mistakes unchanged
 # m6: a Paohuzi mistake is at least 0.5 tun behind (it was 0.25: the smaller ones did not hold in
 # play, ``projections/paohuzi/review.py``)
 # m5: MCR plays out only the decisions its model finds a loss in, twice as long, and an
 # agreement's loss carries the noise of its gap to the nearest other play (issue 24)
 # m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
-METHOD = "m6"
+METHOD = "m7"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison
@@ -249,12 +257,14 @@ def judge(
         plays[key] = max(v, plays.get(key, v))
     rank = 1 + sum(1 for v in plays.values() if v > value_chosen + 1e-9)
     others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
-    if chosen == best or loss <= max(inaccuracy_floor, noise_multiple(AGREE_P, others) * loss_noise):
+    if chosen == best or loss <= inaccuracy_floor:
         verdict = "agrees"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
         verdict = "mistake"
-    else:
+    elif loss > noise_multiple(AGREE_P, others) * loss_noise:
         verdict = "inaccuracy"
+    else:  # a gap the evaluator cannot tell from its noise: not vouched for, not blamed
+        verdict = "unclear"
     return Decision(
         version=version,
         kind=type(actions[chosen]).__name__,
@@ -284,4 +294,5 @@ def summarize(decisions: list[Decision]) -> ReviewSummary:
         mistakes=sum(1 for d in decisions if d.verdict == "mistake"),
         total_loss=total,
         mean_loss=round(total / n, 4) if n else 0.0,
+        unclear=sum(1 for d in decisions if d.verdict == "unclear"),
     )

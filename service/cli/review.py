@@ -92,8 +92,9 @@ def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
     Console().print(table)
     s = review.summary
     print(
-        f"{s.decisions} decisions, agreement {s.agreement:.0%}, {s.inaccuracies} inaccuracies, "
-        f"{s.mistakes} mistakes, {s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
+        f"{s.decisions} decisions, agreement {s.agreement:.0%}, {s.unclear} unclear, "
+        f"{s.inaccuracies} inaccuracies, {s.mistakes} mistakes, "
+        f"{s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
         f"inaccuracy above {review.inaccuracy_floor} {review.unit}, mistake above {review.mistake_floor}"
     )
     if review.table_moves:

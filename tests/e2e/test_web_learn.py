@@ -77,9 +77,10 @@ def cli_review(base: str, deal: str, tmp: Path) -> dict:
 
 
 def finished_deal(base: str, tmp: Path) -> tuple[str, dict]:
-    """A finished Paohuzi deal of bots whose random seat 0 made at least one mistake, with the
-    review that shows it (seed 0, made from the deal's log outside the service). A random seat
-    nearly always makes one (bench.review_calibration); the deals are chosen, not hoped for."""
+    """A finished Paohuzi deal of bots whose random seat 0 made at least one mistake and one
+    decision the review cannot judge (``unclear``), with the review that shows them (seed 0, made
+    from the deal's log outside the service). A random seat nearly always has both (three in four
+    deals, ``bench.review``); the deals are chosen, not hoped for."""
     for _ in range(12):
         status, created = post_json(
             base, "/deals", {"game": "paohuzi", "seats": ["bot:random", "bot:greedy", "bot:greedy"]}
@@ -91,9 +92,10 @@ def finished_deal(base: str, tmp: Path) -> tuple[str, dict]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         review = cli_review(base, deal, tmp)
-        if any(d["verdict"] == "mistake" for d in review["decisions"]):
+        verdicts = {d["verdict"] for d in review["decisions"]}
+        if {"mistake", "unclear"} <= verdicts:
             return deal, review
-    raise AssertionError("twelve random seats without a mistake")
+    raise AssertionError("twelve random seats without a mistake and an unclear decision")
 
 
 async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_server, browser, tmp_path):  # noqa: F811
@@ -132,11 +134,33 @@ async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_serve
         ".rp-marks .mark", "els => els.map(e => [Number(e.dataset.step), e.dataset.verdict])"
     )
     assert marks == listed
-    # the chart: one point per decision, the mistakes in their colour
+    # the chart: one point per decision, each in its verdict's colour
     points = await page.eval_on_selector_all(
-        "#rv-chart .pt", "els => els.map(e => [Number(e.dataset.step), e.dataset.verdict === 'mistake'])"
+        "#rv-chart .pt",
+        "els => els.map(e => [Number(e.dataset.step), e.dataset.verdict,"
+        " e.classList.contains('v-' + e.dataset.verdict)])",
     )
-    assert points == [[d["version"], d["verdict"] == "mistake"] for d in decisions]
+    assert points == [[d["version"], d["verdict"], True] for d in decisions]
+    # a decision the review cannot judge is "unclear", never a tick: counted apart from the
+    # agreements in the summary and the chart's key, marked "?" in the step list
+    unclear = [d["version"] for d in decisions if d["verdict"] == "unclear"]
+    agrees = sum(d["verdict"] == "agrees" for d in decisions)
+    assert unclear and review["summary"]["unclear"] == len(unclear)
+    assert review["summary"]["agreements"] == agrees
+    assert await page.text_content("#rv-unclear") == str(len(unclear))
+    assert review["summary"]["agreement"] == round(agrees / len(decisions), 4)
+    shown = math.floor(review["summary"]["agreement"] * 100 + 0.5)  # as review.js rounds it
+    assert await page.text_content("#rv-agreement") == f"{shown} %"
+    key = await page.eval_on_selector_all(
+        "#rv-legend [data-verdict]",
+        "els => els.map(e => [e.dataset.verdict, e.querySelector('strong').textContent])",
+    )
+    assert key == [
+        [v, str(sum(d["verdict"] == v for d in decisions))]
+        for v in ("agrees", "unclear", "inaccuracy", "mistake")
+    ]
+    for v in unclear:
+        assert (await page.text_content(f"#rv-it-{v} .rv-mark")).strip() == "?"
     await page.screenshot(path=shot("review-summary"), full_page=True)
     # n: the next mistake, round past the end (the replay opens at the last step) to the first;
     # the panel there names the bot's choice and every option's value
@@ -176,12 +200,18 @@ async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_serve
     last = decisions[-1]["version"]
     await page.click(f"#rv-pt-{last}")
     await page.wait_for_selector(f'.replay-page[data-step="{last}"]')
+    # an unclear decision's panel says so, with no tick
+    await page.click(f"#rv-it-{unclear[0]}")
+    await page.wait_for_selector(f'#rv-here[data-verdict="unclear"][data-step="{unclear[0]}"]')
+    tag = (await page.text_content("#rv-here .verdict-tag")).strip()
+    assert tag == "? unclear" and "✓" not in await page.text_content("#rv-here .rv-here-head")
     # a review made before is shown when the replay opens again, and in every language
     await page.reload()
     await page.wait_for_selector("#rv-summary")
     await page.select_option("#lang", "ar")
     await page.wait_for_selector("html[dir=rtl] #rv-summary")
     assert "الأخطاء" in await page.text_content("#rv-summary")
+    assert "غير واضح" in await page.text_content("#rv-legend")
     await page.screenshot(path=shot("review-arabic"), full_page=True)
     assert page.js_errors == []
     assert page.foreign_requests == []

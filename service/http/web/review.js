@@ -1,6 +1,6 @@
 // The review of one seat of a finished deal in the replay viewer (POST /deals/{id}/reviews, then
 // GET /deals/{id}/reviews/{seat} until done): the progress while the bot workers run it, then a
-// mark on every decision of that seat (agrees / inaccuracy / mistake) in the step list and on the
+// mark on every decision of that seat (agrees / unclear / inaccuracy / mistake) in the step list and on the
 // slider, the options and their values at the current step, a chart of the value lost per
 // decision, and a jump to the next or previous mistake (keys n / p).
 import { t, isRtl } from "./i18n.js";
@@ -12,7 +12,9 @@ import { gameUi } from "./registry.js";
 import { showProblem, announce } from "./ui.js";
 
 const POLL_MS = 300;
-const MARK = { agrees: "✓", inaccuracy: "?!", mistake: "✗" };
+// unclear: behind by the values, within the evaluator's noise (never ✓: the review cannot vouch for it)
+const MARK = { agrees: "✓", unclear: "?", inaccuracy: "?!", mistake: "✗" };
+const VERDICTS = ["agrees", "unclear", "inaccuracy", "mistake"];
 const fmt = (x) => (Math.round(x * 100) / 100).toFixed(2);
 
 /** The review state kept on the replay's context. */
@@ -132,6 +134,7 @@ function summaryHtml(ctx, r) {
   return `<div class="rv-summary" id="rv-summary" data-seat="${r.seat}">
       <p class="rv-figs"><strong>${esc(nm(r.seat))}</strong> ${item("rv-decisions", t("rv.decisions"), sm.decisions)}
       ${item("rv-agreement", t("rv.agreement"), Math.round(sm.agreement * 100) + " %")}
+      ${item("rv-unclear", t("rv.unclear"), sm.unclear)}
       ${item("rv-inaccuracies", t("rv.inaccuracies"), sm.inaccuracies)}
       ${item("rv-mistakes", t("rv.mistakes"), sm.mistakes)}
       ${item("rv-loss", t("rv.totalloss", { unit }), fmt(sm.total_loss))}
@@ -173,7 +176,8 @@ function chartHtml(ctx, r) {
     <line class="now" x1="${x(ctx.step).toFixed(1)}" y1="${top}" x2="${x(ctx.step).toFixed(1)}" y2="${H - bottom}"/>
     <polyline class="loss" points="${line}"/>${pts}
     <text class="tick" x="${((x0 + x1) / 2).toFixed(0)}" y="${H - 3}" text-anchor="middle">${esc(t("rv.chart.x"))}</text></svg>
-    <figcaption class="help">${esc(t("rv.chart", { unit }))} · ${esc(t("rv.chart.floor"))}</figcaption></figure>`;
+    <figcaption class="help">${esc(t("rv.chart", { unit }))} · ${esc(t("rv.chart.floor"))}
+    <span class="rv-legend" id="rv-legend">${VERDICTS.map((v) => `<span class="rv-key v-${v}" data-verdict="${v}"><span class="rv-mark" aria-hidden="true">${MARK[v]}</span> ${esc(t("rv.v." + v))} <strong>${r.decisions.filter((d) => d.verdict === v).length}</strong></span>`).join(" ")}</span></figcaption></figure>`;
 }
 
 // ------------------------------------------------------------------ marks on the slider
