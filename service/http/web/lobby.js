@@ -173,7 +173,7 @@ async function loadDeals() {
     const when = d.created_ms ? new Date(d.created_ms).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" }) : "";
     return `<li data-deal="${esc(d.deal_id)}"><a href="${href}${esc(d.deal_id)}">${esc(action)}</a> <span>${esc(d.game ? t("game." + d.game) : "")}</span> <bdi class="deal-id">${esc(d.deal_id)}</bdi> <span class="muted">${esc(when)}</span></li>`;
   };
-  const going = deals.filter((d) => !d.over);
+  const going = deals.filter((d) => !d.over && d.spectators); // listed to join is not open to watch
   const over = deals.filter((d) => d.over).slice(0, 12);
   live.innerHTML = going.length ? going.map((d) => row(d, "#/watch/", t("lobby.watch"))).join("") : `<li class="muted">${t("lobby.nolive")}</li>`;
   done.innerHTML = over.length ? over.map((d) => row(d, "#/replay/", t("lobby.openreplay"))).join("") : `<li class="muted">${t("lobby.norecent")}</li>`;
