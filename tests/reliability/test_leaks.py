@@ -244,7 +244,9 @@ async def play_deal(http, game: str, seed: int) -> dict:
     n = SEATS[game]
     # the creator's player key lists every seat of the deal under it (GET /players/me/deals); a
     # second player's key lists a deal of its own, so the probes ask with both (issue 24)
-    keys = {"mine": f"leak-mine-{seed:08d}-key", "other": f"leak-other-{seed:08d}-key"}
+    keys = {
+        name: (await (await http.post("/players/keys")).json())["player_key"] for name in ("mine", "other")
+    }
     other = {"game": game, "seats": ["human"] * n, "player_key": keys["other"]}
     assert (await http.post("/deals", json=other)).status == 201
     # coach too; open to spectators, whose stream is read as well

@@ -7,7 +7,7 @@ import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";
 import { NAME_MAX, nameProblem, openTablesHtml } from "./people.js";
-import { withKey } from "./player_key.js";
+import { postWithKey } from "./player_key.js";
 import { matchChoiceHtml, bindMatchChoice, matchRequest } from "./matches.js";
 import { myGamesHtml, loadMyGames } from "./mygames.js";
 
@@ -188,7 +188,7 @@ async function startDeal(game) {
   const btn = $("#start"); btn.disabled = true;
   try {
     const allBots = !seats.includes("human") && !seats.includes("open");
-    const body = withKey({ game, seats, client_seed: clientSeed, pace }); // "My games" lists it under this browser's key
+    const body = { game, seats, client_seed: clientSeed, pace }; // sent with this browser's key: "My games" lists it
     const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
     const open = seats.includes("open");
@@ -203,11 +203,11 @@ async function startDeal(game) {
     const path = match ? "/matches" : "/deals";
     let created;
     try {
-      created = await api(path, { method: "POST", body });
+      created = await postWithKey(path, {}, body);
     } catch (e) { // a server without paces: deal without one
       if (!(e.problem && e.problem.rule === "DS-5" && /pace/.test(e.problem.detail || ""))) throw e;
       delete body.pace;
-      created = await api(path, { method: "POST", body });
+      created = await postWithKey(path, {}, body);
     }
     store.set("lobby.seed", clientSeed);
     if (allBots) {

@@ -14,7 +14,7 @@ import { tone } from "./sound.js";
 import { switchesHtml, autoCommand, setNoCalls, setAutoWin } from "./switches.js";
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
-import { withKey } from "./player_key.js";
+import { postWithKey } from "./player_key.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -535,7 +535,7 @@ async function playAgain(ctx) {
   const btn = $("#play-again"); if (btn) btn.disabled = true;
   try {
     // this browser's player key: the new deal is in "My games" like any deal it creates
-    const created = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token, body: withKey({}) });
+    const created = await postWithKey(`/deals/${ctx.deal}/rematch`, { token: ctx.token }, {});
     await enterDeal(created, ctx.seat);
   } catch (e) {
     const p = e.problem || {};
