@@ -33,8 +33,8 @@ class StoredEvent(msgspec.Struct, frozen=True, omit_defaults=True):
     # only in a published copy with a secret left out (a token digest): the hash of the stored
     # record it was made from, which the next record's ``prev`` names. Never in a stored record.
     redacted_from: str | None = None
-    # with ``redacted_from``: the secret fields left out that held a value ("data.token_digest",
-    # "command.token_digest"); one left out that was empty is not named
+    # with ``redacted_from``: the parts ("data", "command") whose secret field was left out while
+    # it held a value; one left out that was empty is not named
     left_out: list[str] | None = None
 
 

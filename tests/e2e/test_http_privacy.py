@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 import time
 
 import pytest
@@ -16,7 +15,6 @@ from tests.e2e.conftest import auth
 pytestmark = pytest.mark.redis
 
 WAIT_S = 240.0  # generous: the machine is shared
-DIGEST_KEY = re.compile(r'"[a-z_]*digest[a-z_]*"\s*:')  # token_digest, invite_digest, any like them
 
 
 async def _until(check, what: str, timeout: float = WAIT_S):
@@ -146,7 +144,10 @@ async def test_a_private_match_hides_its_next_deal_and_no_read_shows_a_digest(ht
     for path in (f"/matches/{match_id}", f"/matches/{match_id}/audit", f"/deals/{second_id}"):
         reads[path] = await (await http.get(path)).text()
     for where, text in reads.items():
-        assert not DIGEST_KEY.search(text), (where, DIGEST_KEY.search(text))
+        assert "digest" not in text, (
+            where,
+            text[max(0, text.find("digest") - 200) : text.find("digest") + 50],
+        )
         assert not any(s in text for s in secrets), where
     # the log with the digests left out still audits: its chain and every command decided again
     from service.app.reads.audit import audit_log

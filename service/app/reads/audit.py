@@ -268,7 +268,7 @@ def _stand_in(record: StoredEvent) -> StoredEvent:
         shown = json.loads(raw)
         field = _DIGESTS.get(shown.get("type", "")) if isinstance(shown, dict) else None
         if field is not None and field not in shown:
-            held = f"{part}.{field}" in named
+            held = part in named
             shown[field] = STAND_IN.format(seat=shown.get("seat")) if held else ""
         return msgspec.Raw(msgspec.json.encode(shown))
 

@@ -246,8 +246,8 @@ def _published(raw_json: bytes, hide_match: bool) -> tuple[Any, list[str], bool]
 def public_record(raw: bytes, hide_match: bool) -> bytes:
     """A stored record as the log is published: as stored, or, where it holds a secret digest
     (a ``SeatJoined``, its ``JoinSeat``) or a private match's place, a copy without it that names
-    the stored record's hash (``redacted_from``) and the secret fields that held a value
-    (``left_out``): the chain still verifies, and the audit decides the copy again
+    the stored record's hash (``redacted_from``) and the parts whose secret held a value
+    (``left_out``: ``data``, ``command``): the chain still verifies, and the audit decides the copy again
     (``service.app.reads.audit``)."""
     if b"digest" not in raw and not (hide_match and b'"match_id"' in raw):
         return raw  # nearly every record: nothing to leave out
@@ -258,8 +258,11 @@ def public_record(raw: bytes, hide_match: bool) -> bytes:
     )
     if not (data_gone or command_gone or data_place or command_place):
         return raw
-    left_out = [f"data.{k}" for k in data_gone if k[0] != "!"] + [
-        f"command.{k}" for k in command_gone if k[0] != "!"
+    # the parts that lost a secret with a value (one that was empty told nothing)
+    left_out = [
+        part
+        for part, gone in (("data", data_gone), ("command", command_gone))
+        if any(k[0] != "!" for k in gone)
     ]
     return encode_record(
         msgspec.structs.replace(
