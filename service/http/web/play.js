@@ -67,6 +67,10 @@ async function startLive(init) {
     return;
   }
   if (ctx.closed) return;
+  if (ctx.mode === "watch" && !ctx.summary.over && !ctx.summary.spectators) { // its stream is for its seats only (DS-8)
+    app().innerHTML = `<section class="card-panel" id="watch-closed"><h1>${esc(t("watch.closed"))}</h1><p><span class="rule-id">DS-8</span> <a href="#/">${t("nav.lobby")}</a></p></section>`;
+    return;
+  }
   ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game; ctx.names = ctx.summary.names || [];
   ctx.coachAllowed = ctx.mode === "play" && !!ctx.summary.coach; // the deal says so at creation (DS-16)
   ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat, ctx.names);

@@ -1,5 +1,6 @@
-"""The browser's player key comes from the server: a key the browser once made itself, or one the
-server refuses, is replaced by a minted one and "My games" still loads."""
+"""Privacy in the browser: a live table not open to spectators is not watched (the watch page
+says so instead of retrying its stream), and the player key comes from the server (a key the
+browser once made itself, or one the server refuses, is replaced by a minted one)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     browser,
     new_page,
+    post_json,
     web_server,
 )
 
@@ -42,3 +44,14 @@ async def test_the_browser_gets_a_minted_key_instead_of_an_old_one(web_server, b
         assert key != old and len(key) == 44 and list_status(web_server, key) == 200
     assert page.js_errors == []
     assert page.foreign_requests == []
+
+
+async def test_a_table_not_open_to_spectators_is_not_watched_while_live(web_server, browser):  # noqa: F811
+    body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True}
+    status, created = post_json(web_server, "/deals", body)
+    assert status == 201, created
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/#/watch/" + created["deal_id"])
+    await page.wait_for_selector("#watch-closed", timeout=30_000)
+    assert "not open to spectators" in await page.text_content("#watch-closed")
+    assert page.js_errors == []
