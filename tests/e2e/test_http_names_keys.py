@@ -64,3 +64,26 @@ async def test_only_a_minted_player_key_is_accepted_in_every_process(http, secon
         assert resp.status == 201
         theirs = (await resp.json())["player_key"]
     assert (await http.get("/players/me/deals", headers={"X-Player-Key": theirs})).status == 200
+
+
+async def test_a_match_goes_on_with_a_name_recorded_before_the_rule_refused_it(http, monkeypatch):
+    """A name the names rule refuses today but a match's first deal recorded before (an upgrade
+    refined TB-1.3 between two deals) is kept for the match's next deal, which is created."""
+    import re
+
+    from domain.table import names
+    from tests.e2e.test_http_matches import _play_person, _until
+
+    body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:random"], "pace": "fast", "length": 2}
+    created = await (await http.post("/matches", json={**body, "name": "Zed"})).json()
+    match_id, token = created["match_id"], created["tokens"]["0"]
+    monkeypatch.setattr(names, "_RESERVED", (*names._RESERVED, re.compile("zed")))  # the refined rule
+    await _problem(await http.post("/matches", json={**body, "name": "Zed"}), 400, "TB-1.3")
+    await _play_person(http, created["deal_id"], token)
+
+    async def second():
+        m = await (await http.get(f"/matches/{match_id}")).json()
+        return m if len(m["deals"]) == 2 else None
+
+    m = await _until(second, "the second deal", timeout=120)
+    assert m["names"][0] == "Zed"
