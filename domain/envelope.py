@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from typing import Any
 
 import msgspec
 
@@ -29,6 +30,12 @@ class StoredEvent(msgspec.Struct, frozen=True, omit_defaults=True):
     recorded_at: str
     command_id: str | None = None
     command: msgspec.Raw = NO_COMMAND  # empty: not the first record of a batch
+    # only in a published copy with a secret left out (a token digest): the hash of the stored
+    # record it was made from, which the next record's ``prev`` names. Never in a stored record.
+    redacted_from: str | None = None
+    # with ``redacted_from``: the parts ("data", "command") whose secret field was left out while
+    # it held a value; one left out that was empty is not named
+    left_out: list[str] | None = None
 
 
 _encoder = msgspec.json.Encoder()
@@ -48,6 +55,37 @@ def record_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def is_secret_key(key: str) -> bool:
+    """A field that recognises a token or an invite (``token_digest``, ``invite_digest``): kept
+    in the store to authenticate, left out of every copy the service publishes."""
+    return key.endswith("digest")
+
+
+def drop_secrets(shown: Any) -> tuple[Any, list[str]]:
+    """``shown`` (JSON builtins) without its secret fields at any depth, and the ones left out,
+    each once, named with a "!" before it when it was empty (an empty one told nothing)."""
+    if isinstance(shown, dict):
+        out = {}
+        gone: list[str] = []
+        for key, value in shown.items():
+            if is_secret_key(key):
+                gone.append(key if value else f"!{key}")
+                continue
+            out[key], inner = drop_secrets(value)
+            gone.extend(inner)
+        return out, sorted(set(gone))
+    if isinstance(shown, list):
+        items = [drop_secrets(item) for item in shown]
+        return [item for item, _ in items], sorted({key for _, gone in items for key in gone})
+    return shown, []
+
+
+def chained_hash(record: StoredEvent, raw: bytes) -> str:
+    """The hash the next record names: of these bytes, or, for a published copy with a secret
+    left out, of the stored record it was made from."""
+    return record.redacted_from if record.redacted_from is not None else record_hash(raw)
+
+
 class ChainBreak(msgspec.Struct, frozen=True):
     """Where and why a log stops verifying."""
 
@@ -60,9 +98,12 @@ def verify_chain(
     start_prev: str = GENESIS,
     start_version: int = 1,
     records: list[StoredEvent] | None = None,
+    published: bool = False,
 ) -> ChainBreak | None:
     """Check versions run 1..N without gaps and each ``prev`` matches; ``None`` when intact.
-    ``records``: the raws already decoded (each record is then decoded only once)."""
+    ``records``: the raws already decoded (each record is then decoded only once). ``published``:
+    a log as the service publishes it, where a record may stand in for a stored one with a
+    secret left out (``redacted_from``); a stored log (``False``) never holds one."""
     prev = start_prev
     expected = start_version
     for i, raw in enumerate(raws):
@@ -74,6 +115,8 @@ def verify_chain(
             return ChainBreak(expected, f"record claims version {record.version}")
         if record.prev != prev:
             return ChainBreak(expected, "prev hash does not match the previous record")
-        prev = record_hash(raw)
+        if record.redacted_from is not None and not published:
+            return ChainBreak(expected, "a published copy of a record, not a stored one")
+        prev = chained_hash(record, raw)
         expected += 1
     return None

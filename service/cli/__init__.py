@@ -232,6 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         if name == "export":  # docs/records.md (jsonl), docs/botzone.md (a Botzone match of an MCR deal)
             s.add_argument("--format", choices=("jsonl", "botzone"), default="jsonl")
             s.add_argument(
+                "--public", action="store_true",
+                help="the copy anyone may be given (as GET /deals/{id}/log shows someone without a seat): "
+                "no token digest, no match place; the chain and the audit still hold",
+            )  # fmt: skip
+            s.add_argument(
                 "--all", action="store_true",
                 help="every deal of the store, Redis and archive (docs/runbook.md)",
             )  # fmt: skip

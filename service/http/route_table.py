@@ -176,6 +176,16 @@ ROUTES: tuple[Route, ...] = (
         errors=("DS-5", "DS-12"),
     ),
     Route(
+        "POST",
+        "/players/keys",
+        "mint_player_key",
+        "a new player key (128 random bits and the server's tag): the only keys `player_key` and "
+        "`X-Player-Key` accept",
+        (Answer(201, schemas.MintedPlayerKey),),
+        request_required=False,
+        errors=("DS-12",),
+    ),
+    Route(
         "GET",
         "/players/me/deals",
         "my_deals",

@@ -57,6 +57,7 @@ from service.http.schemas import (
     Health,
     JoinedSeat,
     JoinRequest,
+    MintedPlayerKey,
     Ready,
     RematchRequest,
     ReviewRequest,
@@ -344,6 +345,11 @@ class Api:
         before = whole(request, "before", None, 0, 2**53)
         answer = await self.reads.player_deals(key, before, limit, match_row=self.match_reads.player_match)
         return json_response(answer)
+
+    async def mint_player_key(self, request: web.Request) -> web.Response:
+        """A new player key; nothing is stored (the key carries the server's tag)."""
+        key = await self.reads.players.mint()
+        return json_response(MintedPlayerKey(player_key=key), status=201)
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""

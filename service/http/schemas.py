@@ -193,3 +193,10 @@ class StreamTicket(msgspec.Struct):
 
     ticket: str
     expires_in: int
+
+
+class MintedPlayerKey(msgspec.Struct):
+    """A player key the service minted: the browser keeps it and sends it as ``player_key`` and
+    in ``X-Player-Key``; any other key is refused (DS-26)."""
+
+    player_key: str

@@ -292,7 +292,8 @@ async def test_the_deal_list_pages_through_redis_and_the_archive_and_keeps_the_g
     # the gate on the live deal is as before: no log, no other seat's view, no full replay
     assert (await http.get(f"/deals/{private_live}/log")).status == 409
     assert (await http.get(f"/deals/{private_live}/replay?perspective=all")).status in (401, 403, 409)
-    audit = await (await http.get(f"/deals/{private_live}/audit")).json()
+    assert (await http.get(f"/deals/{private_live}/audit")).status == 401  # not open to watch (DS-8)
+    audit = await (await http.get(f"/deals/{private_live}/audit", headers=auth(private_token))).json()
     assert audit["ok"] is False and all(w.get("expected") is None for w in audit["claim_windows"])
     view = await (await http.get(f"/deals/{private_live}/view", headers=auth(private_token))).json()
     assert view["version"] >= 1

@@ -114,7 +114,9 @@ async def test_a_paohuzi_match_keeps_the_persons_seat_and_token(http):
         return m["deals"][1]["deal_id"] if len(m["deals"]) == 2 else None
 
     second_id = await _until(second, "the second deal")
-    summary = await (await http.get(f"/deals/{created['deal_id']}")).json()
+    # the match's own seat learns the next deal from the finished one (a stranger does not: the
+    # match is private, test_http_privacy)
+    summary = await (await http.get(f"/deals/{created['deal_id']}", headers=auth(token))).json()
     assert summary["match"]["next_deal_id"] == second_id
     m = await _match(http, match_id)
     first = m["deals"][0]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from dataclasses import replace
 
 import pytest
@@ -22,9 +21,11 @@ pytestmark = pytest.mark.redis
 SEATS = {"paohuzi": 3, "mcr": 4}
 
 
-def new_key() -> str:
-    """What a browser makes: 32 random bytes, base64url without padding."""
-    return secrets.token_urlsafe(32)
+async def new_key(http) -> str:
+    """A player key as a browser gets one: minted by the service."""
+    resp = await http.post("/players/keys")
+    assert resp.status == 201, await resp.text()
+    return (await resp.json())["player_key"]
 
 
 def key_header(key: str) -> dict[str, str]:
@@ -93,7 +94,7 @@ def no_secret_in(text: str, *secrets_: str) -> None:
 
 @pytest.mark.timeout(600)
 async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, store):
-    ana, bo = new_key(), new_key()
+    ana, bo = await new_key(http), await new_key(http)
 
     # Ana alone with bots, played to its end
     solo = await _create(
@@ -173,7 +174,7 @@ async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, s
     assert (await my_deals(http, ana, limit=2)) == await my_deals(http, ana)
 
     # a key nobody used: an empty list, like any other; no answer holds a secret
-    assert await my_deals(http, new_key()) == {"deals": [], "next_before": None, "matches": []}
+    assert await my_deals(http, await new_key(http)) == {"deals": [], "next_before": None, "matches": []}
     digests = [await http.app[bootstrap.DEALS].players.digest(k) for k in (ana, bo)]
     tokens = [solo["tokens"]["0"], shared["tokens"]["0"], bo_token, cy_token, live["tokens"]["0"]]
     for key in (ana, bo):
@@ -211,7 +212,7 @@ async def test_bad_keys_are_refused_and_nothing_is_stored(http, store):
     for key in ("short", "x" * 129, "has space in it, long", "dots.are.not.base64url", ""):
         await _problem(await http.get("/players/me/deals", headers={"X-Player-Key": key}), 400, "DS-26")
     for query in ("limit=0", "limit=201", "limit=x", "before=-1"):
-        resp = await http.get(f"/players/me/deals?{query}", headers=key_header(new_key()))
+        resp = await http.get(f"/players/me/deals?{query}", headers=key_header(await new_key(http)))
         await _problem(resp, 400, "DS-5")
 
 
@@ -219,7 +220,7 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
     """Two tables made and joined alike, one with keys and one without: the same records (type,
     fields, command ids' form) and the same meta fields; no key and no digest anywhere in a deal's
     keys, and each key's digest is only in the name of its own list."""
-    ana, bo = new_key(), new_key()
+    ana, bo = await new_key(http), await new_key(http)
     made = []
     for keys in ((ana, bo), (None, None)):
         body = {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "lobby": True}
@@ -276,7 +277,7 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
 
 
 async def test_an_abandoned_deal_lists_as_abandoned(http):
-    ana = new_key()
+    ana = await new_key(http)
     created = await _create(
         http,
         {"game": "mcr", "seats": ["human"] + ["bot:greedy"] * 3, "idle_s": 1, "player_key": ana},
@@ -294,7 +295,7 @@ async def test_an_abandoned_deal_lists_as_abandoned(http):
 async def test_a_match_lists_under_both_players_with_its_first_deal(http):
     """A match created and joined with player keys: each player's list has the match (its seat,
     running score and deals so far) and its first deal, which names the match."""
-    ana, bo = new_key(), new_key()
+    ana, bo = await new_key(http), await new_key(http)
     body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True, "length": 2}
     resp = await http.post("/matches", json={**body, "player_key": ana})
     assert resp.status == 201, await resp.text()
@@ -342,7 +343,7 @@ async def archived_app(aiohttp_client, store, tmp_path):
 @pytest.mark.timeout(600)
 async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(archived_app, store):
     http = archived_app
-    ana = new_key()
+    ana = await new_key(http)
     created = await _create(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
     )
@@ -382,7 +383,7 @@ async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, st
     """ "Play again" (``POST /deals/{id}/rematch``) takes the caller's ``player_key`` in an
     optional body, as creating a deal does: the new deal is in the caller's "My games"; a bad key
     is refused (DS-26) with nothing created, and no body still plays again, unlisted."""
-    ana = new_key()
+    ana = await new_key(http)
     first = await _create(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
     )
@@ -399,7 +400,7 @@ async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, st
     listed = [row["deal_id"] for row in (await my_deals(http, ana))["deals"]]
     assert listed == [again["deal_id"], first["deal_id"]]  # newest first
     # without a body, as before: played again, and listed under nobody
-    bo = new_key()
+    bo = await new_key(http)
     other = await _create(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": bo}
     )

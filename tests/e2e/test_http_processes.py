@@ -53,7 +53,10 @@ async def test_the_claim_audit_settles_a_dispute(http):
     """Seat 1 calls chow first, seat 2 calls pung on the same discard: pung wins by MC-3.2."""
     deck = dispute_deck()
     created = await (
-        await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4, "deck": deck, "dealer": 0})
+        await http.post(
+            "/deals",
+            json={"game": "mcr", "seats": ["human"] * 4, "deck": deck, "dealer": 0, "spectators": True},
+        )
     ).json()
     deal_id, tokens = created["deal_id"], created["tokens"]
     url = f"/deals/{deal_id}/commands"

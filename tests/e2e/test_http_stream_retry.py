@@ -35,7 +35,8 @@ async def read_messages(resp, until: str | None = None) -> list[dict]:
 
 async def test_open_streams_end_with_retry_and_new_ones_get_only_retry(http):
     created = await (
-        await http.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3})  # nothing moves by itself
+        # nothing moves by itself; open to spectators, whose stream ends alike
+        await http.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3, "spectators": True})
     ).json()
     deal_id, token = created["deal_id"], created["tokens"]["0"]
     start = {"command_id": "start", "command": {"type": "StartDeal", "client_seed": "retry"}}

@@ -113,6 +113,9 @@ async def test_two_people_meet_at_a_lobby_table_and_check_the_shuffle(web_server
         join = f'#open-list li[data-deal="{deal}"] a[data-join="1"]'
         await ana.wait_for_selector(join, timeout=30_000)
         assert "Bo" in await ana.text_content(f'#open-list li[data-deal="{deal}"]')
+        # listed to be joined, not to be watched: "anyone may watch" was left unticked
+        await ana.wait_for_selector("#live-list li", timeout=30_000)
+        assert await ana.locator(f'#live-list li[data-deal="{deal}"]').count() == 0
         await ana.click(join)
         await ana.wait_for_selector("#join-name")
         await ana.fill("#join-name", ANA)
@@ -124,6 +127,12 @@ async def test_two_people_meet_at_a_lobby_table_and_check_the_shuffle(web_server
         assert (await seat_names(bo))[1] == ANA
         assert (await seat_names(ana))[0] == "Bo"
         assert await ana.locator(".seat-name b").count() == 0
+        # a person's own name is marked (quoted by the style sheet), a computer's label is not:
+        # no name passes for "Computer 1" or "You"
+        before = "e => getComputedStyle(e, '::before').content"
+        mark = await bo.eval_on_selector('.seat[data-seat="1"] .seat-name .person-name', before)
+        assert "\u201c" in mark, mark
+        assert await bo.locator('.seat[data-seat="2"] .person-name').count() == 0
         moves = await asyncio.gather(
             play_by_clicking(bo, pick_paohuzi, name="people-paohuzi-bo"),
             play_by_clicking(ana, pick_paohuzi, name="people-paohuzi-ana"),

@@ -262,3 +262,38 @@ async def test_import_refuses_a_log_that_does_not_replay_and_audit_reports_it(
     finally:
         await drop_prefix(client, key_prefix)
         await client.aclose()
+
+
+async def test_a_public_export_leaves_the_token_digests_out_and_still_audits(
+    real_redis_url, key_prefix, tmp_path
+):
+    """``export`` gives the stored bytes; ``export --public`` the copy anyone may be given: no
+    token digest (a joined seat's is in its SeatJoined), the chain still verifies and every command
+    decides again. A store never takes such a copy back."""
+    from service.store.connection import connect
+
+    client = connect(real_redis_url)
+    store = EventStore(client, key_prefix)
+    deals = DealService(store, bot_delay=0.0)
+    try:
+        created = await deals.create("paohuzi", ["human", "open", "bot:greedy"], "cli", name="Ana")
+        deal_id = created["deal_id"]
+        joined = await deals.join(deal_id, invite=created["invites"]["1"], seat=None, name="Bo")
+        common = ["--redis", real_redis_url, "--prefix", key_prefix]
+        stored = cli("export", deal_id, *common).stdout
+        assert '"token_digest"' in stored  # kept in the store: every process authenticates from it
+        public = cli("export", deal_id, "--public", *common).stdout
+        assert "digest" not in public and joined["token"] not in public
+        path = tmp_path / "public.jsonl"
+        path.write_text(public)
+        report = json.loads(cli("audit", str(path), "--json", check=False).stdout)
+        assert report["chain_ok"] and report["redecided_ok"], report["problems"]
+        assert report["redacted"], report  # the SeatJoined's version
+        refused = cli(
+            "import", str(path), "--redis", real_redis_url, "--prefix", key_prefix + "-imp", check=False
+        )
+        assert refused.returncode == 1
+    finally:
+        await deals.close()
+        await drop_prefix(client, key_prefix)
+        await client.aclose()

@@ -25,9 +25,11 @@ integer counts as a card id, so a new field that carries ids is checked without 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import random
+import re
 from dataclasses import replace
 
 import msgspec
@@ -44,6 +46,7 @@ FULL = os.environ.get("DEALSTREAM_FULL_LOAD") == "1"
 DEALS_PER_GAME = 12 if FULL else 3
 SEATS = {"paohuzi": 3, "mcr": 4}
 PLAYER_LIST = "/players/me/deals"  # asked with a player key (issue 24)
+SECRET_FIELD = re.compile(r'"[a-z_]*digest"\s*:')  # token_digest, invite_digest: never in an answer
 
 NOT_CARDS = {
     "version", "first_version", "step", "total", "seat", "dealer", "turn", "window", "windows",
@@ -241,10 +244,14 @@ async def play_deal(http, game: str, seed: int) -> dict:
     n = SEATS[game]
     # the creator's player key lists every seat of the deal under it (GET /players/me/deals); a
     # second player's key lists a deal of its own, so the probes ask with both (issue 24)
-    keys = {"mine": f"leak-mine-{seed:08d}-key", "other": f"leak-other-{seed:08d}-key"}
+    keys = {
+        name: (await (await http.post("/players/keys")).json())["player_key"] for name in ("mine", "other")
+    }
     other = {"game": game, "seats": ["human"] * n, "player_key": keys["other"]}
     assert (await http.post("/deals", json=other)).status == 201
-    body = {"game": game, "seats": ["human"] * n, "coach": True, "player_key": keys["mine"]}  # coach too
+    # coach too; open to spectators, whose stream is read as well
+    body = {"game": game, "seats": ["human"] * n, "coach": True, "spectators": True}
+    body["player_key"] = keys["mine"]
     created = await (await http.post("/deals", json=body)).json()
     deal_id = created["deal_id"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
@@ -308,6 +315,8 @@ async def play_deal(http, game: str, seed: int) -> dict:
     players = http.app[bootstrap.DEALS].players
     # neither a player key nor its digest may be in any answer
     hidden_keys = [*keys.values(), *[await players.digest(k) for k in keys.values()]]
+    # nor a seat token's digest, which the server keeps to recognise the token
+    hidden_keys += [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
     return {
         "deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes,
         "player_secrets": hidden_keys,
@@ -492,6 +501,7 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
                 assert seed not in text, (played["deal_id"], seat, where, version)
             assert not any(token in text for token in played["tokens"]), (where, "a seat token in an answer")
             assert not any(s in text for s in played["player_secrets"]), (where, "a player key or digest")
+            assert not SECRET_FIELD.search(text), (where, "a token or invite digest field")
             continue
         if where == "answer":
             # an answer's events are versions first_version..version minus those hidden from the
@@ -512,6 +522,7 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
             assert seed not in text, (played["deal_id"], seat, where, version)
         assert not any(token in text for token in played["tokens"]), "a seat token in a message"
         assert not any(s in text for s in played["player_secrets"]), "a player key or its digest in a message"
+        assert not SECRET_FIELD.search(text), (where, "a token or invite digest field")
     return counted
 
 

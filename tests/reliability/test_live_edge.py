@@ -98,12 +98,13 @@ async def _play_to_open_windows(http, game: str, seed: int, probe, windows_wante
     """Random play of a deal of people; whenever a claim window waits on two seats or more, one
     of them answers with a claim (a secret now) and ``probe`` runs while the others still may."""
     rng = random.Random(seed)
-    deal_id, tokens = await _human_deal(http, game, f"edge-{seed}")
+    # open to spectators: the probe reads as one too (a closed table streams to its seats only)
+    deal_id, tokens = await _human_deal(http, game, f"edge-{seed}", spectators=True)
     probed = moves = 0
     while probed < windows_wanted:
         views = await _views(http, deal_id, tokens)
         if views[0]["result"] is not None:
-            deal_id, tokens = await _human_deal(http, game, f"edge-{seed}-{moves}")
+            deal_id, tokens = await _human_deal(http, game, f"edge-{seed}-{moves}", spectators=True)
             continue
         acting = [(s, v) for s, v in enumerate(views) if v["legal_actions"]]
         asked = [(s, v) for s, v in acting if v["prompt"] == "claim"]
@@ -284,7 +285,8 @@ async def test_header_bytes_outside_ascii_are_4xx_problems_never_500(served):
 
 # --- with our own Redis and service processes ----------------------------------------------------
 async def _create(session, base: str, game: str, seats: list[str]) -> dict:
-    async with session.post(f"{base}/deals", json={"game": game, "seats": seats}) as resp:
+    body = {"game": game, "seats": seats, "spectators": True}  # spectators' streams are read too
+    async with session.post(f"{base}/deals", json=body) as resp:
         assert resp.status == 201, await resp.text()
         return await resp.json()
 
@@ -550,7 +552,8 @@ async def test_streams_beyond_the_bound_get_503_with_retry_after(aiohttp_client,
     settings = replace(bootstrap.TEST_SETTINGS, prefix=key_prefix, max_streams=3)
     http = await aiohttp_client(bootstrap.application(client, settings))
     try:
-        created = await (await http.post("/deals", json={"game": "paohuzi", "seats": ["human"] * 3})).json()
+        body = {"game": "paohuzi", "seats": ["human"] * 3, "spectators": True}
+        created = await (await http.post("/deals", json=body)).json()
         port, path = http.server.port, f"/deals/{created['deal_id']}/events/stream"
         held = [await SseClient(port, path).open() for _ in range(3)]
         assert [s.status for s in held] == [200, 200, 200]

@@ -119,6 +119,54 @@ def test_a_name_that_is_not_short_printable_text_is_refused(name, why):
     assert why in _refused("TB-1.3", seat_name, name)
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164", "\u2800", "\u115f", "\u1160", "\uffa0", "\u3164\u3164\u3164", "Ana\u3164", "A\u2800B",
+        "\u0301", "\u034f", "\ufe0f", "\u0301\u0301 \u0301",
+    ],
+)  # fmt: skip
+def test_a_name_that_shows_nothing_is_refused(name):
+    message = _refused("TB-1.3", seat_name, name)
+    assert "visible" in message or "blank" in message, message
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Computer 1", "computer 2", "COMPUTER 12", "Ｃｏｍｐｕｔｅｒ １", "Computer1", "You", "you", "YOU",
+        "Ｙｏｕ",
+        "Player 3", "Open seat 2", "Computer: strong", "Computador 1", "Você", "Jij", "Speler 2", "أنت",
+        "الحاسوب 1", "Sinä", "Tietokone 4", "Pelaaja 1", "Vrije plaats 1", "Lugar livre 2",
+    ],
+)  # fmt: skip
+def test_a_name_that_reads_as_the_clients_own_label_for_a_seat_is_refused(name):
+    assert "label" in _refused("TB-1.3", seat_name, name)
+
+
+@pytest.mark.parametrize("name", ["Youssef", "Yours truly", "Computer Bob", "Player One", "Joy", "Sina"])
+def test_a_name_near_a_label_is_kept(name):
+    assert seat_name(name) == name
+
+
+def test_every_label_the_web_client_gives_a_seat_is_reserved():
+    """The web client's labels for a seat, in every language it speaks, are the reserved ones."""
+    import re
+    from pathlib import Path
+
+    from domain.table.names import RESERVED_LABELS
+
+    web = Path(__file__).resolve().parents[2] / "service" / "http" / "web"
+    keys = ("you", "you.obj", "name.computer", "name.player", "name.open", "bot.level")
+    found = set()
+    for path in web.glob("i18n*.js"):
+        text = path.read_text()
+        for key in keys:
+            found.update(re.findall(rf'"{re.escape(key)}": "([^"]*)"', text))
+    assert len(found) >= 20, found
+    assert found <= set(RESERVED_LABELS), found - set(RESERVED_LABELS)
+
+
 def test_a_huge_name_is_refused_without_echoing_it():
     message = _refused("TB-1.3", seat_name, "<b>" * 3500)
     assert len(message) < 100 and "<b>" not in message

@@ -446,7 +446,8 @@ class DealService:
         if lobby and not invites:
             raise RuleViolation("TB-1.2", "a table in the lobby needs at least one open seat")
         if name is not None:
-            name = seat_name(name)
+            if creator_digests is None:  # a match's next deal keeps the name its deals recorded
+                name = seat_name(name)
             if not digests:
                 raise RuleViolation("TB-1.3", "a name is for the creator's own seat: it needs a 'human' seat")
         # TB-2.1: a table people may join has a clock; one person plays untimed unless it asks

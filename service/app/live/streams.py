@@ -173,6 +173,7 @@ class LiveStreams:
         saw at ``after``: when the store holds another record there (a rollback made that version
         again), the client's history is not the store's and it gets ``reset``."""
         folded = await self.folds.load(deal_id)
+        queries.may_watch(folded, viewer)  # a live deal nobody may watch streams to its seats only
         if after <= folded.version and not await self._same_record(deal_id, folded, after, seen_tag):
             return Live(
                 self, folded.kit, None, folded.version, "reset"
@@ -213,7 +214,7 @@ class LiveStreams:
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         events = [
             (version, "deal-event", msgspec.json.encode({"version": version, "event": event}).decode())
-            for version, event in queries.stream_events(folded.kit, pairs, viewer)
+            for version, event in queries.stream_events(folded, pairs, viewer)
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
         state = batch.memo.get("state")

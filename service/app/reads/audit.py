@@ -8,11 +8,12 @@ keeps its chain: every check ends in a finding, never in an error of its own.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgspec
 
-from domain.envelope import StoredEvent, decode_record, record_hash, verify_chain
+from domain.envelope import StoredEvent, chained_hash, decode_record, drop_secrets, verify_chain
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed
 from domain.shuffle import commitment
@@ -52,6 +53,10 @@ class AuditReport(msgspec.Struct):
     # the records fold one by one as every read folds them (None: the log does not decode);
     # a log that does not replay fails here, at the version that does not apply
     replay_ok: bool | None = None
+    # versions of a published log whose record stands in for a stored one with a secret (a
+    # token digest) or, for a private match, the match's id left out: each is chained by the
+    # stored record's hash it names (``redacted_from``), and decided again as it stands
+    redacted: list[int] = []
 
 
 def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
@@ -83,12 +88,14 @@ def audit_log(raws: list[bytes], head_hash: str | None = None) -> AuditReport:
             problems.append(AuditProblem("chain", version, f"record does not decode: {exc}"))
             problems.append(AuditProblem("decode", version, f"the log does not decode: {exc}"))
             return report
-    broken = verify_chain(raws, records=records)
+    broken = verify_chain(raws, records=records, published=True)
+    report.redacted = [r.version for r in records if r.redacted_from is not None]
     if broken is not None:
         problems.append(AuditProblem("chain", broken.version, broken.reason))
-    elif head_hash is not None and record_hash(raws[-1]) != head_hash:
+    elif head_hash is not None and chained_hash(records[-1], raws[-1]) != head_hash:
         problems.append(AuditProblem("chain", len(raws), "the last record differs from the one appended"))
     report.chain_ok = not problems
+    records = [_stand_in(r) if r.redacted_from is not None else r for r in records]
     kit_ = None
     try:
         created = msgspec.json.decode(records[0].data, type=DealCreated)
@@ -318,6 +325,37 @@ def _check_seed(created: DealCreated, revealed: SeedRevealed, version: int, repo
         )
 
 
+STAND_IN = "published-seat-{seat}"  # a left-out token digest as the audit of a published log folds it
+_DIGESTS = {"SeatJoined": "token_digest", "JoinSeat": "token_digest"}
+
+
+def _stand_in(record: StoredEvent) -> StoredEvent:
+    """A published record (``redacted_from``) as the audit folds and decides it: a token digest
+    left out stands in as a placeholder of its seat where it held one (``left_out``; a seat
+    someone joined is told from the creator's by having one), as "" where it was empty; a
+    private match's place stays out (no rule reads it)."""
+    named = set(record.left_out or ())
+
+    def fill(raw: bytes, part: str) -> msgspec.Raw:
+        shown = json.loads(raw)
+        field = _DIGESTS.get(shown.get("type", "")) if isinstance(shown, dict) else None
+        if field is not None and field not in shown:
+            held = part in named
+            shown[field] = STAND_IN.format(seat=shown.get("seat")) if held else ""
+        return msgspec.Raw(msgspec.json.encode(shown))
+
+    return msgspec.structs.replace(
+        record,
+        data=fill(bytes(record.data), "data"),
+        command=fill(bytes(record.command), "command") if record.command else record.command,
+    )
+
+
+def _shown(raw: bytes) -> bytes:
+    """An event's bytes without its secret fields (what a published record holds)."""
+    return msgspec.json.encode(drop_secrets(json.loads(raw))[0])
+
+
 def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: AuditReport) -> None:
     """Decide every stored command again on the state before it; the events must match byte for byte.
 
@@ -354,6 +392,9 @@ def _redecide(kit_: Any, records: list[StoredEvent], events: list[Any], report: 
             break
         stored = [bytes(r.data) for r in records[i:j]]
         produced = [msgspec.json.encode(e) for e in again]
+        if any(r.redacted_from is not None for r in records[i:j]):  # a published copy: as shown
+            stored = [_shown(raw) for raw in stored]
+            produced = [_shown(raw) for raw in produced]
         if stored != produced:
             at = next(
                 (

@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from domain.envelope import decode_record
+from domain.envelope import NO_COMMAND, decode_record, drop_secrets, encode_record, record_hash
 from domain.errors import RuleViolation
 from domain.table.clock import DealAbandoned
 from domain.table.seating import PERSON
@@ -188,6 +188,93 @@ PLAYER_READS = 8  # deals of one list folded at once
 
 
 # --- the gate (pure) -------------------------------------------------------------------------
+def watchable(folded: Folded) -> bool:
+    """Whether someone without a seat may see the deal's table: once it is over, anyone; while
+    it is live only if its creator allowed spectators (the default for a deal of bots only).
+    Listed in the lobby to be joined is not allowed to be watched."""
+    return folded.over or folded.spectators
+
+
+def may_watch(folded: Folded, viewer: Viewer) -> None:
+    """DS-8 for a viewer without a seat at a live deal nobody may watch (a live read of it)."""
+    if viewer.seat is None and not watchable(folded):
+        raise RuleViolation("DS-8", "this table is not open to spectators: a seat token is needed")
+
+
+def shows_match(folded: Folded, viewer: Viewer) -> bool:
+    """Whether the viewer may learn the deal's match (its id leads to every deal of it): a seat
+    of the deal may, and anyone when the match's deals are open to spectators; a private
+    match's deals name it to nobody else, even once over."""
+    return viewer.seat is not None or folded.spectators
+
+
+def scrub(shown: Any, hide_match: bool) -> Any:
+    """``shown`` (builtins) without any secret digest (``is_secret_key``: no read shows one, to
+    anyone) and, with ``hide_match``, without a deal's match place (``{"match_id", "index",
+    "round"}``): every event and view a read shows passes here."""
+    shown, _gone = drop_secrets(shown)
+    return _drop_match(shown)[0] if hide_match else shown
+
+
+def _drop_match(shown: Any) -> tuple[Any, bool]:
+    if isinstance(shown, dict):
+        out = {}
+        changed = False
+        for key, value in shown.items():
+            if key == "match" and isinstance(value, dict) and "match_id" in value:
+                changed = True
+                continue
+            out[key], inner = _drop_match(value)
+            changed = changed or inner
+        return out, changed
+    if isinstance(shown, list):
+        items = [_drop_match(item) for item in shown]
+        return [item for item, _ in items], any(changed for _, changed in items)
+    return shown, False
+
+
+def _published(raw_json: bytes, hide_match: bool) -> tuple[Any, list[str], bool]:
+    """A record's data or command as published: its secret fields left out (and named), and a
+    private match's place."""
+    shown, gone = drop_secrets(json.loads(raw_json))
+    place = False
+    if hide_match:
+        shown, place = _drop_match(shown)
+    return shown, gone, place
+
+
+def public_record(raw: bytes, hide_match: bool) -> bytes:
+    """A stored record as the log is published: as stored, or, where it holds a secret digest
+    (a ``SeatJoined``, its ``JoinSeat``) or a private match's place, a copy without it that names
+    the stored record's hash (``redacted_from``) and the parts whose secret held a value
+    (``left_out``: ``data``, ``command``): the chain still verifies, and the audit decides the copy again
+    (``service.app.reads.audit``)."""
+    if b"digest" not in raw and not (hide_match and b'"match_id"' in raw):
+        return raw  # nearly every record: nothing to leave out
+    record = decode_record(raw)
+    data, data_gone, data_place = _published(bytes(record.data), hide_match)
+    command, command_gone, command_place = (
+        _published(bytes(record.command), hide_match) if record.command else (None, [], False)
+    )
+    if not (data_gone or command_gone or data_place or command_place):
+        return raw
+    # the parts that lost a secret with a value (one that was empty told nothing)
+    left_out = [
+        part
+        for part, gone in (("data", data_gone), ("command", command_gone))
+        if any(k[0] != "!" for k in gone)
+    ]
+    return encode_record(
+        msgspec.structs.replace(
+            record,
+            data=msgspec.Raw(msgspec.json.encode(data)),
+            command=msgspec.Raw(msgspec.json.encode(command)) if command is not None else NO_COMMAND,
+            redacted_from=record_hash(raw),
+            left_out=left_out or None,
+        )
+    )
+
+
 def summary(deal_id: str, folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> DealSummary:
     projections = folded.kit.projections
     seating = folded.state.seating
@@ -336,7 +423,14 @@ def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: 
                 "seat": getattr(events[-1], "seat", None),
                 "hidden": True,
             }
-    return ReplayFrame(step=step, total=total, perspective=perspective, event=event, view=shown)
+    hide_match = not shows_match(folded, viewer)
+    return ReplayFrame(
+        step=step,
+        total=total,
+        perspective=perspective,
+        event=scrub(event, hide_match),
+        view=scrub(msgspec.to_builtins(shown), hide_match),
+    )
 
 
 def may_read_log(folded: Folded, viewer: Viewer) -> None:
@@ -412,39 +506,41 @@ def _own_timing(timing: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-def stream_events(folded_kit: Any, events: list[tuple[int, Any]], viewer: Viewer) -> list[tuple[int, Any]]:
+def stream_events(folded: Folded, events: list[tuple[int, Any]], viewer: Viewer) -> list[tuple[int, Any]]:
     """The (version, event) pairs of a live batch as ``viewer`` may see them; events hidden from
     the viewer are left out (its versions skip them)."""
-    redact = folded_kit.projections.redact_event
+    redact = folded.kit.projections.redact_event
+    hide_match = not shows_match(folded, viewer)
     shown = []
     for version, event in events:
         r = redact(event, viewer.seat)
         if r is not None:
-            shown.append((version, r))
+            shown.append((version, scrub(r, hide_match)))
     return shown
 
 
 def command_events(folded: Folded, events: list[Any], viewer: Viewer) -> list[dict[str, Any]]:
     """The events of a command's answer as the seat that sent it may see them."""
     redact = folded.kit.projections.redact_event
-    return [r for r in (redact(e, viewer.seat) for e in events) if r is not None]
+    return [scrub(r, False) for r in (redact(e, viewer.seat) for e in events) if r is not None]
 
 
 def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:
     """Rows of the public index (finished deals and live ones open to spectators): only what
     the index itself says about each deal."""
-    return DealList(
-        deals=[
-            DealListing(
-                deal_id=deal_id,
-                game=meta.get("game"),
-                created_ms=int(meta.get("created_ms") or 0),
-                over=meta.get("status") == "over",
-                spectators=meta.get("spectators") == "1",
-            )
-            for deal_id, meta in zip(ids, metas, strict=True)
-        ]
-    )
+    rows = [
+        DealListing(
+            deal_id=deal_id,
+            game=meta.get("game"),
+            created_ms=int(meta.get("created_ms") or 0),
+            over=meta.get("status") == "over",
+            spectators=meta.get("spectators") == "1",
+        )
+        for deal_id, meta in zip(ids, metas, strict=True)
+    ]
+    # a lobby table is in the index to be joined; while live it is listed to watch only when its
+    # creator allowed spectators (``watchable``)
+    return DealList(deals=[row for row in rows if row.over or row.spectators])
 
 
 def player_deal(deal_id: str, folded: Folded, seat: int, created_at: str, match_id: str | None) -> PlayerDeal:
@@ -574,7 +670,8 @@ class ReadSide:
         if folded.over:  # only a finished deal is played again
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
         place = getattr(folded.events[0], "match", None)
-        if place is not None:  # TB-5.1: the next deal of its match, once created
+        # TB-5.1: the next deal of its match, once created; a private match's only to its seats
+        if place is not None and shows_match(folded, viewer):
             nxt = await self.next_in_match(deal_id, place.match_id, place.index) if folded.over else None
             answer.match = {"match_id": place.match_id, "index": place.index, "next_deal_id": nxt}
         return answer
@@ -617,13 +714,16 @@ class ReadSide:
         folded = await self.folds.load(deal_id)
         may_read_log(folded, viewer)
         raws = await self.store.read_raw(deal_id)
-        return b"\n".join(raws) + b"\n"
+        hide_match = not shows_match(folded, viewer)
+        return b"\n".join(public_record(raw, hide_match) for raw in raws) + b"\n"
 
     async def audit(self, deal_id: str, viewer: Viewer) -> AuditReport:
         try:
             folded: Folded | None = await self.folds.load(deal_id)  # 404 for an unknown deal
         except LogDoesNotReplay:
             folded = None  # the audit says where and why, as a failed check
+        if folded is not None:
+            may_watch(folded, viewer)
         raws = await self.store.read_raw(deal_id)
         head = await self.store.head_hash(deal_id)
         # the audit of the same bytes is the same report: keyed by a digest of what was read

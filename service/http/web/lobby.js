@@ -7,7 +7,7 @@ import { api, store, esc, $, randomSeed } from "./net.js";
 import { enterDeal } from "./play.js";
 import { toast, showProblem } from "./ui.js";
 import { NAME_MAX, nameProblem, openTablesHtml } from "./people.js";
-import { withKey } from "./player_key.js";
+import { postWithKey } from "./player_key.js";
 import { matchChoiceHtml, bindMatchChoice, matchRequest } from "./matches.js";
 import { myGamesHtml, loadMyGames } from "./mygames.js";
 
@@ -173,7 +173,7 @@ async function loadDeals() {
     const when = d.created_ms ? new Date(d.created_ms).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" }) : "";
     return `<li data-deal="${esc(d.deal_id)}"><a href="${href}${esc(d.deal_id)}">${esc(action)}</a> <span>${esc(d.game ? t("game." + d.game) : "")}</span> <bdi class="deal-id">${esc(d.deal_id)}</bdi> <span class="muted">${esc(when)}</span></li>`;
   };
-  const going = deals.filter((d) => !d.over);
+  const going = deals.filter((d) => !d.over && d.spectators); // listed to join is not open to watch
   const over = deals.filter((d) => d.over).slice(0, 12);
   live.innerHTML = going.length ? going.map((d) => row(d, "#/watch/", t("lobby.watch"))).join("") : `<li class="muted">${t("lobby.nolive")}</li>`;
   done.innerHTML = over.length ? over.map((d) => row(d, "#/replay/", t("lobby.openreplay"))).join("") : `<li class="muted">${t("lobby.norecent")}</li>`;
@@ -188,7 +188,7 @@ async function startDeal(game) {
   const btn = $("#start"); btn.disabled = true;
   try {
     const allBots = !seats.includes("human") && !seats.includes("open");
-    const body = withKey({ game, seats, client_seed: clientSeed, pace }); // "My games" lists it under this browser's key
+    const body = { game, seats, client_seed: clientSeed, pace }; // sent with this browser's key: "My games" lists it
     const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
     const open = seats.includes("open");
@@ -203,11 +203,11 @@ async function startDeal(game) {
     const path = match ? "/matches" : "/deals";
     let created;
     try {
-      created = await api(path, { method: "POST", body });
+      created = await postWithKey(path, {}, body);
     } catch (e) { // a server without paces: deal without one
       if (!(e.problem && e.problem.rule === "DS-5" && /pace/.test(e.problem.detail || ""))) throw e;
       delete body.pace;
-      created = await api(path, { method: "POST", body });
+      created = await postWithKey(path, {}, body);
     }
     store.set("lobby.seed", clientSeed);
     if (allBots) {

@@ -4,7 +4,7 @@
 // stays in a header, never in a URL.
 import { t, getLang } from "./i18n.js";
 import { api, esc, $ } from "./net.js";
-import { keyHeaders } from "./player_key.js";
+import { keyHeaders, withPlayerKey } from "./player_key.js";
 
 const signed = (x) => (x > 0 ? "+" : "") + x;
 const unitText = (u) => t("unit." + (u || "points"));
@@ -65,7 +65,9 @@ export function myGamesHtml() {
 
 export async function loadMyGames() {
   let answer;
-  try { answer = await api("/players/me/deals?limit=50", { headers: keyHeaders() }); } catch { answer = null; }
+  try {
+    answer = await withPlayerKey((key) => api("/players/me/deals?limit=50", { headers: keyHeaders(key) }));
+  } catch { answer = null; }
   const box = $("#mine-list");
   if (!box) return;
   box.removeAttribute("aria-busy");

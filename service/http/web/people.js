@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { api, store, esc, $, randomSeed, tokensOf, serverNow } from "./net.js";
 import { namer } from "./words.js";
 import { toast, showProblem } from "./ui.js";
-import { withKey } from "./player_key.js";
+import { postWithKey } from "./player_key.js";
 
 export const NAME_MAX = 24;
 
@@ -110,7 +110,7 @@ export function waitingRoomHtml(ctx, levels) {
       // TB-1.4: a person who joined and has not started may be replaced (the server says when)
       if (creator && !open && !ready.has(i) && !mine[String(i)]) extra += fillHtml(i, levels);
     }
-    return `<li data-room-seat="${i}" data-kind="${esc(kind)}"><strong><bdi>${esc(name(i))}</bdi></strong> · ${esc(t("seat.n", { n: i }))} · <span class="room-status">${esc(status)}</span>${extra}</li>`;
+    return `<li data-room-seat="${i}" data-kind="${esc(kind)}"><strong><bdi>${name.html(i)}</bdi></strong> · ${esc(t("seat.n", { n: i }))} · <span class="room-status">${esc(status)}</span>${extra}</li>`;
   }).join("");
   const waitingFor = s.kinds.map((k, i) => i).filter((i) => s.kinds[i] === "human" && !ready.has(i));
   const note = open ? t("room.waitopen", { n: open }) : t("room.waitready", { seats: waitingFor.map((i) => name(i)).join(", ") || "…" });
@@ -161,9 +161,9 @@ export function openTablesHtml(tables) {
   if (!tables || !tables.length) return `<li class="muted">${esc(t("open.none"))}</li>`;
   return tables.map((tb) => {
     const name = namer(tb.seats, null, tb.names);
-    const seated = tb.seats.map((k, i) => i).filter((i) => tb.seats[i] !== "open").map((i) => name(i)).join(", ");
+    const seated = tb.seats.map((k, i) => i).filter((i) => tb.seats[i] !== "open").map((i) => name.html(i)).join(", ");
     const joins = tb.open_seats.map((i) => `<a class="button secondary" data-join="${i}" href="#/join/${esc(tb.deal_id)}/seat/${i}">${esc(t("open.join", { n: i }))}</a>`).join(" ");
-    return `<li data-deal="${esc(tb.deal_id)}"><span>${esc(t("game." + tb.game))}</span> · <bdi>${esc(seated)}</bdi> ${joins}</li>`;
+    return `<li data-deal="${esc(tb.deal_id)}"><span>${esc(t("game." + tb.game))}</span> · <bdi>${seated}</bdi> ${joins}</li>`;
   }).join("");
 }
 
@@ -181,7 +181,7 @@ export async function renderJoin(deal, code, seatStr) {
   const seat = bySeat ? Number(seatStr) : null;
   const open = summary.open_seats || [];
   const name = namer(summary.seats, null, summary.names);
-  const seats = summary.seats.map((k, i) => `<li data-seat="${i}">${esc(t("seat.n", { n: i }))}: <bdi>${esc(k === "open" ? t("room.open") : name(i))}</bdi></li>`).join("");
+  const seats = summary.seats.map((k, i) => `<li data-seat="${i}">${esc(t("seat.n", { n: i }))}: <bdi>${k === "open" ? esc(t("room.open")) : name.html(i)}</bdi></li>`).join("");
   const held = Object.keys(tokensOf(deal));
   const closed = summary.over || !open.length || (bySeat && !open.includes(seat));
   const heldNote = held.length ? `<p class="note" id="join-held">${esc(t("join.held", { n: held[0] }))} <a href="#/play/${esc(deal)}/${esc(held[0])}">${esc(t("join.open"))}</a></p>` : "";
@@ -214,8 +214,8 @@ export async function renderJoin(deal, code, seatStr) {
     if (!seed.trim()) { toast(t("lobby.seedneeded"), "error"); return; }
     const btn = $("#join-submit"); btn.disabled = true;
     try {
-      const body = withKey(bySeat ? { seat, name: nameValue } : { invite: code, name: nameValue }); // listed in "My games"
-      const joined = await api(`/deals/${deal}/join`, { method: "POST", body });
+      const body = bySeat ? { seat, name: nameValue } : { invite: code, name: nameValue };
+      const joined = await postWithKey(`/deals/${deal}/join`, {}, body); // with the key: listed in "My games"
       store.set("tokens." + deal, { ...tokensOf(deal), [String(joined.seat)]: joined.token });
       store.set("seed." + deal, seed);
       store.set("ready." + deal, seed); // the table sends StartDeal with it once every seat is taken

@@ -14,7 +14,7 @@ import { tone } from "./sound.js";
 import { switchesHtml, autoCommand, setNoCalls, setAutoWin } from "./switches.js";
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
-import { withKey } from "./player_key.js";
+import { postWithKey } from "./player_key.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -67,6 +67,10 @@ async function startLive(init) {
     return;
   }
   if (ctx.closed) return;
+  if (ctx.mode === "watch" && !ctx.summary.over && !ctx.summary.spectators) { // its stream is for its seats only (DS-8)
+    app().innerHTML = `<section class="card-panel" id="watch-closed"><h1>${esc(t("watch.closed"))}</h1><p><span class="rule-id">DS-8</span> <a href="#/">${t("nav.lobby")}</a></p></section>`;
+    return;
+  }
   ctx.kinds = ctx.summary.seats; ctx.game = ctx.summary.game; ctx.names = ctx.summary.names || [];
   ctx.coachAllowed = ctx.mode === "play" && !!ctx.summary.coach; // the deal says so at creation (DS-16)
   ctx.log = new LogBook(ctx.game, ctx.kinds, ctx.seat, ctx.names);
@@ -565,7 +569,7 @@ async function playAgain(ctx) {
   const btn = $("#play-again"); if (btn) btn.disabled = true;
   try {
     // this browser's player key: the new deal is in "My games" like any deal it creates
-    const made = await api(`/deals/${ctx.deal}/rematch`, { method: "POST", token: ctx.token, body: withKey({}) });
+    const made = await postWithKey(`/deals/${ctx.deal}/rematch`, { token: ctx.token }, {});
     followRematch(ctx, made);
   } catch (e) {
     ctx.following = false;

@@ -103,7 +103,7 @@ export function seatHtml(m, i) {
   const row = ui.rowOf(m, i);
   const flowers = ui.seatExtraHtml(m, i);
   return `<section class="seat seat-${pos}${waiting.has(i) ? " on-turn" : ""}" data-seat="${i}" aria-label="${esc(name(i))}">
-    <header><strong class="seat-name">${esc(name(i))}</strong> ${badges.join(" ")}</header>
+    <header><strong class="seat-name">${name.html(i)}</strong> ${badges.join(" ")}</header>
     ${handHtml}
     ${melds ? `<div class="melds">${melds}</div>` : ""}${flowers}
     <div class="row" aria-label="${t(ui.rowKey)}">${row && row.length ? piecesHtml(game, row, "xs") : `<span class="muted">${t(ui.rowKey)}: —</span>`}</div>

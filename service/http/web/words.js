@@ -27,6 +27,11 @@ export function namer(kinds, me, names) {
   // the same seat where a sentence needs it as an object ("revealed by you")
   name.obj = (i) => (me !== null && me !== undefined && Number(i) === me ? t("you.obj") : name(i));
   name.isMe = (i) => me !== null && me !== undefined && i !== null && i !== undefined && Number(i) === me;
+  // a seat shown by the name a person gave it (TB-1.3), not by a label of ours
+  name.isPerson = (i) => !name.isMe(i) && !String((kinds && kinds[i]) || "").startsWith("bot:") && Boolean(names && names[i]);
+  // the seat's name as HTML: a person's own name is marked (quoted by the style sheet, with a
+  // person sign), so no name can pass for "Computer 1" or "You" even where it reads the same
+  name.html = (i) => (name.isPerson(i) ? `<bdi class="person-name">${esc(name(i))}</bdi>` : esc(name(i)));
   return name;
 }
 export function levelOf(kinds, i) {
