@@ -61,6 +61,22 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+async def create_deal(http: Any, body: dict) -> dict:
+    """``POST /deals`` that must succeed: its answer."""
+    resp = await http.post("/deals", json=body)
+    assert resp.status == 201, await resp.text()
+    return await resp.json()
+
+
+async def expect_problem(resp: Any, status: int, rule: str) -> dict:
+    """The problem+json answer ``resp`` must be: its status, its type and the rule it names."""
+    assert resp.status == status, await resp.text()
+    assert resp.content_type == "application/problem+json"
+    body = await resp.json()
+    assert body["rule"] == rule, body
+    return body
+
+
 async def wait_for(check: Any, timeout: float = 30.0, interval: float = 0.02) -> Any:
     """Poll an async predicate until it returns something truthy."""
     loop = asyncio.get_running_loop()

@@ -14,19 +14,13 @@ import pytest
 
 from domain.table.clock import recorded_ms
 from service import bootstrap
-from tests.e2e.conftest import ServiceProcess, auth, play_as_human, wait_for
+from tests.e2e.conftest import ServiceProcess, auth, create_deal, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
 FAST = {"move_s": 2, "claim_s": 2, "bank_s": 0}
 # the scripted people share the app's event loop: on a loaded machine a 2 s clock may run out on
 # one of them too, and a bot playing for them could win before the test has seen its seat away
 ROOMY = {"move_s": 5, "claim_s": 5, "bank_s": 0}
-
-
-async def _create(http, body: dict) -> dict:
-    resp = await http.post("/deals", json=body)
-    assert resp.status == 201, await resp.text()
-    return await resp.json()
 
 
 async def _start(http, deal_id: str, token: str, seed: str):
@@ -57,7 +51,7 @@ def _never_win(view: dict) -> dict:
 async def test_a_person_who_lets_the_clock_run_out_is_played_for_and_comes_back(http):
     """Four people, so nothing wins before the test has seen what it needs: the other three (and
     Ana once back) pass and discard, never claim or win; only the bot playing for Ana may."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": ["human", "open", "open", "open"], "clock": ROOMY, "dealer": 0}
     )
     deal_id, ana = created["deal_id"], created["tokens"]["0"]
@@ -130,7 +124,7 @@ async def no_keeper(aiohttp_client, store):
 async def test_a_command_after_its_deadline_is_too_late_even_before_the_table_acted(no_keeper):
     http = no_keeper
     seats = ["human", "bot:greedy", "bot:greedy", "bot:greedy"]
-    created = await _create(http, {"game": "mcr", "seats": seats, "clock": FAST, "dealer": 0})
+    created = await create_deal(http, {"game": "mcr", "seats": seats, "clock": FAST, "dealer": 0})
     deal_id, token = created["deal_id"], created["tokens"]["0"]
     await _start(http, deal_id, token, "late")
     view = await _view(http, deal_id, token)
@@ -150,11 +144,11 @@ async def test_a_command_after_its_deadline_is_too_late_even_before_the_table_ac
 
 
 async def test_one_person_may_play_untimed_and_a_clock_is_checked(http):
-    solo = await _create(http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]})
+    solo = await create_deal(http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]})
     assert solo["clock"] is None
     summary = await (await http.get(f"/deals/{solo['deal_id']}")).json()
     assert summary["table"]["clock"] is None
-    invited = await _create(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
+    invited = await create_deal(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
     assert invited["clock"] == {"move_s": 20, "claim_s": 10, "bank_s": 60}  # TB-2.1's default
     bad = [
         {"move_s": 1, "claim_s": 10, "bank_s": 0},
@@ -253,7 +247,7 @@ async def test_an_untimed_deal_left_alone_ends_as_abandoned_and_is_audited(http,
     ):
         # 8 s: the start below comes well before it even on a loaded machine, so this is the
         # deal left alone after it was dealt (the browser test covers one never dealt)
-        created = await _create(http, {"game": game, "seats": seats, "idle_s": 8, "dealer": 0})
+        created = await create_deal(http, {"game": game, "seats": seats, "idle_s": 8, "dealer": 0})
         assert created["clock"] is None
         deal_id, token = created["deal_id"], created["tokens"]["0"]
         await _start(http, deal_id, token, f"idle-{game}")

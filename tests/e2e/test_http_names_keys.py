@@ -6,15 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import expect_problem
+
 pytestmark = pytest.mark.redis
-
-
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
 
 
 @pytest.mark.parametrize(
@@ -23,12 +17,12 @@ async def _problem(resp, status: int, rule: str) -> dict:
 )
 async def test_a_blank_looking_or_label_copying_name_is_refused_and_nothing_is_appended(http, name):
     body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]}
-    await _problem(await http.post("/deals", json={**body, "name": name}), 400, "TB-1.3")
+    await expect_problem(await http.post("/deals", json={**body, "name": name}), 400, "TB-1.3")
     created = await (await http.post("/deals", json=body)).json()
     deal_id, code = created["deal_id"], created["invites"]["1"]
     version = (await (await http.get(f"/deals/{deal_id}")).json())["version"]
     resp = await http.post(f"/deals/{deal_id}/join", json={"invite": code, "name": name})
-    await _problem(resp, 400, "TB-1.3")
+    await expect_problem(resp, 400, "TB-1.3")
     summary = await (await http.get(f"/deals/{deal_id}")).json()
     assert summary["version"] == version and summary["open_seats"] == [1]
     joined = await http.post(f"/deals/{deal_id}/join", json={"invite": code, "name": "Youssef"})
@@ -48,9 +42,9 @@ async def test_only_a_minted_player_key_is_accepted_in_every_process(http, secon
     # a guessed key, or one a browser made itself: refused with a clear problem, nothing listed
     for guess in ("aaaaaaaaaaaaaaaa", "A" * 43, mine[:-1] + ("A" if mine[-1] != "A" else "B")):
         resp = await http.get("/players/me/deals", headers={"X-Player-Key": guess})
-        problem = await _problem(resp, 400, "DS-26")
+        problem = await expect_problem(resp, 400, "DS-26")
         assert "POST /players/keys" in problem["detail"]
-        await _problem(await http.post("/deals", json={**body, "player_key": guess}), 400, "DS-26")
+        await expect_problem(await http.post("/deals", json={**body, "player_key": guess}), 400, "DS-26")
     created = await (await http.post("/deals", json={**body, "player_key": mine})).json()
     resp = await http.get("/players/me/deals", headers={"X-Player-Key": mine})
     assert resp.status == 200, await resp.text()
@@ -78,7 +72,7 @@ async def test_a_match_goes_on_with_a_name_recorded_before_the_rule_refused_it(h
     created = await (await http.post("/matches", json={**body, "name": "Zed"})).json()
     match_id, token = created["match_id"], created["tokens"]["0"]
     monkeypatch.setattr(names, "_RESERVED", (*names._RESERVED, re.compile("zed")))  # the refined rule
-    await _problem(await http.post("/matches", json={**body, "name": "Zed"}), 400, "TB-1.3")
+    await expect_problem(await http.post("/matches", json={**body, "name": "Zed"}), 400, "TB-1.3")
     await _play_person(http, created["deal_id"], token)
 
     async def second():

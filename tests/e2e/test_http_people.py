@@ -9,23 +9,9 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import auth, play_as_human, wait_for
+from tests.e2e.conftest import auth, create_deal, expect_problem, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
-
-
-async def _create(http, body: dict) -> dict:
-    resp = await http.post("/deals", json=body)
-    assert resp.status == 201, await resp.text()
-    return await resp.json()
-
-
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
 
 
 async def _summary(http, deal_id: str) -> dict:
@@ -42,7 +28,7 @@ def _first_legal(view: dict) -> dict:
 
 
 async def test_an_invited_person_joins_and_both_seeds_deal_the_cards(http):
-    created = await _create(
+    created = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "name": "Ana"}
     )
     deal_id = created["deal_id"]
@@ -55,22 +41,22 @@ async def test_an_invited_person_joins_and_both_seeds_deal_the_cards(http):
     version = summary["version"]
 
     # nobody starts while a seat is open (TB-1.4), and that appends nothing
-    await _problem(await _start(http, deal_id, created["tokens"]["0"], "ana-seed"), 409, "TB-1.4")
+    await expect_problem(await _start(http, deal_id, created["tokens"]["0"], "ana-seed"), 409, "TB-1.4")
     assert (await _summary(http, deal_id))["version"] == version
 
     # a wrong code, another deal's code: refused; the right one gives the seat and a token once
-    other = await _create(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
-    await _problem(
+    other = await create_deal(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
+    await expect_problem(
         await http.post(f"/deals/{deal_id}/join", json={"invite": "nope", "name": "Bo"}), 403, "DS-19"
     )
     wrong_deal = {"invite": other["invites"]["1"], "name": "Bo"}
-    await _problem(await http.post(f"/deals/{deal_id}/join", json=wrong_deal), 403, "DS-19")
+    await expect_problem(await http.post(f"/deals/{deal_id}/join", json=wrong_deal), 403, "DS-19")
     resp = await http.post(f"/deals/{deal_id}/join", json={"invite": code, "name": "Bo"})
     assert resp.status == 201, await resp.text()
     joined = await resp.json()
     assert joined["seat"] == 1 and joined["name"] == "Bo" and len(joined["token"]) > 30
     again = await http.post(f"/deals/{deal_id}/join", json={"invite": code, "name": "Cy"})
-    await _problem(again, 409, "DS-18")  # a used invite (TB-1.2)
+    await expect_problem(again, 409, "DS-18")  # a used invite (TB-1.2)
     summary = await _summary(http, deal_id)
     assert summary["names"] == ["Ana", "Bo", None] and summary["open_seats"] == []
     assert summary["seats"] == ["human", "human", "bot:greedy"]
@@ -95,7 +81,7 @@ async def test_an_invited_person_joins_and_both_seeds_deal_the_cards(http):
             headers = auth(token) if token else {}
             text = await (await http.get(f"/deals/{deal_id}{path}", headers=headers)).text()
             assert "ana-seed" not in text, (path, token)
-    await _problem(await _start(http, deal_id, ana, "second-try"), 409, "DS-2")
+    await expect_problem(await _start(http, deal_id, ana, "second-try"), 409, "DS-2")
 
     resp = await _start(http, deal_id, bo, "bo-seed")
     assert resp.status == 200, await resp.text()
@@ -125,7 +111,7 @@ async def test_an_invited_person_joins_and_both_seeds_deal_the_cards(http):
 
 
 async def test_a_lobby_table_lists_its_open_seats_and_anyone_may_take_one(http):
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": ["human", "open", "open", "bot:random"], "lobby": True}
     )
     deal_id, ana = created["deal_id"], created["tokens"]["0"]
@@ -135,21 +121,25 @@ async def test_a_lobby_table_lists_its_open_seats_and_anyone_may_take_one(http):
 
     # a seated token may not take a second seat; a bot seat is not open; out of range is no seat
     seated = await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Ana"}, headers=auth(ana))
-    await _problem(seated, 409, "DS-21")
-    await _problem(await http.post(f"/deals/{deal_id}/join", json={"seat": 3, "name": "Cy"}), 409, "DS-18")
-    await _problem(await http.post(f"/deals/{deal_id}/join", json={"seat": 0, "name": "Cy"}), 409, "DS-18")
+    await expect_problem(seated, 409, "DS-21")
+    await expect_problem(
+        await http.post(f"/deals/{deal_id}/join", json={"seat": 3, "name": "Cy"}), 409, "DS-18"
+    )
+    await expect_problem(
+        await http.post(f"/deals/{deal_id}/join", json={"seat": 0, "name": "Cy"}), 409, "DS-18"
+    )
     resp = await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo"})
     assert resp.status == 201, await resp.text()
     bo = (await resp.json())["token"]
 
     # only the creator fills an open seat with a bot (TB-1.4)
     fill = {"level": "greedy"}
-    await _problem(
+    await expect_problem(
         await http.post(f"/deals/{deal_id}/seats/2/bot", json=fill, headers=auth(bo)), 403, "DS-20"
     )
-    await _problem(await http.post(f"/deals/{deal_id}/seats/2/bot", json=fill), 401, "DS-8")
+    await expect_problem(await http.post(f"/deals/{deal_id}/seats/2/bot", json=fill), 401, "DS-8")
     bad_level = {"level": "godlike"}
-    await _problem(
+    await expect_problem(
         await http.post(f"/deals/{deal_id}/seats/2/bot", json=bad_level, headers=auth(ana)), 400, "DS-5"
     )
     resp = await http.post(f"/deals/{deal_id}/seats/2/bot", json=fill, headers=auth(ana))
@@ -160,7 +150,7 @@ async def test_a_lobby_table_lists_its_open_seats_and_anyone_may_take_one(http):
         again.status == 200 and (await again.json())["version"] == (await resp.json())["version"]
     )  # a retry
     other = await http.post(f"/deals/{deal_id}/seats/2/bot", json={"level": "random"}, headers=auth(ana))
-    await _problem(other, 409, "DS-18")
+    await expect_problem(other, 409, "DS-18")
     assert not [t for t in (await (await http.get("/lobby")).json())["tables"] if t["deal_id"] == deal_id]
     summary = await _summary(http, deal_id)
     assert summary["seats"] == ["human", "human", "bot:greedy", "bot:random"]
@@ -175,17 +165,19 @@ async def test_a_lobby_table_lists_its_open_seats_and_anyone_may_take_one(http):
 
 
 async def test_joining_by_seat_number_needs_a_lobby_table_and_the_join_needs_a_name(http):
-    created = await _create(http, {"game": "paohuzi", "seats": ["human", "open", "open"]})
+    created = await create_deal(http, {"game": "paohuzi", "seats": ["human", "open", "open"]})
     deal_id = created["deal_id"]
     version = (await _summary(http, deal_id))["version"]
-    await _problem(await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo"}), 403, "DS-19")
+    await expect_problem(
+        await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo"}), 403, "DS-19"
+    )
     code = created["invites"]["1"]
     for name in ["<b>Bo</b>", "evil\u202eman", "a\x00b", "x" * 10_000, "", 42, None]:
         resp = await http.post(f"/deals/{deal_id}/join", json={"invite": code, "name": name})
-        await _problem(resp, 400, "TB-1.3")
+        await expect_problem(resp, 400, "TB-1.3")
     both = {"invite": code, "seat": 1, "name": "Bo"}
-    await _problem(await http.post(f"/deals/{deal_id}/join", json=both), 400, "DS-5")
-    await _problem(
+    await expect_problem(await http.post(f"/deals/{deal_id}/join", json=both), 400, "DS-5")
+    await expect_problem(
         await http.post("/deals/0000000000000000/join", json={"invite": code, "name": "Bo"}), 404, "DS-7"
     )
     assert (await _summary(http, deal_id))["version"] == version  # nothing appended
@@ -196,13 +188,13 @@ async def test_joining_by_seat_number_needs_a_lobby_table_and_the_join_needs_a_n
 
 async def test_a_started_deal_has_no_seat_to_join_and_a_lobby_needs_an_open_seat(http):
     lonely = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "lobby": True}
-    await _problem(await http.post("/deals", json=lonely), 400, "TB-1.2")
+    await expect_problem(await http.post("/deals", json=lonely), 400, "TB-1.2")
     bad_name = {"game": "paohuzi", "seats": ["bot:greedy"] * 3, "name": "Ana"}
-    await _problem(await http.post("/deals", json=bad_name), 400, "TB-1.3")
+    await expect_problem(await http.post("/deals", json=bad_name), 400, "TB-1.3")
     # people only (no bot moves on its own) and a long clock: the log holds still while the
     # refused requests come in
     slow = {"move_s": 600, "claim_s": 600, "bank_s": 0}
-    created = await _create(
+    created = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "open", "open"], "lobby": True, "clock": slow}
     )
     deal_id = created["deal_id"]
@@ -212,17 +204,17 @@ async def test_a_started_deal_has_no_seat_to_join_and_a_lobby_needs_an_open_seat
         assert (await _start(http, deal_id, token, seed)).status == 200
     version = (await _summary(http, deal_id))["version"]
     late = await http.post(f"/deals/{deal_id}/join", json={"invite": created["invites"]["1"], "name": "Di"})
-    await _problem(late, 409, "DS-18")
+    await expect_problem(late, 409, "DS-18")
     fill = await http.post(
         f"/deals/{deal_id}/seats/1/bot", json={"level": "greedy"}, headers=auth(created["tokens"]["0"])
     )
-    await _problem(fill, 409, "DS-18")
+    await expect_problem(fill, 409, "DS-18")
     assert (await _summary(http, deal_id))["version"] == version
 
 
 async def test_one_person_with_bots_starts_exactly_as_before(http):
     """One person: the seed is sha256(server_seed || client_seed), and the log has no seed list."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": ["human", "bot:greedy", "bot:greedy", "bot:greedy"]}
     )
     deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -239,7 +231,7 @@ async def test_one_person_with_bots_starts_exactly_as_before(http):
 
 async def test_fifty_joins_for_one_seat_over_two_processes_give_one_token(http, second_server):
     """TB-1.2: the conditional append decides between concurrent joins: one seat, one token."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "lobby": True}
     )
     deal_id = created["deal_id"]
@@ -268,7 +260,7 @@ async def test_fifty_joins_for_one_seat_over_two_processes_give_one_token(http, 
 async def test_one_seat_cannot_flood_a_table_with_commands(http):
     """Commands are limited per seat token (429 DS-22 with Retry-After); nothing is appended and
     the other seats of the table are not slowed by it."""
-    created = await _create(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
+    created = await create_deal(http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"]})
     deal_id, ana = created["deal_id"], created["tokens"]["0"]
     bo = (
         await (
@@ -294,7 +286,7 @@ async def test_one_seat_cannot_flood_a_table_with_commands(http):
 async def test_views_say_which_people_are_connected_in_any_process(http, second_server):
     """A seat is connected while a stream of its own is open, in whichever process serves it;
     a spectator's stream and a bot seat never count, and a closed stream stops counting."""
-    created = await _create(
+    created = await create_deal(
         http,
         {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "spectators": True},
     )

@@ -8,7 +8,7 @@ import json
 import random
 
 from domain.paohuzi.scenario import deck_for
-from tests.e2e.conftest import auth
+from tests.e2e.conftest import auth, expect_problem
 
 
 async def _play_out(http, deal_id: str, tokens: dict[str, str], seed: int = 3) -> None:
@@ -142,14 +142,6 @@ async def test_the_games_list_the_bot_levels_with_a_default(http):
 QUICK_END = deck_for(0, {2: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})
 
 
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
-
-
 async def _start(http, deal_id: str, token: str, seed: str):
     body = {"command_id": f"start-{seed}", "command": {"type": "StartDeal", "client_seed": seed}}
     resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))
@@ -234,10 +226,12 @@ async def test_at_a_lobby_table_the_stranger_who_asks_first_locks_nobody_out(htt
     assert summary["names"] == ["Bo", "Ana", None] and summary["open_seats"] == []
     assert summary["lobby"] is False  # no seat left to find
     # only a seated person asks: no token, a token of another deal, a malformed one
-    await _problem(await http.post(f"/deals/{old}/rematch"), 401, "DS-8")
+    await expect_problem(await http.post(f"/deals/{old}/rematch"), 401, "DS-8")
     other = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
-    await _problem(await http.post(f"/deals/{old}/rematch", headers=auth(other["tokens"]["0"])), 401, "DS-8")
-    await _problem(await http.post(f"/deals/{old}/rematch", headers=auth("x" * 300)), 401, "DS-8")
+    await expect_problem(
+        await http.post(f"/deals/{old}/rematch", headers=auth(other["tokens"]["0"])), 401, "DS-8"
+    )
+    await expect_problem(await http.post(f"/deals/{old}/rematch", headers=auth("x" * 300)), 401, "DS-8")
 
 
 async def test_both_people_asking_at_once_reach_one_new_deal(http):
@@ -278,5 +272,5 @@ async def test_a_rematch_that_does_not_hold_the_seat_answers_ds15(http, store):
     old, _bo, ana = await _ended_table(http, lobby=False)
     other = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
     assert await store.claim_meta(old, "rematched_by", other["deal_id"]) == other["deal_id"]
-    problem = await _problem(await http.post(f"/deals/{old}/rematch", headers=auth(ana)), 409, "DS-15")
+    problem = await expect_problem(await http.post(f"/deals/{old}/rematch", headers=auth(ana)), 409, "DS-15")
     assert problem["rematched_by"] == other["deal_id"]

@@ -15,7 +15,7 @@ import pytest
 
 from service import bootstrap
 from service.app.games import kit
-from tests.e2e.conftest import auth, close_within, wait_for
+from tests.e2e.conftest import auth, close_within, create_deal, expect_problem, wait_for
 
 pytestmark = pytest.mark.redis
 SEATS = {"paohuzi": 3, "mcr": 4}
@@ -30,20 +30,6 @@ async def new_key(http) -> str:
 
 def key_header(key: str) -> dict[str, str]:
     return {"X-Player-Key": key}
-
-
-async def _create(http, body: dict) -> dict:
-    resp = await http.post("/deals", json=body)
-    assert resp.status == 201, await resp.text()
-    return await resp.json()
-
-
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
 
 
 async def my_deals(http, key: str, **query) -> dict:
@@ -97,12 +83,12 @@ async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, s
     ana, bo = await new_key(http), await new_key(http)
 
     # Ana alone with bots, played to its end
-    solo = await _create(
+    solo = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
     )
     await play_seats(http, solo["deal_id"], [solo["tokens"]["0"]], "solo")
     # a lobby table of Ana's that Bo joins with his key, and a third person without one
-    shared = await _create(
+    shared = await create_deal(
         http,
         {"game": "paohuzi", "seats": ["human", "open", "open"], "lobby": True, "player_key": ana},
     )
@@ -115,7 +101,7 @@ async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, s
     assert third.status == 201, await third.text()
     cy_token = (await third.json())["token"]
     # Bo's own deal, left live
-    live = await _create(http, {"game": "mcr", "seats": ["human"] + ["bot:greedy"] * 3, "player_key": bo})
+    live = await create_deal(http, {"game": "mcr", "seats": ["human"] + ["bot:greedy"] * 3, "player_key": bo})
 
     ana_list = await my_deals(http, ana)
     bo_list = await my_deals(http, bo)
@@ -194,26 +180,26 @@ async def test_bad_keys_are_refused_and_nothing_is_stored(http, store):
     ]
     body = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "lobby": True}
     for key in bad:
-        await _problem(await http.post("/deals", json={**body, "player_key": key}), 400, "DS-26")
+        await expect_problem(await http.post("/deals", json={**body, "player_key": key}), 400, "DS-26")
     assert [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")] == []
 
-    created = await _create(http, body)
+    created = await create_deal(http, body)
     deal_id = created["deal_id"]
     version = (await (await http.get(f"/deals/{deal_id}")).json())["version"]
     for key in bad:
         resp = await http.post(f"/deals/{deal_id}/join", json={"seat": 1, "name": "Bo", "player_key": key})
-        await _problem(resp, 400, "DS-26")
+        await expect_problem(resp, 400, "DS-26")
     summary = await (await http.get(f"/deals/{deal_id}")).json()
     assert summary["version"] == version and summary["open_seats"] == [1]  # the seat is still open
     assert [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*player*")] == []
 
     # the list: no key 401, a malformed one 400, bad paging 400
-    await _problem(await http.get("/players/me/deals"), 401, "DS-27")
+    await expect_problem(await http.get("/players/me/deals"), 401, "DS-27")
     for key in ("short", "x" * 129, "has space in it, long", "dots.are.not.base64url", ""):
-        await _problem(await http.get("/players/me/deals", headers={"X-Player-Key": key}), 400, "DS-26")
+        await expect_problem(await http.get("/players/me/deals", headers={"X-Player-Key": key}), 400, "DS-26")
     for query in ("limit=0", "limit=201", "limit=x", "before=-1"):
         resp = await http.get(f"/players/me/deals?{query}", headers=key_header(await new_key(http)))
-        await _problem(resp, 400, "DS-5")
+        await expect_problem(resp, 400, "DS-5")
 
 
 async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, store):
@@ -226,7 +212,7 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
         body = {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "lobby": True}
         if keys[0]:
             body["player_key"] = keys[0]
-        created = await _create(http, {**body, "name": "Ana"})
+        created = await create_deal(http, {**body, "name": "Ana"})
         join = {"seat": 1, "name": "Bo", **({"player_key": keys[1]} if keys[1] else {})}
         resp = await http.post(f"/deals/{created['deal_id']}/join", json=join)
         assert resp.status == 201, await resp.text()
@@ -278,7 +264,7 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
 
 async def test_an_abandoned_deal_lists_as_abandoned(http):
     ana = await new_key(http)
-    created = await _create(
+    created = await create_deal(
         http,
         {"game": "mcr", "seats": ["human"] + ["bot:greedy"] * 3, "idle_s": 1, "player_key": ana},
     )
@@ -321,7 +307,7 @@ async def test_a_match_lists_under_both_players_with_its_first_deal(http):
             "deal_ids": [first],
             "links": {"match": f"/matches/{match_id}"},
         }
-    await _problem(await http.post("/matches", json={**body, "player_key": "short"}), 400, "DS-26")
+    await expect_problem(await http.post("/matches", json={**body, "player_key": "short"}), 400, "DS-26")
 
 
 @pytest.fixture
@@ -344,7 +330,7 @@ async def archived_app(aiohttp_client, store, tmp_path):
 async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(archived_app, store):
     http = archived_app
     ana = await new_key(http)
-    created = await _create(
+    created = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
     )
     deal_id = created["deal_id"]
@@ -384,14 +370,16 @@ async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, st
     optional body, as creating a deal does: the new deal is in the caller's "My games"; a bad key
     is refused (DS-26) with nothing created, and no body still plays again, unlisted."""
     ana = await new_key(http)
-    first = await _create(
+    first = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": ana}
     )
     token = first["tokens"]["0"]
     await play_seats(http, first["deal_id"], [token], "again")
     url = f"/deals/{first['deal_id']}/rematch"
-    await _problem(await http.post(url, json={"player_key": "short"}, headers=auth(token)), 400, "DS-26")
-    await _problem(await http.post(url, json={"player": ana}, headers=auth(token)), 400, "DS-5")
+    await expect_problem(
+        await http.post(url, json={"player_key": "short"}, headers=auth(token)), 400, "DS-26"
+    )
+    await expect_problem(await http.post(url, json={"player": ana}, headers=auth(token)), 400, "DS-5")
     assert (await http.get(f"/deals/{first['deal_id']}")).status == 200
     assert (await (await http.get(f"/deals/{first['deal_id']}")).json()).get("rematched_by") is None
     resp = await http.post(url, json={"player_key": ana}, headers=auth(token))
@@ -401,7 +389,7 @@ async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, st
     assert listed == [again["deal_id"], first["deal_id"]]  # newest first
     # without a body, as before: played again, and listed under nobody
     bo = await new_key(http)
-    other = await _create(
+    other = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "player_key": bo}
     )
     await play_seats(http, other["deal_id"], [other["tokens"]["0"]], "plain")

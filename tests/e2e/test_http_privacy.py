@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.e2e.conftest import auth
+from tests.e2e.conftest import auth, expect_problem
 
 pytestmark = pytest.mark.redis
 
@@ -27,14 +27,6 @@ async def _until(check, what: str, timeout: float = WAIT_S):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
-
-
 async def _listed(http, deal_id: str) -> dict | None:
     deals = (await (await http.get("/deals?count=200")).json())["deals"]
     return next((d for d in deals if d["deal_id"] == deal_id), None)
@@ -48,8 +40,8 @@ async def test_a_lobby_table_without_spectators_is_not_watchable_while_live(http
     deal_id, ana = created["deal_id"], created["tokens"]["0"]
     assert any(t["deal_id"] == deal_id for t in (await (await http.get("/lobby")).json())["tables"])
     assert await _listed(http, deal_id) is None  # not a deal in progress anyone may watch
-    await _problem(await http.get(f"/deals/{deal_id}/events/stream"), 401, "DS-8")
-    await _problem(await http.get(f"/deals/{deal_id}/audit"), 401, "DS-8")
+    await expect_problem(await http.get(f"/deals/{deal_id}/events/stream"), 401, "DS-8")
+    await expect_problem(await http.get(f"/deals/{deal_id}/audit"), 401, "DS-8")
     # the seat itself still streams, and anyone may still read enough to join (TB-1.2)
     ticket = await (await http.post(f"/deals/{deal_id}/stream-ticket", headers=auth(ana))).json()
     resp = await http.get(f"/deals/{deal_id}/events/stream?ticket={ticket['ticket']}")

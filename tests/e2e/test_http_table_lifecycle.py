@@ -12,7 +12,7 @@ import random
 import pytest
 
 from domain.table.clock import recorded_ms
-from tests.e2e.conftest import auth, play_as_human, wait_for
+from tests.e2e.conftest import auth, create_deal, expect_problem, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
 FAST = {"move_s": 2, "claim_s": 2, "bank_s": 0}
@@ -25,20 +25,6 @@ def _deck() -> list[int]:
     deck = list(range(144))
     random.Random(20261203).shuffle(deck)
     return deck
-
-
-async def _create(http, body: dict) -> dict:
-    resp = await http.post("/deals", json=body)
-    assert resp.status == 201, await resp.text()
-    return await resp.json()
-
-
-async def _problem(resp, status: int, rule: str) -> dict:
-    assert resp.status == status, await resp.text()
-    assert resp.content_type == "application/problem+json"
-    body = await resp.json()
-    assert body["rule"] == rule, body
-    return body
 
 
 async def _start(http, deal_id: str, token: str, seed: str):
@@ -77,7 +63,7 @@ async def test_a_clocked_table_whose_joiner_never_starts_ends_as_abandoned(http)
     """TB-2.7 (table/2): a deal with a clock not dealt within its start limit after its last seat
     was taken (10 minutes; a --dev deal records a shorter one) ends as abandoned, and the audit
     proves the time from the log."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "clock": FAST, "idle_s": 3}
     )
     deal_id = created["deal_id"]
@@ -109,7 +95,7 @@ async def test_the_creator_puts_a_bot_in_a_joined_seat_that_never_started(http, 
     """TB-1.4 (table/2): a joined seat whose person never sent StartDeal may be given a bot by the
     creator once the clock's move_s has passed since the last seat was taken; when every person
     left has started, that deals at once. The seat's old token acts for nothing any more."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"], "clock": FAST}
     )
     deal_id, ana = created["deal_id"], created["tokens"]["0"]
@@ -121,16 +107,18 @@ async def test_the_creator_puts_a_bot_in_a_joined_seat_that_never_started(http, 
     # too early (the start clock has not run yet): refused, nothing appended
     first = await http.post(fill_url, json={"level": "greedy"}, headers=auth(ana))
     if first.status != 200:  # a loaded machine may already be past move_s
-        await _problem(first, 409, "TB-1.4")
+        await expect_problem(first, 409, "TB-1.4")
         assert (await _summary(http, deal_id))["version"] == version
     # only the creator may
-    await _problem(await http.post(fill_url, json={"level": "greedy"}, headers=auth(ghost)), 403, "DS-20")
+    await expect_problem(
+        await http.post(fill_url, json={"level": "greedy"}, headers=auth(ghost)), 403, "DS-20"
+    )
 
     async def filled() -> bool:
         resp = await http.post(fill_url, json={"level": "greedy"}, headers=auth(ana))
         if resp.status == 200:
             return True
-        await _problem(resp, 409, "TB-1.4")
+        await expect_problem(resp, 409, "TB-1.4")
         return False
 
     await wait_for(filled, timeout=30, interval=0.2)
@@ -142,7 +130,7 @@ async def test_the_creator_puts_a_bot_in_a_joined_seat_that_never_started(http, 
     assert recorded_ms(log[3]["recorded_at"]) >= recorded_ms(log[1]["recorded_at"]) + 2000
     assert log[4]["data"]["client_seed"] == "ana"  # one person left: dealt with her seed (TB-3.1)
     # the ghost's token is no seat any more
-    await _problem(await http.get(f"/deals/{deal_id}/view", headers=auth(ghost)), 401, "DS-8")
+    await expect_problem(await http.get(f"/deals/{deal_id}/view", headers=auth(ghost)), 401, "DS-8")
     await play_as_human(http, deal_id, ana, _never_win)
     audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
     assert audit["ok"] and audit["clocks_ok"] is True and audit["redecided_ok"], audit["problems"]
@@ -152,7 +140,7 @@ async def test_a_retried_join_answers_the_same_seat_and_token(http, store):
     """TB-1.2: a join whose answer was lost, sent again with the same invite and name, is
     answered with the same seat and token (not DS-18) while that seat has not started; another
     name is refused, and no read shows the token or its digest."""
-    created = await _create(
+    created = await create_deal(
         http, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "clock": SLOW}
     )
     deal_id = created["deal_id"]
@@ -163,7 +151,7 @@ async def test_a_retried_join_answers_the_same_seat_and_token(http, store):
     again = await http.post(f"/deals/{deal_id}/join", json=join)
     assert again.status == 201, await again.text()
     assert await again.json() == first_answer
-    await _problem(await http.post(f"/deals/{deal_id}/join", json={**join, "name": "Cy"}), 409, "DS-18")
+    await expect_problem(await http.post(f"/deals/{deal_id}/join", json={**join, "name": "Cy"}), 409, "DS-18")
     log = await _records(store, deal_id)
     assert [r["type"] for r in log] == ["DealCreated", "SeatJoined"]
     token = first_answer["token"]
@@ -173,7 +161,7 @@ async def test_a_retried_join_answers_the_same_seat_and_token(http, store):
         assert token not in text and (digest is None or digest not in text), path
     # once the seat has started, its person holds the token: a retry is a used invite again
     assert (await _start(http, deal_id, token, "bo")).status == 200
-    await _problem(await http.post(f"/deals/{deal_id}/join", json=join), 409, "DS-18")
+    await expect_problem(await http.post(f"/deals/{deal_id}/join", json=join), 409, "DS-18")
 
 
 async def test_a_command_decided_before_the_table_moved_for_the_seat_is_refused(http, store):
@@ -181,7 +169,7 @@ async def test_a_command_decided_before_the_table_moved_for_the_seat_is_refused(
     after the table's own default move for that seat, with that old version, it is refused even
     when it happens to be legal in the new situation, and nothing is appended."""
     seats = ["human", "bot:greedy", "bot:greedy", "bot:greedy"]
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": seats, "clock": FAST, "deck": _deck(), "dealer": 0}
     )
     deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -199,7 +187,7 @@ async def test_a_command_decided_before_the_table_moved_for_the_seat_is_refused(
     command = now["legal_actions"][0]  # legal now: exactly what a late answer could hit
     body = {"command_id": "stale", "command": command, "seen_version": seen["version"]}
     resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))
-    problem = await _problem(resp, 409, "TB-2.8")
+    problem = await expect_problem(resp, 409, "TB-2.8")
     assert str(seen["version"]) in problem["detail"]
     after = await _records(store, deal_id)
     assert not any(r.get("command_id") == "seat0:stale" for r in after)
@@ -209,7 +197,7 @@ async def test_a_command_decided_before_the_table_moved_for_the_seat_is_refused(
 async def test_a_command_that_names_the_version_it_saw_is_decided(http):
     """The same field on a command decided on the current situation changes nothing: accepted."""
     seats = ["human", "bot:greedy", "bot:greedy", "bot:greedy"]
-    created = await _create(
+    created = await create_deal(
         http, {"game": "mcr", "seats": seats, "clock": SLOW, "deck": _deck(), "dealer": 0}
     )
     deal_id, token = created["deal_id"], created["tokens"]["0"]
@@ -223,4 +211,4 @@ async def test_a_command_that_names_the_version_it_saw_is_decided(http):
     if later["legal_actions"]:
         body = {"command_id": "e", "command": later["legal_actions"][0], "seen_version": 10**6}
         resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=auth(token))
-        await _problem(resp, 400, "DS-5")
+        await expect_problem(resp, 400, "DS-5")

@@ -81,7 +81,11 @@ async def play_match(page, base: str, n: int, pick, name: str, strip_text) -> tu
         deal = await current_deal(page)
         assert deal not in deals
         deals.append(deal)
-        summary = get_json(base, f"/deals/{deal}")
+        # a private match names itself only to its seats: read it as the seat this page plays
+        token = await page.evaluate(
+            f"Object.values(JSON.parse(localStorage.getItem('ds.tokens.{deal}')) || {{}})[0] || null"
+        )
+        summary = get_json(base, f"/deals/{deal}", token)
         assert summary["match"]["index"] == k
         match_id = match_id or summary["match"]["match_id"]
         assert summary["match"]["match_id"] == match_id

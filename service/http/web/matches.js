@@ -133,7 +133,7 @@ export async function matchDealOver(ctx) {
     const mt = ctx.match.mt;
     const recorded = mt && mt.deals[ctx.match.index] && mt.deals[ctx.match.index].result;
     if (recorded && !mt.over && !ctx.match.next) {
-      try { const s = await api(`/deals/${ctx.deal}`); ctx.match.next = (s.match && s.match.next_deal_id) || null; } catch { /* again */ }
+      try { const s = await api(`/deals/${ctx.deal}`, { token: ctx.token }); ctx.match.next = (s.match && s.match.next_deal_id) || null; } catch { /* again */ }
     }
     if (ctx.closed) return;
     if (recorded && (mt.over || ctx.match.next)) break;
