@@ -55,10 +55,11 @@ def record_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def is_secret_key(key: str) -> bool:
+def is_secret_key(key: Any) -> bool:
     """A field that recognises a token or an invite (``token_digest``, ``invite_digest``): kept
-    in the store to authenticate, left out of every copy the service publishes."""
-    return key.endswith("digest")
+    in the store to authenticate, left out of every copy the service publishes. A view's maps
+    may be keyed by numbers (seats), which name no field."""
+    return isinstance(key, str) and key.endswith("digest")
 
 
 def drop_secrets(shown: Any) -> tuple[Any, list[str]]:

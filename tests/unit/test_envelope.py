@@ -49,3 +49,14 @@ def test_gap_and_garbage_are_located():
     raws = _chain(4)
     assert verify_chain(raws[:1] + raws[2:]).version == 2
     assert verify_chain(raws[:2] + [b"not json"]).version == 3
+
+
+def test_secrets_are_dropped_from_maps_keyed_by_seat_numbers_too():
+    """A replay frame's view holds maps keyed by seat numbers (ints after ``to_builtins``): the
+    secret fields inside them go, the numbers stay (a replay answered 500 on them)."""
+    from domain.envelope import drop_secrets
+
+    shown = {"scores": {0: 3, 1: -3}, "seats": {2: {"token_digest": "ab", "name": "Ana"}}}
+    kept, gone = drop_secrets(shown)
+    assert kept == {"scores": {0: 3, 1: -3}, "seats": {2: {"name": "Ana"}}}
+    assert gone == ["token_digest"]
