@@ -129,7 +129,8 @@ class Service:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
              "--redis", f"redis://127.0.0.1:{redis_port}/0", "--prefix", f"bench-{uuid.uuid4().hex[:8]}",
-             "--create-limit", "1000000", "--max-streams", "20000", "--processes", "1", *extra],
+             "--create-limit", "1000000", "--max-streams", "20000", "--streams-per-address", "20000",
+             "--processes", "1", *extra],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 
@@ -254,7 +255,8 @@ class Table:
 
     async def play_one(self, session: aiohttp.ClientSession, stop_at: float) -> None:
         seats = ["human"] + ["bot:greedy"] * (seat_count(self.game) - 1)
-        async with session.post(self.service.base + "/deals", json={"game": self.game, "seats": seats}) as r:
+        body = {"game": self.game, "seats": seats, "spectators": True}  # a table open to its watchers
+        async with session.post(self.service.base + "/deals", json=body) as r:
             created = await r.json()
         deal_id, token = created["deal_id"], created["tokens"]["0"]
         deal = {"deal_id": deal_id, "game": self.game, "token": token, "subs": [], "finished": False}
@@ -401,7 +403,7 @@ async def churn(args: Any) -> dict[str, Any]:
         await service.ready()
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as session:
             seats = ["human"] + ["bot:greedy"] * (seat_count(args.churn_game) - 1)
-            body = {"game": args.churn_game, "seats": seats}
+            body = {"game": args.churn_game, "seats": seats, "spectators": True}
             async with session.post(service.base + "/deals", json=body) as r:
                 created = await r.json()
             deal_id, token = created["deal_id"], created["tokens"]["0"]

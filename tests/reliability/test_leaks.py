@@ -61,6 +61,7 @@ NOT_CARDS = {
     # the coach's numbers (its cards are names, never ids)
     "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
     "score", "next_before",  # a player's list: a seat's net payment, a creation time (issue 24)
+    "seed",  # the review seed a list of reviews names (the query's own parameter)
 }  # fmt: skip
 
 

@@ -326,7 +326,10 @@ async def _get(session, url, token=None, retry_s: float = 30.0) -> tuple[int, di
 
 @pytest.mark.timeout(180)
 async def test_600_streams_opened_and_dropped_hold_no_redis_connection(own_redis, prefix):
-    service = ServiceProcess(own_redis.url, prefix, "--keepalive", "1").start()
+    # one address opens all 600: its share of a process's streams (DS-31) is set to hold them
+    service = ServiceProcess(
+        own_redis.url, prefix, "--keepalive", "1", "--streams-per-address", "1000"
+    ).start()
     try:
         await service.ready()
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20)) as session:

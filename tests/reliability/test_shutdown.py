@@ -158,7 +158,7 @@ async def test_sigterm_of_one_of_two_processes_under_load_loses_nothing(own_redi
         victim = pids[0]  # worker 0: its metrics on the metrics port itself
         async with Players([service.base], seed=21, retry_s=90) as players, aiohttp.ClientSession() as watch:
             # a deal nobody plays until after the SIGTERM: its streams are sure to be live then
-            held = await players.create("paohuzi")
+            held = await players.create("paohuzi", spectators=True)  # watched without a seat too
             assert held is not None
             run = asyncio.create_task(players.run(tables=TABLES))
             await players.wait_acked(SIGTERM_AFTER, timeout=WAIT_S)
@@ -265,7 +265,8 @@ async def test_two_processes_share_one_embedded_redis_that_outlives_a_worker():
             for pid in pids.values():
                 assert redis_servers_of(pid) == []
             # both workers answer on the one port: streams opened on it land on each of them
-            body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]}
+            # open to spectators: the streams below are opened without a seat
+            body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "spectators": True}
             async with session.post(base + "/deals", json=body) as resp:
                 assert resp.status == 201
                 deal_id = (await resp.json())["deal_id"]
