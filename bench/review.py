@@ -24,8 +24,8 @@ values alone. That last share is a ceiling: no verdict rule that keeps the floor
 makes of the noise, could mark more (and it is itself high, since the best option is picked by
 noisy values).
 
-Whether a verdict is honest (method m7): each seat's share of every verdict (``agrees``,
-``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
+Whether a verdict is honest (methods m7, m8): each seat's share of every verdict (``even``,
+``agrees``, ``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
 (a deal's decisions are not independent of each other), against the targets: the random seat
 agrees on at most 40 % of its decisions, the strong seat's mistakes are at most 5 % of its own,
 and no decision ranked last of three or more plays, more than the mistake floor behind, is
@@ -33,7 +33,12 @@ and no decision ranked last of three or more plays, more than the mistake floor 
 share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
 same decisions would get by the same values (the mean over decisions of the share of plays within
 the inaccuracy floor of the best): a review is lenient if the random seat agrees more often than
-that, and where it is high the decisions themselves leave little to get wrong. ``--no-reseed`` skips the
+that, and where it is high the decisions themselves leave little to get wrong. From m8 a
+decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
+shares of all decisions, ``agrees_of_not_even`` is the agreement among the others (what a review's
+summary shows), and ``chance_agrees_share_of_not_even`` the chance figure on those. For MCR,
+``chosen_valued_by_model_alone`` counts by verdict the decisions whose chosen play was valued by
+the model alone, not played out (its noise is the model's). ``--no-reseed`` skips the
 second review of each seat (half the time; no ``verdicts_equal_across_review_seeds`` then).
 """
 
