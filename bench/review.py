@@ -24,8 +24,8 @@ values alone. That last share is a ceiling: no verdict rule that keeps the floor
 makes of the noise, could mark more (and it is itself high, since the best option is picked by
 noisy values).
 
-Whether a verdict is honest (method m7): each seat's share of every verdict (``agrees``,
-``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
+Whether a verdict is honest (methods m7, m8): each seat's share of every verdict (``even``,
+``agrees``, ``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
 (a deal's decisions are not independent of each other), against the targets: the random seat
 agrees on at most 40 % of its decisions, the strong seat's mistakes are at most 5 % of its own,
 and no decision ranked last of three or more plays, more than the mistake floor behind, is
@@ -33,7 +33,12 @@ and no decision ranked last of three or more plays, more than the mistake floor 
 share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
 same decisions would get by the same values (the mean over decisions of the share of plays within
 the inaccuracy floor of the best): a review is lenient if the random seat agrees more often than
-that, and where it is high the decisions themselves leave little to get wrong. ``--no-reseed`` skips the
+that, and where it is high the decisions themselves leave little to get wrong. From m8 a
+decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
+shares of all decisions, ``agrees_of_not_even`` is the agreement among the others (what a review's
+summary shows), and ``chance_agrees_share_of_not_even`` the chance figure on those. For MCR,
+``chosen_valued_by_model_alone`` counts by verdict the decisions whose chosen play was valued by
+the model alone, not played out (its noise is the model's). ``--no-reseed`` skips the
 second review of each seat (half the time; no ``verdicts_equal_across_review_seeds`` then).
 """
 
@@ -93,9 +98,10 @@ def _decisive(d: rv.Decision, mistake_floor: float) -> bool:
     )
 
 
-VERDICTS = ("agrees", "unclear", "inaccuracy", "mistake")
+VERDICTS = ("even", "agrees", "unclear", "inaccuracy", "mistake")
 TARGETS = {"random_agrees_share_max": 0.4, "strong_mistake_share_max": 0.05, "last_far_behind_agrees": 0}
 BOOTSTRAP = 2000
+JUDGED = "agrees_of_not_even"  # the summary's agreement: agrees among the decisions not even
 
 
 def _verdict_shares(per_deal: list[dict[str, int]]) -> dict[str, Any]:
@@ -103,19 +109,23 @@ def _verdict_shares(per_deal: list[dict[str, int]]) -> dict[str, Any]:
     deals (each deal's counts, ``total`` its decisions)."""
     total = sum(d["total"] for d in per_deal)
     rng = random.Random("bench.review")
-    boots: dict[str, list[float]] = {v: [] for v in VERDICTS}
+    judged = total - sum(d["even"] for d in per_deal)
+    boots: dict[str, list[float]] = {v: [] for v in (*VERDICTS, JUDGED)}
     for _ in range(BOOTSTRAP):
         sample = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
         n = sum(d["total"] for d in sample)
         for v in VERDICTS:
             if n:
                 boots[v].append(sum(d[v] for d in sample) / n)
+        if n > sum(d["even"] for d in sample):
+            boots[JUDGED].append(sum(d["agrees"] for d in sample) / (n - sum(d["even"] for d in sample)))
     out: dict[str, Any] = {}
-    for v in VERDICTS:
+    for v in (*VERDICTS, JUDGED):
         b = sorted(boots[v])
+        count = sum(d["agrees" if v == JUDGED else v] for d in per_deal)
         out[v] = {
-            "count": sum(d[v] for d in per_deal),
-            "share": _share(sum(d[v] for d in per_deal), total),
+            "count": count,
+            "share": _share(count, judged if v == JUDGED else total),
             "ci95": [round(b[int(0.025 * len(b))], 4), round(b[min(len(b) - 1, int(0.975 * len(b)))], 4)]
             if len(per_deal) > 1 and b
             else None,
@@ -131,6 +141,10 @@ def _chance_agrees(d: rv.Decision, inaccuracy_floor: float) -> float:
     return sum(v >= best - inaccuracy_floor - 1e-9 for v in values) / len(values)
 
 
+def _even(d: rv.Decision) -> bool:
+    return d.verdict == "even"
+
+
 def _last_far_behind(d: rv.Decision, mistake_floor: float) -> bool:
     """Ranked last of three or more distinct plays, more than the mistake floor behind the best."""
     return d.choices >= 3 and d.rank == d.choices and d.loss > mistake_floor
@@ -142,6 +156,9 @@ def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
     per_deal: dict[str, list[dict[str, int]]] = {"strong": [], "random": []}
     last_far: dict[str, dict[str, int]] = {level: dict.fromkeys(VERDICTS, 0) for level in per_deal}
     chance: dict[str, list[float]] = {level: [] for level in per_deal}
+    chance_judged: dict[str, list[float]] = {level: [] for level in per_deal}
+    model_noise = getattr(k.review, "MODEL_NOISE", None)  # MCR: options valued by its model alone
+    by_model: dict[str, dict[str, int]] = {level: dict.fromkeys(VERDICTS, 0) for level in per_deal}
     agree = mistakes = total_random = total_strong = 0
     decisive = {"strong": 0, "random": 0}
     decisive_mistakes = stable = 0
@@ -167,6 +184,10 @@ def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
             per_deal[level].append({"total": len(review.decisions), **counts})
             for d in review.decisions:
                 chance[level].append(_chance_agrees(d, review.inaccuracy_floor))
+                if not _even(d):
+                    chance_judged[level].append(_chance_agrees(d, review.inaccuracy_floor))
+                if model_noise is not None and d.options[d.chosen].noise == model_noise:
+                    by_model[level][d.verdict] += 1  # the choice itself was not played out
                 if _last_far_behind(d, review.mistake_floor):
                     last_far[level][d.verdict] += 1
             decisions.append(review.summary.decisions)
@@ -204,7 +225,11 @@ def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
         ),
         "verdicts": {level: _verdict_shares(v) for level, v in per_deal.items()},
         "chance_agrees_share": {level: _share(sum(v), len(v)) for level, v in chance.items()},
+        "chance_agrees_share_of_not_even": {
+            level: _share(sum(v), len(v)) for level, v in chance_judged.items()
+        },
         "last_far_behind": last_far,
+        "chosen_valued_by_model_alone": by_model if model_noise is not None else None,
         "targets": TARGETS,
         "mistake_share": {level: _share(marked[level], len(v)) for level, v in losses.items()},
         "mean_loss_ci95": {level: _mean_ci(v) for level, v in losses.items()},

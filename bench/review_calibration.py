@@ -60,7 +60,7 @@ from service.app.analysis.reviews import build
 from service.app.games import kit
 
 BOOTSTRAP = 2000
-VERDICTS = ("mistake", "inaccuracy", "unclear", "agrees")
+VERDICTS = ("mistake", "inaccuracy", "unclear", "agrees", "even")
 MAX_MOVES = 5000
 
 

@@ -10,6 +10,11 @@ the evaluator sees that view and nothing else. The value of an option is the gam
 score unit. For each decision: the values, the option chosen and its rank, the value lost
 against the best option, and a verdict:
 
+* ``even``: every distinct play is within the inaccuracy floor of the best, by value: any play
+  was as good, so there was nothing to agree or disagree about (like a forced move, which an
+  accuracy figure leaves out). It is counted apart and left out of the agreement share (until
+  method m8 it was an ``agrees``, so a seat that played at random was credited with every such
+  decision);
 * ``agrees``: the choice is the best, or behind it by no more than the inaccuracy floor, by
   value (what the review can vouch for);
 * ``mistake``: behind by more than the mistake floor and by more than about three times the
@@ -70,7 +75,7 @@ class Decision(msgspec.Struct, frozen=True):
     rank: int  # 1 = the best option; among the distinct plays (copies of a card are one)
     loss: float  # value of the best option minus the chosen one's (>= 0)
     loss_noise: float  # standard error of that gap
-    verdict: str  # agrees | inaccuracy | mistake | unclear
+    verdict: str  # even | agrees | inaccuracy | mistake | unclear
     choices: int = 0  # distinct plays among the options: what the rank is out of
 
 
@@ -87,12 +92,13 @@ class TableMove(msgspec.Struct, frozen=True):
 class ReviewSummary(msgspec.Struct, frozen=True):
     decisions: int
     agreements: int
-    agreement: float  # share of decisions that agree
+    agreement: float  # share of the decisions that are not ``even`` that agree
     inaccuracies: int
     mistakes: int
     total_loss: float
     mean_loss: float
     unclear: int = 0  # decisions behind by more than the inaccuracy floor that the evaluator cannot judge
+    even: int = 0  # decisions where every play was within the inaccuracy floor of the best
 
 
 class Review(msgspec.Struct, frozen=True):
@@ -178,6 +184,8 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
+# m8: a decision where every distinct play is within the inaccuracy floor of the best is ``even``
+# (it was ``agrees``), counted apart and left out of the agreement share; values unchanged
 # m7: ``agrees`` only within the inaccuracy floor by value; a larger gap the evaluator cannot tell
 # from its noise is ``unclear`` (it was ``agrees``), counted apart; values and mistakes unchanged
 # m6: a Paohuzi mistake is at least 0.5 tun behind (it was 0.25: the smaller ones did not hold in
@@ -185,7 +193,7 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # m5: MCR plays out only the decisions its model finds a loss in, twice as long, and an
 # agreement's loss carries the noise of its gap to the nearest other play (issue 24)
 # m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
-METHOD = "m7"
+METHOD = "m8"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison
@@ -257,7 +265,9 @@ def judge(
         plays[key] = max(v, plays.get(key, v))
     rank = 1 + sum(1 for v in plays.values() if v > value_chosen + 1e-9)
     others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
-    if chosen == best or loss <= inaccuracy_floor:
+    if max(plays.values()) - min(plays.values()) <= inaccuracy_floor:
+        verdict = "even"  # any play was as good: no choice to agree or disagree with
+    elif chosen == best or loss <= inaccuracy_floor:
         verdict = "agrees"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
         verdict = "mistake"
@@ -285,14 +295,17 @@ def judge(
 def summarize(decisions: list[Decision]) -> ReviewSummary:
     n = len(decisions)
     agree = sum(1 for d in decisions if d.verdict == "agrees")
+    even = sum(1 for d in decisions if d.verdict == "even")
+    judged = n - even  # an even decision had no choice to agree with
     total = round(sum(d.loss for d in decisions), 4)
     return ReviewSummary(
         decisions=n,
         agreements=agree,
-        agreement=round(agree / n, 4) if n else 1.0,
+        agreement=round(agree / judged, 4) if judged else 1.0,
         inaccuracies=sum(1 for d in decisions if d.verdict == "inaccuracy"),
         mistakes=sum(1 for d in decisions if d.verdict == "mistake"),
         total_loss=total,
         mean_loss=round(total / n, 4) if n else 0.0,
         unclear=sum(1 for d in decisions if d.verdict == "unclear"),
+        even=even,
     )

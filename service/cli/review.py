@@ -92,7 +92,8 @@ def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
     Console().print(table)
     s = review.summary
     print(
-        f"{s.decisions} decisions, agreement {s.agreement:.0%}, {s.unclear} unclear, "
+        f"{s.decisions} decisions, {s.even} even (any play as good), "
+        f"agreement {s.agreement:.0%} of the others, {s.unclear} unclear, "
         f"{s.inaccuracies} inaccuracies, {s.mistakes} mistakes, "
         f"{s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
         f"inaccuracy above {review.inaccuracy_floor} {review.unit}, mistake above {review.mistake_floor}"

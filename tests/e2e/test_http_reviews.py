@@ -56,7 +56,7 @@ async def test_a_finished_deals_seats_are_reviewed_and_the_same_seed_gives_the_s
     summary = review["summary"]
     assert summary["decisions"] == len(review["decisions"]) > 0
     for d in review["decisions"]:
-        assert d["verdict"] in ("agrees", "unclear", "inaccuracy", "mistake")
+        assert d["verdict"] in ("even", "agrees", "unclear", "inaccuracy", "mistake")
         assert 1 <= d["rank"] <= len(d["options"])
         gap = d["options"][d["best"]]["value"] - d["options"][d["chosen"]]["value"]
         assert abs(d["loss"] - max(0.0, gap)) < 1e-3

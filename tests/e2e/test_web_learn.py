@@ -148,7 +148,14 @@ async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_serve
     assert unclear and review["summary"]["unclear"] == len(unclear)
     assert review["summary"]["agreements"] == agrees
     assert await page.text_content("#rv-unclear") == str(len(unclear))
-    assert review["summary"]["agreement"] == round(agrees / len(decisions), 4)
+    # a decision where every play was as good is "even" (method m8): counted apart, marked "=",
+    # and left out of the agreement share, which is of the decisions that were a choice
+    even = [d["version"] for d in decisions if d["verdict"] == "even"]
+    assert review["summary"]["even"] == len(even)
+    assert await page.text_content("#rv-even") == str(len(even))
+    for v in even:
+        assert (await page.text_content(f"#rv-it-{v} .rv-mark")).strip() == "="
+    assert review["summary"]["agreement"] == round(agrees / (len(decisions) - len(even)), 4)
     shown = math.floor(review["summary"]["agreement"] * 100 + 0.5)  # as review.js rounds it
     assert await page.text_content("#rv-agreement") == f"{shown} %"
     key = await page.eval_on_selector_all(
@@ -157,7 +164,7 @@ async def test_a_review_marks_each_decision_and_jumps_between_mistakes(web_serve
     )
     assert key == [
         [v, str(sum(d["verdict"] == v for d in decisions))]
-        for v in ("agrees", "unclear", "inaccuracy", "mistake")
+        for v in ("even", "agrees", "unclear", "inaccuracy", "mistake")
     ]
     for v in unclear:
         assert (await page.text_content(f"#rv-it-{v} .rv-mark")).strip() == "?"

@@ -228,7 +228,7 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
         assert "The tiles are dealt" in words and ("wins" in words or "The wall is empty" in words)
         review = json.loads(run("review", deal_id, "--seat", "0", *common, "--json").stdout)
         assert review["deal_id"] == deal_id and review["ruleset"] == "mcr/2" and review["decisions"]
-        verdicts = ("agrees", "unclear", "inaccuracy", "mistake")
+        verdicts = ("even", "agrees", "unclear", "inaccuracy", "mistake")
         assert all(d["verdict"] in verdicts for d in review["decisions"])
         # the JSON-lines record: every line validates against the schema
         schema = json.loads((ROOT / "docs" / "records.schema.json").read_text())

@@ -89,15 +89,22 @@ def test_verdicts_follow_the_floors_and_the_gap_noise():
     def verdict(scores):
         return rv.judge(3, actions, 1, scores, 0.15, 0.4)
 
-    assert verdict([(1.0, 0.0), (1.0, 0.0)]).verdict == "agrees"  # a tie is the best
-    assert verdict([(1.0, 0.0), (0.9, 0.0)]).verdict == "agrees"  # within the inaccuracy floor
+    # with a third play well behind, so the decision is not ``even`` (method m8)
+    three = [*actions, Claim(seat=1, window=0, claim="chow", tiles=[1, 2])]
+
+    def verdict3(scores):
+        return rv.judge(3, three, 1, [*scores, (0.0, 0.0)], 0.15, 0.4).verdict
+
+    assert verdict3([(1.0, 0.0), (1.0, 0.0)]) == "agrees"  # a tie is the best
+    assert verdict3([(1.0, 0.0), (0.9, 0.0)]) == "agrees"  # within the inaccuracy floor
+    assert verdict([(1.0, 0.0), (0.9, 0.0)]).verdict == "even"  # both plays within it: no choice
     assert verdict([(1.0, 0.0), (0.7, 0.0)]).verdict == "inaccuracy"
     d = verdict([(1.0, 0.0), (0.2, 0.0)])
     assert (d.verdict, d.rank, d.best, round(d.loss, 3), d.kind) == ("mistake", 2, 0, 0.8, "Claim")
     # a gap the evaluator cannot tell from noise is no mistake, however large it looks, nor an
     # agreement: the review cannot say (method m7)
     assert verdict([(1.0, 0.3), (0.2, 0.3)]).verdict == "unclear"
-    assert verdict([(1.0, 0.3), (0.9, 0.3)]).verdict == "agrees"  # within the floor: noise or not
+    assert verdict3([(1.0, 0.3), (0.9, 0.3)]) == "agrees"  # within the floor: noise or not
 
 
 def test_an_agreement_carries_the_noise_of_its_gap_to_the_nearest_other_play():
@@ -232,4 +239,52 @@ def test_only_the_meaning_of_agrees_changed_in_method_m7():
         ("mistake", "mistake"),
         ("inaccuracy", "inaccuracy"),
     } <= seen
-    assert rv.METHOD == "m7"  # a review stored under m6's meaning is never served as this one
+    assert rv.METHOD == "m8"  # a review stored under m6's meaning is never served as this one
+
+
+def test_a_decision_where_every_play_is_within_the_floor_is_even_and_left_out_of_the_agreement():
+    """A late MCR discard among tiles the evaluator values within half a point of each other:
+    whatever the seat played was as good, so the review cannot agree or disagree with it. It is
+    ``even`` (method m8; m7 said "agrees", which credited a random seat with every such decision),
+    counted apart and left out of the agreement share; a decision with a play beyond the floor
+    is judged as before."""
+    mcr = kit("mcr").review
+    four = [Discard(seat=1, tile=4 * t) for t in range(4)]  # four kinds: four plays
+    flat = [(1.0, 0.8), (0.7, 0.8), (0.6, 0.8), (0.55, 0.8)]  # all within 0.5 points of the best
+    even = rv.judge(3, four, 3, flat, mcr.INACCURACY_FLOOR, mcr.MISTAKE_FLOOR, mcr.same_play)
+    assert (even.verdict, even.rank, even.choices, even.loss) == ("even", 4, 4, 0.45)
+    steep = [*flat[:3], (-0.5, 0.2)]  # one play 1.5 points behind: a choice that matters
+    agrees = rv.judge(5, four, 1, steep, mcr.INACCURACY_FLOOR, mcr.MISTAKE_FLOOR, mcr.same_play)
+    assert agrees.verdict == "agrees"
+    missed = rv.judge(7, four, 3, [(1.0, 0.0), (0.7, 0.0), (0.6, 0.0), (-1.5, 0.0)],
+                      mcr.INACCURACY_FLOOR, mcr.MISTAKE_FLOOR, mcr.same_play)  # fmt: skip
+    assert missed.verdict == "mistake"
+    summary = rv.summarize([even, agrees, missed])
+    assert (summary.decisions, summary.even, summary.agreements, summary.mistakes) == (3, 1, 1, 1)
+    assert summary.agreement == 0.5  # one agreement of the two decisions that were a choice
+    assert rv.summarize([even]).agreement == 1.0  # nothing to disagree with
+
+
+def test_only_even_decisions_changed_in_method_m8():
+    """m8 takes from ``agrees`` the decisions whose plays are all within the inaccuracy floor of
+    the best and calls them ``even``; every other verdict, loss and rank is m7's."""
+    import random
+
+    rng = random.Random("m8")
+    seen = set()
+    for _ in range(3000):
+        n = rng.randint(2, 8)
+        actions = [Discard(seat=1, tile=4 * t) for t in range(n)]
+        spread = rng.choice([0.04, 0.4, 3.0])
+        scores = [(round(rng.uniform(0, spread), 3), round(rng.uniform(0, 0.3), 2)) for _ in range(n)]
+        chosen = rng.randrange(n)
+        floors = rng.choice([(0.5, 2.0), (0.05, 0.5)])
+        d = rv.judge(0, actions, chosen, scores, *floors)
+        values = [v for v, _n in scores]
+        assert (d.verdict == "even") == (max(values) - min(values) <= floors[0])
+        assert d.verdict != "even" or d.loss <= floors[0]  # an even decision was m7's "agrees"
+        if d.verdict != "even":  # m7's rule, written out: unchanged for every other decision
+            loss = max(values) - values[chosen]
+            assert (d.verdict == "agrees") == (loss <= floors[0] or d.rank == 1)
+        seen.add(d.verdict)
+    assert {"even", "agrees", "unclear", "inaccuracy"} <= seen

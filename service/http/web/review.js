@@ -1,6 +1,6 @@
 // The review of one seat of a finished deal in the replay viewer (POST /deals/{id}/reviews, then
 // GET /deals/{id}/reviews/{seat} until done): the progress while the bot workers run it, then a
-// mark on every decision of that seat (agrees / unclear / inaccuracy / mistake) in the step list and on the
+// mark on every decision of that seat (even / agrees / unclear / inaccuracy / mistake) in the step list and on the
 // slider, the options and their values at the current step, a chart of the value lost per
 // decision, and a jump to the next or previous mistake (keys n / p).
 import { t, isRtl } from "./i18n.js";
@@ -13,8 +13,9 @@ import { showProblem, announce } from "./ui.js";
 
 const POLL_MS = 300;
 // unclear: behind by the values, within the evaluator's noise (never ✓: the review cannot vouch for it)
-const MARK = { agrees: "✓", unclear: "?", inaccuracy: "?!", mistake: "✗" };
-const VERDICTS = ["agrees", "unclear", "inaccuracy", "mistake"];
+// even: every play was within the inaccuracy floor of the best (no choice to judge; never ✓)
+const MARK = { even: "=", agrees: "✓", unclear: "?", inaccuracy: "?!", mistake: "✗" };
+const VERDICTS = ["even", "agrees", "unclear", "inaccuracy", "mistake"];
 const fmt = (x) => (Math.round(x * 100) / 100).toFixed(2);
 
 /** The review state kept on the replay's context. */
@@ -135,6 +136,7 @@ function summaryHtml(ctx, r) {
       <p class="rv-figs"><strong>${esc(nm(r.seat))}</strong> ${item("rv-decisions", t("rv.decisions"), sm.decisions)}
       ${item("rv-agreement", t("rv.agreement"), Math.round(sm.agreement * 100) + " %")}
       ${item("rv-unclear", t("rv.unclear"), sm.unclear)}
+      ${item("rv-even", t("rv.even"), sm.even ?? 0)}
       ${item("rv-inaccuracies", t("rv.inaccuracies"), sm.inaccuracies)}
       ${item("rv-mistakes", t("rv.mistakes"), sm.mistakes)}
       ${item("rv-loss", t("rv.totalloss", { unit }), fmt(sm.total_loss))}
@@ -163,7 +165,7 @@ function chartHtml(ctx, r) {
   const line = r.decisions.map((d) => `${x(d.version).toFixed(1)},${y(d.loss).toFixed(1)}`).join(" ");
   const pts = r.decisions.map((d) => {
     const label = t("rv.point", { n: d.version, verdict: t("rv.v." + d.verdict), loss: fmt(d.loss), unit });
-    return `<circle id="rv-pt-${d.version}" class="pt v-${d.verdict}${d.version === ctx.step ? " current" : ""}" cx="${x(d.version).toFixed(1)}" cy="${y(d.loss).toFixed(1)}" r="${d.verdict === "agrees" ? 3.5 : 5}" data-step="${d.version}" data-verdict="${d.verdict}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title></circle>`;
+    return `<circle id="rv-pt-${d.version}" class="pt v-${d.verdict}${d.version === ctx.step ? " current" : ""}" cx="${x(d.version).toFixed(1)}" cy="${y(d.loss).toFixed(1)}" r="${d.verdict === "agrees" || d.verdict === "even" ? 3.5 : 5}" data-step="${d.version}" data-verdict="${d.verdict}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title></circle>`;
   }).join("");
   const floorY = Number(y(r.mistake_floor).toFixed(1));
   return `<figure class="rv-chart-box"><svg id="rv-chart" class="rv-chart" viewBox="0 0 ${W} ${H}" role="group" aria-label="${esc(t("rv.chart", { unit }))}">
