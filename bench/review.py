@@ -36,10 +36,11 @@ the inaccuracy floor of the best): a review is lenient if the random seat agrees
 that, and where it is high the decisions themselves leave little to get wrong. From m8 a
 decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
 shares of all decisions, ``agrees_of_not_even`` is the agreement among the others (what a review's
-summary shows), and ``chance_agrees_share_of_not_even`` the chance figure on those. For MCR,
-``chosen_valued_by_model_alone`` counts by verdict the decisions whose chosen play was valued by
-the model alone, not played out (its noise is the model's). ``--no-reseed`` skips the
-second review of each seat (half the time; no ``verdicts_equal_across_review_seeds`` then).
+summary shows), and ``chance_agrees_share_of_not_even`` the chance figure on those. For a game
+whose evaluator values some options by a model, ``chosen_valued_by_model_alone`` counts by
+verdict the decisions whose chosen play was valued by the model alone, not played out (its noise
+is the model's). ``--no-reseed`` skips the second review of each seat (half the time; no
+``verdicts_equal_across_review_seeds`` then).
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
     last_far: dict[str, dict[str, int]] = {level: dict.fromkeys(VERDICTS, 0) for level in per_deal}
     chance: dict[str, list[float]] = {level: [] for level in per_deal}
     chance_judged: dict[str, list[float]] = {level: [] for level in per_deal}
-    model_noise = getattr(k.review, "MODEL_NOISE", None)  # MCR: options valued by its model alone
+    # a game whose evaluator values some options by its model alone
+    model_noise = getattr(k.review, "MODEL_NOISE", None)
     by_model: dict[str, dict[str, int]] = {level: dict.fromkeys(VERDICTS, 0) for level in per_deal}
     agree = mistakes = total_random = total_strong = 0
     decisive = {"strong": 0, "random": 0}

@@ -1,4 +1,4 @@
-""""Play again" with a friend in two headless Chromium contexts that share nothing: the creator's
+""" "Play again" with a friend in two headless Chromium contexts that share nothing: the creator's
 click makes the new deal, the friend's open result sheet follows to it, and both sit in their
 own seats with their names, deal it with their seeds and play on.
 
