@@ -1,6 +1,6 @@
 """The web client names a game in one place: its own module and its registry line (issue 23).
 
-Each game's browser code lives in ``service/http/web/games/<name>.js`` (one default-exported
+Each game's browser code lives in ``service/http/web/games/<name>/index.js`` (one default-exported
 object: its model of a seat view, its pieces, its centre, seat badges, result sheet, coach and
 rules page) and is registered by one import in ``service/http/web/games.js``; every page asks
 ``gameUi(name)`` instead of comparing names. So no other script may write a game's name as a
@@ -42,15 +42,15 @@ def test_pages_do_not_branch_on_game_names() -> None:
 
 def test_every_game_has_one_module_and_one_registry_line() -> None:
     registry = (WEB / "games.js").read_text(encoding="utf-8")
-    imported = re.findall(r'^import (\w+) from "\./games/(\w+)\.js";$', registry, re.M)
+    imported = re.findall(r'^import (\w+) from "\./games/(\w+)/index\.js";$', registry, re.M)
     assert [a for a, _ in imported] == [b for _, b in imported], "import each game under its own name"
     names = [b for _, b in imported]
     assert sorted(names) == sorted(GAMES), "the web registry and domain.game.GAMES list the same games"
     registered = re.findall(r"^register\((\w+)\);$", registry, re.M)
     assert registered == names, "each imported game is registered once, in the order imported"
-    modules = sorted(p.stem for p in (WEB / "games").glob("*.js"))
+    modules = sorted(p.parent.name for p in (WEB / "games").glob("*/index.js"))
     assert modules == sorted(names), "every module under web/games/ is registered, and only those"
     for name in names:
-        text = (WEB / "games" / f"{name}.js").read_text(encoding="utf-8")
-        assert f'const NAME = "{name}";' in text, f"games/{name}.js names its own game"
+        text = (WEB / "games" / name / "index.js").read_text(encoding="utf-8")
+        assert f'const NAME = "{name}";' in text, f"games/{name}/index.js names its own game"
         assert "export default {" in text

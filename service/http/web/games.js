@@ -3,8 +3,8 @@
 // coach, its rules page), registered in registry.js, which the pages ask. A new game is one
 // module, its import here and its register line.
 import { register } from "./registry.js";
-import paohuzi from "./games/paohuzi.js";
-import mcr from "./games/mcr.js";
+import paohuzi from "./games/paohuzi/index.js";
+import mcr from "./games/mcr/index.js";
 
 register(paohuzi);
 register(mcr);

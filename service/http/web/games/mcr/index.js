@@ -1,13 +1,13 @@
 // MCR (Chinese Official Mahjong) in the browser: 4 seats, 144 tiles. What the pages need of this
 // game (its model of a server view, its tiles, the centre of its table, its seat badges, its
 // result sheet, its coach, its rules page); registered in ../games.js.
-import { t, getLang } from "../i18n.js";
-import { pieceHtml, mcTileSvg, mcTileName, mcCode, mcTileOfCode, hasCjk } from "../cards.js";
-import { FANS, FAN_POINTS, COMBINED_FAN, fanName } from "../fans.js";
-import { esc } from "../net.js";
-import { piecesHtml, backsHtml, groupedHtml, meldHtml, allHandsHtml } from "../table.js";
-import { same } from "../fair.js";
-import { rule } from "../coach.js";
+import { t, getLang } from "../../i18n.js";
+import { pieceHtml, mcTileSvg, mcTileName, mcCode, mcTileOfCode, hasCjk } from "../../cards.js";
+import { FANS, FAN_POINTS, COMBINED_FAN, fanName } from "../../fans.js";
+import { esc } from "../../net.js";
+import { piecesHtml, backsHtml, groupedHtml, meldHtml, allHandsHtml } from "../../table.js";
+import { same } from "../../fair.js";
+import { rule } from "../../coach.js";
 
 const NAME = "mcr";
 

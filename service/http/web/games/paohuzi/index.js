@@ -1,14 +1,14 @@
 // Paohuzi in the browser: 3 seats, 80 cards. What the pages need of this game (its model of a
 // server view, its cards, the centre of its table, its seat badges, its result sheet, its coach,
 // its rules page); registered in ../games.js.
-import { t } from "../i18n.js";
-import { pieceHtml, phCardSvg, phCardName, phKindLabel, phKindFromName } from "../cards.js";
-import { HUXI, groupHuxi, tunFor, HUXI_EXAMPLES } from "../rules.js";
-import { esc } from "../net.js";
-import { piecesHtml, allHandsHtml } from "../table.js";
-import { pieceName } from "../words.js";
-import { same } from "../fair.js";
-import { rule } from "../coach.js";
+import { t } from "../../i18n.js";
+import { pieceHtml, phCardSvg, phCardName, phKindLabel, phKindFromName } from "../../cards.js";
+import { HUXI, groupHuxi, tunFor, HUXI_EXAMPLES } from "../../rules.js";
+import { esc } from "../../net.js";
+import { piecesHtml, allHandsHtml } from "../../table.js";
+import { pieceName } from "../../words.js";
+import { same } from "../../fair.js";
+import { rule } from "../../coach.js";
 
 const NAME = "paohuzi";
 
