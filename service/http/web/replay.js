@@ -1,7 +1,7 @@
 // The replay viewer (#/replay/<deal>): one frame per step, a slider, perspectives, and the claim
 // windows explained from the audit. Arrow keys work on the whole page, without a focused control.
 import { t, isRtl } from "./i18n.js";
-import { pieceHtml, mcTileName } from "./cards.js";
+import { pieceHtml } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { api, esc, $, ownSeat, tokensOf } from "./net.js";
 import { Describer, namer, pieceName, windowNo, noun } from "./words.js";
@@ -107,7 +107,7 @@ function claimPanelHtml(ctx) {
   const optText = (o) => {
     if (o === "pass") return t("claim.pass");
     if (o.type) return actionAria(game, o);
-    return t("claim." + o.claim) + (o.tiles && o.tiles.length ? " (" + o.tiles.map(mcTileName).join(", ") + ")" : "");
+    return t("claim." + o.claim) + (o.tiles && o.tiles.length ? " (" + o.tiles.map((id) => pieceName(game, id)).join(", ") + ")" : "");
   };
   return `<ol class="windows">${wins.map((w) => {
     const res = w.resolution || {};

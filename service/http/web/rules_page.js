@@ -1,7 +1,7 @@
-// The rules pages (#/rules/paohuzi, #/rules/mcr, and #/rules/table for the rules both games share):
-// our own wording, every item under its rule id.
+// The rules pages (#/rules/<game> for each registered game, and #/rules/table for the rules every
+// game shares): our own wording, every item under its rule id.
 import { t, getLang } from "./i18n.js";
-import { RULES } from "./rules.js";
+import { rulesOf, tableNotes } from "./rules.js";
 import { esc, $ } from "./net.js";
 import { games, gameUi } from "./registry.js";
 
@@ -14,21 +14,23 @@ const pageLabel = (g) => (g === "table" ? "rules.table" : "nav.rules." + g);
 
 const tocHtml = (g, doc, extra) => `<nav class="toc" aria-label="${t("rules.toc")}"><ol>${doc.sections.map((s, i) => `<li><a href="#/rules/${g}/${i}">${esc(s.h)}</a></li>`).join("")}
       ${extra}</ol></nav>`;
-const sectionsHtml = (doc) => doc.sections.map((s, i) => `<section id="sec-${i}"><h2>${esc(s.h)}</h2>${s.p ? `<p>${esc(s.p)}</p>` : ""}<dl>${s.items.map(([id, text]) => `<dt id="${id}"><span class="rule-id">${id}</span></dt><dd>${esc(text)}</dd>`).join("")}</dl></section>`).join("");
+// `more(id)`: what is added to an item's text (the table rules: what each game adds)
+const sectionsHtml = (doc, more = () => "") => doc.sections.map((s, i) => `<section id="sec-${i}"><h2>${esc(s.h)}</h2>${s.p ? `<p>${esc(s.p)}</p>` : ""}<dl>${s.items.map(([id, text]) => `<dt id="${id}"><span class="rule-id">${id}</span></dt><dd>${esc([text, more(id)].filter(Boolean).join(" "))}</dd>`).join("")}</dl></section>`).join("");
 const seeAlsoHtml = (g) => `<p class="help" id="rules-see-also">${esc(t("rules.seealso"))} ${otherPages(g).map((o) => `<a href="#/rules/${o}" data-rules="${o}">${esc(t(pageLabel(o)))}</a>`).join(" · ")}</p>`;
 
 export function renderRules(game) {
-  const g = RULES[game] ? game : gameNames()[0];
-  const doc = RULES[g][getLang()] || RULES[g].en;
+  const g = rulesOf(game) ? game : gameNames()[0];
+  const all = rulesOf(g);
+  const doc = all[getLang()] || all.en;
   if (g === "table") {
     app().innerHTML = `<article class="rules card-panel" aria-labelledby="rules-title">
     <h1 id="rules-title">${esc(doc.title)}</h1><p class="lead">${esc(doc.intro)}</p>${seeAlsoHtml(g)}
     ${tocHtml(g, doc, "")}
-    ${sectionsHtml(doc)}
+    ${sectionsHtml(doc, (id) => tableNotes(id, getLang()))}
   </article>`;
     return;
   }
-  // a game's page: its samples, its own tables (games/*.js) and the names of its pieces
+  // a game's page: its samples, its own tables (games/<name>/) and the names of its pieces
   const ui = gameUi(g);
   app().innerHTML = `<article class="rules card-panel" aria-labelledby="rules-title">
     <h1 id="rules-title">${esc(doc.title)}</h1><p class="lead">${esc(doc.intro)}</p>

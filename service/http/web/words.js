@@ -1,9 +1,10 @@
 // What the table says in words: one name per seat, every event as a sentence of the chosen
 // language (the move log, the last-action line, the replay), refusals from their rule ids, and
-// the reason a claim window closed. Sentences whose subject is the person have their own
+// the reason a claim window closed. The events every game shares (claim windows, the table's own
+// events, the seed) are said here; a game's own events by its module's `say`
+// (games/<name>/words.js). Sentences whose subject is the person have their own
 // ".you" form, so no language has to bend a verb to fit "You".
 import { t } from "./i18n.js";
-import { phKindLabel, phKindFromName } from "./cards.js";
 import { ruleText } from "./rules.js";
 import { esc } from "./net.js";
 import { gameUi } from "./registry.js";
@@ -39,7 +40,7 @@ export function levelOf(kinds, i) {
   return k.startsWith("bot:") ? k.slice(4) : null;
 }
 
-// claim windows are numbered from 1 in both games (Paohuzi's ids start at 1, MCR's at 0)
+// claim windows are numbered from 1 in every game (the game's module knows where its ids start)
 export function windowNo(game, id) { return gameUi(game).windowNo(id); }
 
 export function pieceName(game, id) {
@@ -48,13 +49,13 @@ export function pieceName(game, id) {
 }
 export function noun(kind) { const k = "noun." + kind; const s = t(k); return s === k ? kind : s; }
 
-// claim strength, for saying why a window went to someone else (PH-6.4, MC-3.2)
-const LEVEL = { win: 3, pao: 2, peng: 2, kong: 2, pung: 2, chi: 1, chow: 1 };
-export function claimOfAction(a) {
+// claim strength, for saying why a window went to someone else: the game's `claimLevel`
+// (its claims by strength, games/<name>/words.js)
+export function claimOfAction(game, a) {
   if (!a) return null;
   if (a.type === "Claim") return a.claim;
   const k = a.type.toLowerCase();
-  return LEVEL[k] ? k : null;
+  return gameUi(game).claimLevel[k] ? k : null;
 }
 
 // one seat's sentence, in its "you" form when the subject is the person
@@ -88,17 +89,6 @@ export class Describer {
     switch (ev.type) {
       case "DealCreated":
         return { text: ev.rematch_of ? t("log.created.rematch", { deal: ev.rematch_of }) : t("log.created") };
-      case "DealStarted":
-        return { text: gameUi(g).startedText(ev, nm, card) };
-      case "KanFormed":
-        return { text: say(nm, "log.kan", ev.seat, { kind: phKindLabel(ev.cards[0] >> 2) }), rule: ev.rule_id };
-      case "MeldMade": return this.meld(ev);
-      case "CardRevealed":
-        return { text: say(nm, "log.reveal", ev.seat, { card: card(ev.card), n: ev.stock_left }) };
-      case "CardDiscarded": case "TileDiscarded":
-        return { text: say(nm, "log.discard", ev.seat, { card: card(ev.card ?? ev.tile) }) };
-      case "CardUnclaimed":
-        return { text: say(nm, "log.unclaimed", ev.seat, { card: card(ev.card) }), rule: ev.rule_id };
       case "ClaimWindowOpened": {
         const eligible = ev.eligible || [];
         const mine = this.me !== null && this.me !== undefined && eligible.includes(this.me);
@@ -126,34 +116,7 @@ export class Describer {
         if (missed) text += t("log.res.missed");
         return { text, rule: ev.rule_id, window: ev.window, missed };
       }
-      case "ChouMarked":
-        return { text: say(nm, "log.chou", ev.seat, { kind: phKindLabel(phKindFromName(ev.kind)) }), rule: ev.rule_id };
-      case "DiscardRequired": return { text: say(nm, "log.mustdiscard", ev.seat, {}), rule: ev.rule_id };
-      case "HandDead": return { text: say(nm, "log.dead", ev.seat, {}), rule: ev.rule_id };
-      case "DealWon":
-        return { text: say(nm, ev.heavenly ? "log.ph.heavenly" : "log.ph.won", ev.seat, { huxi: ev.huxi, tun: ev.tun }), rule: ev.rule_id };
-      case "DealDrawn": return { text: t("log.ph.drawn"), rule: ev.rule_id };
       case "SeedRevealed": return { text: t("log.seed") };
-      case "TilesDealt": return { text: say(nm, "log.dealt", ev.seat, { n: ev.tiles ? ev.tiles.length : ev.count }), rule: "MC-2.4" };
-      case "FlowerReplaced": return { text: say(nm, "log.flower", ev.seat, { flower: card(ev.flower) }), rule: "MC-2.4" };
-      case "TileDrawn": {
-        const key = ev.replacement ? "log.draw.repl" : "log.draw";
-        if (nm.isMe(ev.seat)) return { text: t(key + ".you", { card: card(ev.tile) }) };
-        if (ev.tile !== undefined && ev.tile !== null) return { text: t(key + ".known", { seat: nm(ev.seat), card: card(ev.tile) }) };
-        return { text: t(key, { seat: nm(ev.seat) }) };
-      }
-      case "SetClaimed":
-        return { text: say(nm, "log.took.from", ev.seat, { card: card(ev.card), from: nm.obj(ev.from_seat), meld: noun(ev.meld) }), rule: "MC-3.2" };
-      case "ConcealedKongDeclared": {
-        if (nm.isMe(ev.seat)) return { text: t("log.ckong.you", { card: card(ev.tiles[0]) }), rule: "MC-3.3" };
-        if (ev.tiles && ev.tiles.length) return { text: t("log.ckong.known", { seat: nm(ev.seat), card: card(ev.tiles[0]) }), rule: "MC-3.3" };
-        return { text: t("log.ckong", { seat: nm(ev.seat) }), rule: "MC-3.3" };
-      }
-      case "AddedKongDeclared": return { text: say(nm, "log.akong", ev.seat, { card: card(ev.tile) }), rule: "MC-3.3" };
-      case "HandWon":
-        if (ev.self_drawn) return { text: say(nm, "log.mc.self", ev.seat, { card: card(ev.tile), total: ev.total }), rule: "MC-4.4" };
-        return { text: say(nm, "log.mc.won", ev.seat, { card: card(ev.tile), from: nm.obj(ev.from_seat), total: ev.total }), rule: "MC-4.4" };
-      case "WallExhausted": return { text: t("log.mc.exhausted"), rule: "MC-3.6" };
       // the table's own events (TB): who sat down, who is ready, clocks and absence
       case "SeatJoined": return { text: say(nm, "log.joined", ev.seat, { seat: ev.name, n: ev.seat }), rule: "TB-1.1" };
       case "SeatFilled": return { text: t("log.filled", { n: ev.seat, level: t("level." + String(ev.kind || "").replace(/^bot:/, "")) }), rule: "TB-1.4" };
@@ -163,20 +126,12 @@ export class Describer {
       case "SeatAway": return { text: say(nm, "log.away", ev.seat, {}), rule: ev.rule_id || "TB-2.6" };
       case "SeatBack": return { text: say(nm, "log.back", ev.seat, {}), rule: ev.rule_id || "TB-2.6" };
       case "DealAbandoned": return { text: t("log.abandoned"), rule: ev.rule_id || "TB-2.7" };
-      default: return { text: ev.type };
+      default: {
+        // the game's own events, in its own words
+        const own = gameUi(g).say(ev, { name: nm, card, say: (key, seat, params) => say(nm, key, seat, params), noun });
+        return own || { text: ev.type };
+      }
     }
-  }
-
-  meld(ev) {
-    const nm = this.name;
-    const meld = noun(ev.meld);
-    if (ev.claimed === null || ev.claimed === undefined) {
-      const cards = ev.cards.map((c) => this.card(c)).join(", ");
-      return { text: say(nm, "log.laid", ev.seat, { meld, cards }), rule: ev.rule_id };
-    }
-    const from = ev.from_seat !== null && ev.from_seat !== undefined && ev.from_seat !== ev.seat;
-    const key = from ? "log.took.from" : "log.took";
-    return { text: say(nm, key, ev.seat, { card: this.card(ev.claimed), from: from ? nm.obj(ev.from_seat) : "", meld }), rule: ev.rule_id };
   }
 
   // a step the chosen seat did not see: after the deal, what kind of step and whose
@@ -258,7 +213,8 @@ export function closedReason(game, name, resolution, myActions) {
   if (w.seat === null || w.seat === undefined) parts.push(t("hold.nobody", { card: cardName }));
   else if (w.claim === "win") parts.push(t("hold.won", { seat: name(w.seat), card: cardName }));
   else parts.push(t("hold.took", { seat: name(w.seat), card: cardName, claim: noun(w.claim) }));
-  const mine = (myActions || []).map(claimOfAction).filter(Boolean);
+  const LEVEL = gameUi(game).claimLevel;
+  const mine = (myActions || []).map((a) => claimOfAction(game, a)).filter(Boolean);
   if (w.seat !== null && w.seat !== undefined && mine.length && LEVEL[w.claim]) {
     const best = mine.reduce((a, b) => (LEVEL[b] > LEVEL[a] ? b : a));
     if (LEVEL[w.claim] > LEVEL[best]) parts.push(t("hold.beats", { claim: noun(w.claim), mine: noun(best) }));

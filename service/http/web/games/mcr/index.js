@@ -2,8 +2,11 @@
 // game (its model of a server view, its tiles, the centre of its table, its seat badges, its
 // result sheet, its coach, its rules page); registered in ../games.js.
 import { t, getLang } from "../../i18n.js";
-import { pieceHtml, mcTileSvg, mcTileName, mcCode, mcTileOfCode, hasCjk } from "../../cards.js";
-import { FANS, FAN_POINTS, COMBINED_FAN, fanName } from "../../fans.js";
+import { pieceHtml, hasCjk } from "../../cards.js";
+import { mcTileSvg, mcTileName, mcCode, mcTileOfCode } from "./cards.js";
+import { FANS, FAN_POINTS, COMBINED_FAN, fanName } from "./fans.js";
+import { RULES, TABLE_NOTES } from "./rules.js";
+import { say, CLAIM_LEVEL } from "./words.js";
 import { esc } from "../../net.js";
 import { piecesHtml, backsHtml, groupedHtml, meldHtml, allHandsHtml } from "../../table.js";
 import { same } from "../../fair.js";
@@ -200,7 +203,8 @@ export default {
   },
 
   // ---------------------------------------------------------------- the move log
-  startedText: (ev, nm) => t("log.mc.started", { seat: nm.obj(ev.dealer), wind: t("tile.wind" + ((ev.prevailing_wind ?? 0) + 1)) }),
+  say, // the sentence of each of its own events (./words.js)
+  claimLevel: CLAIM_LEVEL,
 
   // ---------------------------------------------------------------- result sheet
   // the sheet's body (the winning hand, fans and points), its payments and its winner
@@ -286,6 +290,8 @@ export default {
   },
 
   // ---------------------------------------------------------------- rules page
+  rules: RULES, // its rules in every language (./rules.js)
+  tableNotes: TABLE_NOTES, // what it adds to a table rule's text
   rulesSampleHtml: () => `<div class="sample" aria-hidden="true">${[0, 40, 76, 108, 112, 124, 128, 132, 136].map((c) => pieceHtml(NAME, c, { cls: "sm" })).join("")}</div>`,
   rulesTocHtml: () => `<li><a href="#/rules/${NAME}/fans">${esc(t("rules.fans.title"))}</a></li>`,
   rulesTablesHtml: () => fanTableHtml(),

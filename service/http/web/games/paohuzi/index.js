@@ -2,8 +2,11 @@
 // server view, its cards, the centre of its table, its seat badges, its result sheet, its coach,
 // its rules page); registered in ../games.js.
 import { t } from "../../i18n.js";
-import { pieceHtml, phCardSvg, phCardName, phKindLabel, phKindFromName } from "../../cards.js";
-import { HUXI, groupHuxi, tunFor, HUXI_EXAMPLES } from "../../rules.js";
+import { pieceHtml } from "../../cards.js";
+import { phCardSvg, phCardName, phKindLabel, phKindFromName } from "./cards.js";
+import { HUXI, groupHuxi, tunFor, HUXI_EXAMPLES } from "./huxi.js";
+import { RULES, TABLE_NOTES } from "./rules.js";
+import { say, CLAIM_LEVEL } from "./words.js";
 import { esc } from "../../net.js";
 import { piecesHtml, allHandsHtml } from "../../table.js";
 import { pieceName } from "../../words.js";
@@ -184,7 +187,8 @@ export default {
   },
 
   // ---------------------------------------------------------------- the move log
-  startedText: (ev, nm, card) => t("log.ph.started", { seat: nm.obj(ev.dealer), card: card(ev.face_up) }),
+  say, // the sentence of each of its own events (./words.js)
+  claimLevel: CLAIM_LEVEL,
 
   // ---------------------------------------------------------------- result sheet
   // the sheet's body (best split, huxi, tun), its payments and its winner
@@ -257,6 +261,8 @@ export default {
   },
 
   // ---------------------------------------------------------------- rules page
+  rules: RULES, // its rules in every language (./rules.js)
+  tableNotes: TABLE_NOTES, // what it adds to a table rule's text
   rulesSampleHtml: () => `<div class="sample" aria-hidden="true">${[0, 4, 8, 40, 44, 48, 20, 64, 76].map((c) => pieceHtml(NAME, c, { cls: "sm" })).join("")}</div>`,
   rulesTocHtml: () => `<li><a href="#/rules/${NAME}/huxi">${esc(t("rules.huxi.title"))}</a></li>`,
   rulesTablesHtml: () => huxiTablesHtml(),
