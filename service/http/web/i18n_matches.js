@@ -4,11 +4,11 @@
 
 const en = {
   "match.kind": "One deal or a match", "match.one": "One deal", "match.many": "A match",
-  "match.length": "Length", "match.mc.round": "A round (4 hands)", "match.mc.game": "A whole game (4 rounds, 16 hands)",
-  "match.mc.hands": "Number of hands", "match.ph.deals": "Number of deals", "match.targetlabel": "Target in {unit} (optional)",
+  "match.length": "Length",
+  "match.targetlabel": "Target in {unit} (optional)",
   "match.help": "A match is a series of deals at this table with the same seats and a running score; each next deal is dealt when the last one ends.",
   "match.title": "Match", "match.round.0": "East round", "match.round.1": "South round", "match.round.2": "West round", "match.round.3": "North round",
-  "match.mc.hand": "{round}, hand {h} of 4", "match.hand": "hand {k} of {n}", "match.deal": "Deal {k} of {n}", "match.target": "first to {n} tun",
+  "match.deal": "Deal {k} of {n}", "match.target": "first to {n} tun",
   "match.ofn": "{n} deals", "match.running": "Running score ({unit})", "match.page": "Match page",
   "match.standings": "Standings", "match.rank": "Rank", "match.seat": "Seat", "match.score": "Score",
   "match.over": "The match is over.", "match.going": "The match is being played.", "match.next": "Next hand",
@@ -27,11 +27,11 @@ const en = {
 
 const pt = {
   "match.kind": "Uma mão ou uma partida", "match.one": "Uma mão", "match.many": "Uma partida",
-  "match.length": "Duração", "match.mc.round": "Uma volta (4 mãos)", "match.mc.game": "Um jogo inteiro (4 voltas, 16 mãos)",
-  "match.mc.hands": "Número de mãos", "match.ph.deals": "Número de mãos", "match.targetlabel": "Meta em {unit} (opcional)",
+  "match.length": "Duração",
+  "match.targetlabel": "Meta em {unit} (opcional)",
   "match.help": "Uma partida é uma série de mãos nesta mesa com os mesmos lugares e uma pontuação acumulada; cada mão seguinte é dada quando a anterior termina.",
   "match.title": "Partida", "match.round.0": "Volta do Leste", "match.round.1": "Volta do Sul", "match.round.2": "Volta do Oeste", "match.round.3": "Volta do Norte",
-  "match.mc.hand": "{round}, mão {h} de 4", "match.hand": "mão {k} de {n}", "match.deal": "Mão {k} de {n}", "match.target": "vence quem chegar a {n} tun",
+  "match.deal": "Mão {k} de {n}", "match.target": "vence quem chegar a {n} tun",
   "match.ofn": "{n} mãos", "match.running": "Pontuação acumulada ({unit})", "match.page": "Página da partida",
   "match.standings": "Classificação", "match.rank": "Posição", "match.seat": "Lugar", "match.score": "Pontuação",
   "match.over": "A partida terminou.", "match.going": "A partida está em curso.", "match.next": "Próxima mão",
@@ -50,11 +50,11 @@ const pt = {
 
 const nl = {
   "match.kind": "Eén spel of een partij", "match.one": "Eén spel", "match.many": "Een partij",
-  "match.length": "Lengte", "match.mc.round": "Een ronde (4 handen)", "match.mc.game": "Een heel spel (4 ronden, 16 handen)",
-  "match.mc.hands": "Aantal handen", "match.ph.deals": "Aantal spellen", "match.targetlabel": "Doel in {unit} (optioneel)",
+  "match.length": "Lengte",
+  "match.targetlabel": "Doel in {unit} (optioneel)",
   "match.help": "Een partij is een reeks spellen aan deze tafel met dezelfde plaatsen en een lopende stand; elk volgend spel wordt gedeeld zodra het vorige eindigt.",
   "match.title": "Partij", "match.round.0": "Oostronde", "match.round.1": "Zuidronde", "match.round.2": "Westronde", "match.round.3": "Noordronde",
-  "match.mc.hand": "{round}, hand {h} van 4", "match.hand": "hand {k} van {n}", "match.deal": "Spel {k} van {n}", "match.target": "wie het eerst {n} tun haalt",
+  "match.deal": "Spel {k} van {n}", "match.target": "wie het eerst {n} tun haalt",
   "match.ofn": "{n} spellen", "match.running": "Lopende stand ({unit})", "match.page": "Partijpagina",
   "match.standings": "Eindstand", "match.rank": "Plaats", "match.seat": "Stoel", "match.score": "Score",
   "match.over": "De partij is afgelopen.", "match.going": "De partij wordt gespeeld.", "match.next": "Volgende hand",
@@ -73,11 +73,11 @@ const nl = {
 
 const ar = {
   "match.kind": "جولة واحدة أو مباراة", "match.one": "جولة واحدة", "match.many": "مباراة",
-  "match.length": "الطول", "match.mc.round": "دورة (4 أيدٍ)", "match.mc.game": "لعبة كاملة (4 دورات، 16 يدًا)",
-  "match.mc.hands": "عدد الأيدي", "match.ph.deals": "عدد الجولات", "match.targetlabel": "الهدف بوحدة {unit} (اختياري)",
+  "match.length": "الطول",
+  "match.targetlabel": "الهدف بوحدة {unit} (اختياري)",
   "match.help": "المباراة سلسلة جولات على هذه الطاولة بالمقاعد نفسها ومجموع نقاط متراكم؛ تُوزَّع كل جولة تالية عند انتهاء السابقة.",
   "match.title": "مباراة", "match.round.0": "دورة الشرق", "match.round.1": "دورة الجنوب", "match.round.2": "دورة الغرب", "match.round.3": "دورة الشمال",
-  "match.mc.hand": "{round}، اليد {h} من 4", "match.hand": "اليد {k} من {n}", "match.deal": "الجولة {k} من {n}", "match.target": "يفوز أول من يبلغ {n} تون",
+  "match.deal": "الجولة {k} من {n}", "match.target": "يفوز أول من يبلغ {n} تون",
   "match.ofn": "{n} جولات", "match.running": "النتيجة المتراكمة ({unit})", "match.page": "صفحة المباراة",
   "match.standings": "الترتيب", "match.rank": "المركز", "match.seat": "المقعد", "match.score": "النتيجة",
   "match.over": "انتهت المباراة.", "match.going": "المباراة جارية.", "match.next": "اليد التالية",
@@ -96,11 +96,11 @@ const ar = {
 
 const fi = {
   "match.kind": "Yksi jako vai ottelu", "match.one": "Yksi jako", "match.many": "Ottelu",
-  "match.length": "Pituus", "match.mc.round": "Kierros (4 kättä)", "match.mc.game": "Koko peli (4 kierrosta, 16 kättä)",
-  "match.mc.hands": "Käsien määrä", "match.ph.deals": "Jakojen määrä", "match.targetlabel": "Tavoite ({unit}, valinnainen)",
+  "match.length": "Pituus",
+  "match.targetlabel": "Tavoite ({unit}, valinnainen)",
   "match.help": "Ottelu on sarja jakoja tässä pöydässä samoilla paikoilla ja juoksevalla pistetilanteella; seuraava jako jaetaan, kun edellinen päättyy.",
   "match.title": "Ottelu", "match.round.0": "Idän kierros", "match.round.1": "Etelän kierros", "match.round.2": "Lännen kierros", "match.round.3": "Pohjoisen kierros",
-  "match.mc.hand": "{round}, käsi {h}/4", "match.hand": "käsi {k}/{n}", "match.deal": "Jako {k}/{n}", "match.target": "ensimmäinen {n} tuniin",
+  "match.deal": "Jako {k}/{n}", "match.target": "ensimmäinen {n} tuniin",
   "match.ofn": "{n} jakoa", "match.running": "Juokseva tilanne ({unit})", "match.page": "Ottelun sivu",
   "match.standings": "Lopputilanne", "match.rank": "Sija", "match.seat": "Paikka", "match.score": "Pisteet",
   "match.over": "Ottelu on päättynyt.", "match.going": "Ottelu on käynnissä.", "match.next": "Seuraava käsi",

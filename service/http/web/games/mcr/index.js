@@ -1,6 +1,7 @@
 // MCR (Chinese Official Mahjong) in the browser: 4 seats, 144 tiles. What the pages need of this
 // game (its model of a server view, its tiles, the centre of its table, its seat badges, its
 // result sheet, its coach, its rules page); registered in ../games.js.
+import "./i18n.js"; // its strings, added to the tables
 import { t, getLang } from "../../i18n.js";
 import { pieceHtml, hasCjk } from "../../cards.js";
 import { mcTileSvg, mcTileName, mcCode, mcTileOfCode } from "./cards.js";

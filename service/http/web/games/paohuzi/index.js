@@ -1,6 +1,7 @@
 // Paohuzi in the browser: 3 seats, 80 cards. What the pages need of this game (its model of a
 // server view, its cards, the centre of its table, its seat badges, its result sheet, its coach,
 // its rules page); registered in ../games.js.
+import "./i18n.js"; // its strings, added to the tables
 import { t } from "../../i18n.js";
 import { pieceHtml } from "../../cards.js";
 import { phCardSvg, phCardName, phKindLabel, phKindFromName } from "./cards.js";
