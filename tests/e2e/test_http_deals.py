@@ -126,6 +126,7 @@ async def test_games_deal_list_and_page_headers(http):
     games = (await (await http.get("/games")).json())["games"]
     assert {(g["game"], g["seats"]) for g in games} == {("paohuzi", 3), ("mcr", 4)}
     assert all(set(g["bots"]) >= {"greedy", "random"} for g in games)
+    assert [g["rules_page"] for g in games] == [f"/#/rules/{g['game']}" for g in games]
 
     # a live deal with people is listed only when it was opened to spectators
     private = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()

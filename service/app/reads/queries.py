@@ -621,6 +621,7 @@ def games() -> dict[str, Any]:
                 "seats": k.game.seat_count,
                 "bots": k.bot_levels,
                 "levels": levels,
+                "rules_page": f"/#/rules/{name}",  # the web client's page of the game's rules
             }
         )
     return {"games": out}

@@ -7,7 +7,7 @@ import { store, $ } from "./net.js";
 import { renderLobby, stopLobby } from "./lobby.js";
 import { renderPlay, renderWatch, stopLive, relabelLive, currentLive, liveState, liveSend } from "./play.js";
 import { renderReplay, stopReplay, currentReplay, drawReplay } from "./replay.js";
-import { renderRules } from "./rules_page.js";
+import { renderRules, rulesNav, relabelRulesNav } from "./rules_page.js";
 import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
 import { games, gameUi } from "./registry.js";
@@ -50,7 +50,7 @@ function renderChrome() {
   document.title = t("app.title");
   $("#brand").textContent = t("app.title");
   $("#nav-lobby").textContent = t("nav.lobby");
-  for (const g of games()) $("#" + g.navId).textContent = t("nav.rules." + g.name);
+  relabelRulesNav();
   $("#nav-rules-tb").textContent = t("rules.table");
   $("#lang-label").textContent = t("language");
   $("#settings-toggle").textContent = t("settings");
@@ -98,6 +98,7 @@ function init() {
   const browser = (navigator.language || "en").slice(0, 2);
   setLang(saved || (LANGS.some(([c]) => c === browser) ? browser : "en"));
   renderChrome();
+  rulesNav();
   bindSettings();
   applySettings();
   $("#lang").onchange = (e) => {

@@ -39,7 +39,7 @@ export function coachBoxHtml(m, ctx) {
 
 export const coachHintHtml = () => `<p class="coach-hint muted">${esc(t("coach.hover"))}</p>`;
 
-/** Inside a claim button: what the answer is worth (Paohuzi huxi and chou, MCR the win's fans). */
+/** Inside a claim button: what the answer is worth (the game's coachNote says it). */
 export function coachNoteHtml(m, action, index) {
   const a = m.coach;
   if (!a) return "";

@@ -5,7 +5,15 @@ const registered = [];
 
 /** Add a game's module (games.js does, once per game, in the lobby's order). */
 export const register = (game) => {
-  if (!registered.some((g) => g.name === game.name)) registered.push(game);
+  if (registered.some((g) => g.name === game.name)) return;
+  registered.push(game);
+  // the game's own style sheet (`styles`, a URL in its folder), after the pages' own
+  if (game.styles && typeof document !== "undefined" && document.head) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = game.styles;
+    document.head.append(link);
+  }
 };
 
 /** Every registered game, in the lobby's order (the first is the default). */

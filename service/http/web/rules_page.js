@@ -2,7 +2,7 @@
 // game shares): our own wording, every item under its rule id.
 import { t, getLang } from "./i18n.js";
 import { rulesOf, tableNotes } from "./rules.js";
-import { esc, $ } from "./net.js";
+import { esc, $, api } from "./net.js";
 import { games, gameUi } from "./registry.js";
 
 const app = () => $("#app");
@@ -41,4 +41,42 @@ export function renderRules(game) {
     ${ui.rulesTablesHtml()}
     ${ui.rulesNamesHtml()}
   </article>`;
+}
+
+// ------------------------------------------------------------------ the header's links
+// One link per game to its rules page, as GET /games lists them (`rules_page`), before the table
+// rules' link; a game the client has no module for gets none. Should the list not come, each
+// registered game's page is linked as the router knows it.
+export async function rulesNav() {
+  let listed;
+  try {
+    listed = ((await api("/games")).games || []).filter((g) => g.rules_page && gameUi(g.game)).map((g) => [g.game, g.rules_page]);
+  } catch {
+    listed = gameNames().map((n) => [n, "#/rules/" + n]);
+  }
+  const tb = $("#nav-rules-tb");
+  for (const [name, href] of listed) {
+    const ui = gameUi(name);
+    if (!tb || document.getElementById(ui.navId)) continue;
+    const a = document.createElement("a");
+    a.id = ui.navId;
+    a.href = href;
+    a.dataset.rules = name;
+    tb.before(a);
+  }
+  relabelRulesNav();
+  // the page already open may be one of them
+  const open = (location.hash || "").match(/^#\/rules(?:\/([^/]+))?/);
+  if (open && open[1] !== "table") {
+    const a = document.getElementById((gameUi(open[1]) || games()[0]).navId);
+    if (a) a.setAttribute("aria-current", "page");
+  }
+}
+
+/** The header's rules links in the current language. */
+export function relabelRulesNav() {
+  for (const g of games()) {
+    const a = document.getElementById(g.navId);
+    if (a) a.textContent = t("nav.rules." + g.name);
+  }
 }

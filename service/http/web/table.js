@@ -47,8 +47,8 @@ export function backsHtml(game, count, cls = "") {
   return h;
 }
 
-// The live hand's order: Paohuzi one column per rank (small before big), MCR one group per suit
-// and the honours, flowers last. Every hand on every page is laid out this way.
+// The live hand's order, as the game's module groups and sorts it (sortHand, handGroup). Every
+// hand on every page is laid out this way.
 export function groupHand(game, ids) {
   const ui = gameUi(game);
   const sorted = ui.sortHand([...ids].sort((a, b) => a - b));

@@ -93,6 +93,7 @@ const windBadge = (m, i) => `<span class="badge wind">${t("tile.wind" + (m.winds
 export default {
   name: NAME,
   seats: 4,
+  styles: new URL("./style.css", import.meta.url).href, // its own style sheet
   deckSize: 144, // the fairness check re-derives a wall of this many tiles (MC-2.4)
   rulePrefix: "MC",
   navId: "nav-rules-mcr", // its rules page's link in the page header
