@@ -483,7 +483,7 @@ async def test_the_table_rules_page_in_every_language(web_server, browser):  # n
     await page.click("#rules-see-also a[data-rules='table']")
     await page.wait_for_selector("dt#TB-2\\.5")
     expected = await page.evaluate(
-        "import('/web/rules.js').then(r => r.RULES.table.en.sections.flatMap(s => s.items.map(i => i[0])))"
+        "import('/web/rules.js').then(r => r.TABLE_RULES.en.sections.flatMap(s => s.items.map(i => i[0])))"
     )
     rules_doc = (Path(__file__).resolve().parents[2] / "docs/rules/table.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\| (TB-\d+\.\d+) \|", rules_doc, re.MULTILINE)
@@ -533,9 +533,9 @@ async def test_translations_complete_and_shuffle_test_vector(web_server, browser
             for (const k of Object.keys(m.STRINGS[l])) if (!(k in m.STRINGS.en)) out.push(l + ':extra:' + k);
           }
           for (const g of ['paohuzi', 'mcr', 'table']) {
-            const ids = r.RULES[g].en.sections.flatMap(s => s.items.map(i => i[0])).join();
+            const ids = r.rulesOf(g).en.sections.flatMap(s => s.items.map(i => i[0])).join();
             for (const [l] of m.LANGS) {
-              const got = r.RULES[g][l].sections.flatMap(s => s.items.map(i => i[0])).join();
+              const got = r.rulesOf(g)[l].sections.flatMap(s => s.items.map(i => i[0])).join();
               if (got !== ids) out.push(l + ':rules:' + g);
             }
           }
@@ -583,7 +583,7 @@ async def test_mcr_fan_names_are_translated_in_the_result_sheet(web_server, brow
         if fans:
             break
     assert fans, "no MCR deal was won in eight tries"
-    table = await page.evaluate("async () => (await import('/web/fans.js')).FANS")
+    table = await page.evaluate("async () => (await import('/web/games/mcr/fans.js')).FANS")
     for en, lang, text in fans:
         assert lang == "pt" and text == table[en]["pt"], (en, lang, text)
     assert any(text != en for en, _lang, text in fans)  # e.g. "Sequência Dupla Pura", not English

@@ -45,11 +45,18 @@ def test_every_cited_rule_id_is_a_documented_rule():
 
 
 def _rules_page_languages() -> dict[str, list[str]]:
-    """The rule ids each of the rules page's texts lists (`const TB_FI = {…}`: the table rules in
-    Finnish), in page order: every rule id that opens an item `["TB-2.5", "…"]`."""
-    page = (ROOT / "service" / "http" / "web" / "rules.js").read_text(encoding="utf-8")
-    blocks = re.findall(r"^const ((?:PH|MC|TB)_[A-Z]{2}) = \{$(.*?)^\};$", page, re.MULTILINE | re.DOTALL)
-    return {name: re.findall(r'\["((?:PH|MC|TB)-\d+(?:\.\d+)?)",', body) for name, body in blocks}
+    """The rule ids each of the rules pages' texts lists (`const TB_FI = {…}`: the table rules in
+    Finnish), in page order: every rule id that opens an item `["TB-2.5", "…"]`. The table rules
+    are in web/rules.js, each game's in its folder's rules.js."""
+    web = ROOT / "service" / "http" / "web"
+    found = {}
+    for path in (web / "rules.js", *sorted((web / "games").glob("*/rules.js"))):
+        page = path.read_text(encoding="utf-8")
+        blocks = re.findall(r"^const ((?:PH|MC|TB)_[A-Z]{2}) = \{$(.*?)^\};$", page, re.MULTILINE | re.DOTALL)
+        for name, body in blocks:
+            assert name not in found, f"{name} twice"
+            found[name] = re.findall(r'\["((?:PH|MC|TB)-\d+(?:\.\d+)?)",', body)
+    return found
 
 
 def test_every_game_rule_in_the_docs_is_on_the_web_rules_page():

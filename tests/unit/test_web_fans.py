@@ -1,4 +1,5 @@
-"""service/http/web/fans.js names every fan the calculator (PyMahjongGB) can emit, in all five languages.
+"""service/http/web/games/mcr/fans.js names every fan the calculator (PyMahjongGB) can emit, in all five
+languages.
 
 The complete list comes from the calculator itself: its compiled module holds two pointer tables
 (Chinese and English names, in fan order: the 80 MCR fans, flower tiles and 明暗杠). They are
@@ -18,7 +19,7 @@ from pathlib import Path
 import MahjongGB
 import pytest
 
-FANS_JS = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "fans.js"
+FANS_JS = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "games" / "mcr" / "fans.js"
 LANGS = ("en", "pt", "nl", "ar", "fi")
 
 

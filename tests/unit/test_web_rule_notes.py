@@ -1,5 +1,5 @@
 """A rule note on the web rules page names a fan in the page's language: the name the score sheet
-gives it in that language (``fans.js``), never the English one inside another language's text."""
+gives it in that language (``games/mcr/fans.js``), never the English one inside another language's text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-WEB = Path(__file__).resolve().parents[2] / "service" / "http" / "web"
+WEB = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "games" / "mcr"
 FAN = "Out with Replacement Tile"
 
 
