@@ -101,7 +101,8 @@ function optionText(game, a) {
   if (a.type === "Discard") return t("discard.this", { card: pieceName(game, gameUi(game).actionPiece(a)) });
   return actionAria(game, a);
 }
-const unitOf = (r) => t("unit." + (r.unit === "tun" ? "tun" : "points"));
+// the unit of the game's score in words ("points" for a unit no string names)
+const unitOf = (r) => { const k = "unit." + r.unit; const s = t(k); return s === k ? t("unit.points") : s; };
 const verdictHtml = (v) => `<span class="verdict-tag v-${v}"><span aria-hidden="true">${MARK[v]}</span> ${esc(t("rv.v." + v))}</span>`;
 
 // ------------------------------------------------------------------ the bar: start, progress, summary, chart
