@@ -55,7 +55,10 @@ def review_seed(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from service import __version__
+
     p = argparse.ArgumentParser(prog="dealstream", description=DESCRIPTION)
+    p.add_argument("--version", action="version", version=f"dealstream {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def redis_opts(sp: argparse.ArgumentParser) -> None:
@@ -160,8 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument(
         "--metrics-port", type=port_number, default=None,
-        help="serve GET /metrics on 127.0.0.1:PORT, 0: not at all (default: DEALSTREAM_METRICS_PORT,"
+        help="serve GET /metrics on --metrics-host:PORT, 0: not at all (default: DEALSTREAM_METRICS_PORT,"
         " else 9464, skipped with a warning when taken)",
+    )  # fmt: skip
+    s.add_argument(
+        "--metrics-host", default="127.0.0.1",
+        help="the address /metrics listens on (default: DEALSTREAM_METRICS_HOST, else 127.0.0.1; 0.0.0.0"
+        " lets a Prometheus in another container scrape it)",
     )  # fmt: skip
     s.add_argument(
         "--log-format", choices=("plain", "json"), default=None,
@@ -170,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument(
         "--processes", type=at_least_one, default=None,
         help="service processes on the one port (SO_REUSEPORT), each with its own stream hub and fold"
-        " cache; the embedded Redis is shared (default: the number of cores)",
+        " cache; the embedded Redis is shared (default: the cores this process may use, within a"
+        " container's CPU quota)",
     )  # fmt: skip
     redis_opts(s)
     program_opts(s)
