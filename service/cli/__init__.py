@@ -9,7 +9,10 @@ progress and table) and ``archive``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+import redis
 
 from domain.game import GAMES
 from service.cli import archive, botzone, env_config, logs, play, serve
@@ -333,4 +336,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if getattr(args, "print_config", None):
         return env_config.print_config(serve_parser, args, as_json=args.print_config == "json")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError) as exc:
+        # a path the operator gave that is not there, or not what it should be
+        what = exc.strerror.lower() if exc.strerror else type(exc).__name__
+        print(f"dealstream {args.cmd}: {exc.filename}: {what}", file=sys.stderr)
+        return 1
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        where = getattr(args, "redis", None) or os.environ.get("DEALSTREAM_REDIS_URL") or "the embedded Redis"
+        print(
+            f"dealstream {args.cmd}: cannot reach Redis at {env_config.mask(where)} ({exc});"
+            " start it, or give --redis (DEALSTREAM_REDIS_URL)",
+            file=sys.stderr,
+        )
+        return 1
