@@ -164,6 +164,13 @@ class Metrics:
             "times a part found the event store out of reach, by part and kind of outage",
             ["part", "kind"], registry=r,
         )  # fmt: skip
+        # what runs: always 1, the version in its label
+        from service import __version__
+
+        self.build_info = Gauge(
+            "dealstream_build_info", "the service's version, in the label", ["version"], registry=r
+        )
+        self.build_info.labels(__version__).set(1)
 
         for kind in ("expired", "abandoned"):  # every series of a short fixed list, from 0
             self.clock_expiries.labels(kind)

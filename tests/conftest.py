@@ -1,4 +1,9 @@
-"""Shared fixtures: a real Redis server (never skipped: if it does not answer, tests fail)."""
+"""Shared fixtures: a real Redis server (never skipped: if it does not answer, tests fail).
+
+The session's servers come from ``tests/servers.py``: the ones ``DEALSTREAM_TEST_REDIS_URL`` and
+``DEALSTREAM_TEST_POSTGRES_URL`` name, else ones started for the session on free loopback ports
+(exported in those variables before any test module is collected, so the processes tests start
+read them too). What cannot be had ends the run with one line saying what to do."""
 
 from __future__ import annotations
 
@@ -8,12 +13,32 @@ import uuid
 import pytest
 import redis.asyncio as aioredis
 
-REAL_REDIS_URL = os.environ.get("DEALSTREAM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+from tests import servers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        servers.redis_url()
+        servers.postgres_url()
+    except servers.SetupError as exc:
+        servers.stop_all()
+        pytest.exit(f"dealstream tests: {exc}", returncode=3)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    servers.stop_all()
+
+
+def __getattr__(name: str) -> str:
+    # REAL_REDIS_URL is read when asked for: the session's Redis is known only from pytest_configure on
+    if name == "REAL_REDIS_URL":
+        return os.environ[servers.REDIS_VAR]
+    raise AttributeError(name)
 
 
 @pytest.fixture
 def real_redis_url() -> str:
-    return REAL_REDIS_URL
+    return os.environ[servers.REDIS_VAR]
 
 
 @pytest.fixture

@@ -9,7 +9,10 @@ progress and table) and ``archive``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+import redis
 
 from domain.game import GAMES
 from service.cli import archive, botzone, env_config, logs, play, serve
@@ -55,7 +58,10 @@ def review_seed(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from service import __version__
+
     p = argparse.ArgumentParser(prog="dealstream", description=DESCRIPTION)
+    p.add_argument("--version", action="version", version=f"dealstream {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def redis_opts(sp: argparse.ArgumentParser) -> None:
@@ -160,8 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument(
         "--metrics-port", type=port_number, default=None,
-        help="serve GET /metrics on 127.0.0.1:PORT, 0: not at all (default: DEALSTREAM_METRICS_PORT,"
+        help="serve GET /metrics on --metrics-host:PORT, 0: not at all (default: DEALSTREAM_METRICS_PORT,"
         " else 9464, skipped with a warning when taken)",
+    )  # fmt: skip
+    s.add_argument(
+        "--metrics-host", default="127.0.0.1",
+        help="the address /metrics listens on (default: DEALSTREAM_METRICS_HOST, else 127.0.0.1; 0.0.0.0"
+        " lets a Prometheus in another container scrape it)",
     )  # fmt: skip
     s.add_argument(
         "--log-format", choices=("plain", "json"), default=None,
@@ -170,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument(
         "--processes", type=at_least_one, default=None,
         help="service processes on the one port (SO_REUSEPORT), each with its own stream hub and fold"
-        " cache; the embedded Redis is shared (default: the number of cores)",
+        " cache; the embedded Redis is shared (default: the cores this process may use, within a"
+        " container's CPU quota)",
     )  # fmt: skip
     redis_opts(s)
     program_opts(s)
@@ -324,4 +336,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if getattr(args, "print_config", None):
         return env_config.print_config(serve_parser, args, as_json=args.print_config == "json")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError) as exc:
+        # a path the operator gave that is not there, or not what it should be
+        what = exc.strerror.lower() if exc.strerror else type(exc).__name__
+        print(f"dealstream {args.cmd}: {exc.filename}: {what}", file=sys.stderr)
+        return 1
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        where = getattr(args, "redis", None) or os.environ.get("DEALSTREAM_REDIS_URL") or "the embedded Redis"
+        print(
+            f"dealstream {args.cmd}: cannot reach Redis at {env_config.mask(where)} ({exc});"
+            " start it, or give --redis (DEALSTREAM_REDIS_URL)",
+            file=sys.stderr,
+        )
+        return 1

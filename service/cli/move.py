@@ -39,6 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from service.cli.words import Progress, count
+
 PAGE = 200
 
 
@@ -179,10 +181,23 @@ def cmd_export_all(args: argparse.Namespace) -> int:
 
     out = getattr(args, "out", None)
     to_dir = out is not None and (out.endswith("/") or Path(out).is_dir())
+    if out is not None and not to_dir and not Path(out).parent.is_dir():
+        print(
+            f"dealstream export: the folder {Path(out).parent} does not exist"
+            " (create it, or end --out with / to export into a new folder)",
+            file=sys.stderr,
+        )
+        return 1
 
     async def work(store: Any) -> int:
         ids = await _redis_deals(store)
-        deals = [d for d in [await _deal_from_redis(store, i) for i in ids] if d is not None]
+        reading = Progress("export: read from Redis", len(ids), "deal")
+        deals = []
+        for deal_id in ids:
+            deal = await _deal_from_redis(store, deal_id)
+            reading.step()
+            if deal is not None:
+                deals.append(deal)
         if store.archived is not None:
             deals += await _archived_deals(store.archived.archive, {d["deal_id"] for d in deals})
         matches = await _matches(store, deals)
@@ -216,7 +231,11 @@ def cmd_export_all(args: argparse.Namespace) -> int:
                 else:
                     stream.flush()
         rows = sum(len(r) for r in players["rows"].values()) if players else 0
-        print(f"exported {len(deals)} deals, {len(matches)} matches, {rows} player rows", file=sys.stderr)
+        print(
+            f"exported {count(len(deals), 'deal')}, {count(len(matches), 'match')},"
+            f" {count(rows, 'player row')}",
+            file=sys.stderr,
+        )
         return 0
 
     return with_store(args, work)
@@ -273,7 +292,10 @@ def cmd_import_all(args: argparse.Namespace) -> int:
         stored = skipped = refused = 0
         matches = [d for d in deals if "match_id" in d]
         players = [d["players"] for d in deals if "players" in d]
-        for deal in [d for d in deals if "deal_id" in d]:
+        logs = [d for d in deals if "deal_id" in d]
+        progress = Progress("import", len(logs), "deal")
+        for deal in logs:
+            progress.step()
             deal_id, raws = deal["deal_id"], deal["records"]
             report = audit_log(raws, deal.get("head_hash"))
             # a live deal's audit has no commitment to check yet: no problem found is a pass
@@ -317,8 +339,9 @@ def cmd_import_all(args: argparse.Namespace) -> int:
                 rows += added
         refused += moved["refused"]
         print(
-            f"imported {stored} deals, {skipped} already there, {refused} refused;"
-            f" {moved['stored']} matches ({moved['skipped']} already there), {rows} player rows",
+            f"imported {count(stored, 'deal')}, {skipped} already there, {refused} refused;"
+            f" {count(moved['stored'], 'match')} ({moved['skipped']} already there),"
+            f" {count(rows, 'player row')}",
             file=sys.stderr,
         )
         return 1 if refused else 0

@@ -11,6 +11,7 @@ from typing import Any
 from domain.selfplay import play_deal
 from service.app.bots import programs
 from service.app.games import kit
+from service.cli.words import count
 
 
 def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: str = "") -> tuple[Any, list]:
@@ -40,8 +41,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     k = kit(args.game)
     levels = [b.strip() for b in args.bots.split(",")] if args.bots else ["greedy"] * k.game.seat_count
-    if len(levels) != k.game.seat_count or not all(k.has_level(lv) for lv in levels):
-        print(f"--bots needs {k.game.seat_count} of {', '.join(k.bot_levels)}", file=sys.stderr)
+    unknown = [lv for lv in levels if not k.has_level(lv)]
+    if unknown:
+        print(
+            f"dealstream simulate: no bot level {unknown[0]!r} in {args.game}; its levels:"
+            f" {', '.join(k.bot_levels)}",
+            file=sys.stderr,
+        )
+        return 2
+    if len(levels) != k.game.seat_count:
+        print(
+            f"dealstream simulate: --bots names {count(len(levels), 'level')}; {args.game} has"
+            f" {count(k.game.seat_count, 'seat')}, one level each",
+            file=sys.stderr,
+        )
         return 2
     seats = k.game.seat_count
     wins = [0] * seats

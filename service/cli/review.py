@@ -17,6 +17,7 @@ from projections import review as rv
 from service.app.analysis.reviews import CHUNK, _evaluate, build, decision_points
 from service.app.bots.workers import die_with_parent
 from service.app.games import kit_for_ruleset
+from service.cli.words import count
 
 
 def run(raws: list[bytes], seat: int, seed: int, jobs: int, show_progress: bool) -> rv.Review:
@@ -92,15 +93,16 @@ def cmd_review(args: argparse.Namespace, load_raws: Any) -> int:
     Console().print(table)
     s = review.summary
     print(
-        f"{s.decisions} decisions, {s.even} even (any play as good), "
+        f"{count(s.decisions, 'decision')}, {s.even} even (any play as good), "
         f"agreement {s.agreement:.0%} of the others, {s.unclear} unclear, "
-        f"{s.inaccuracies} inaccuracies, {s.mistakes} mistakes, "
+        f"{count(s.inaccuracies, 'inaccuracy')}, {count(s.mistakes, 'mistake')}, "
         f"{s.total_loss:.2f} {review.unit} lost ({s.mean_loss:.2f} a decision); "
         f"inaccuracy above {review.inaccuracy_floor} {review.unit}, mistake above {review.mistake_floor}"
     )
     if review.table_moves:
         why = {"clock": "its time ran out (TB-2.5)", "away": "it was away (TB-2.6)"}
-        print(f"not counted: {len(review.table_moves)} moves the table made for this seat's person:")
+        moves = count(len(review.table_moves), "move")
+        print(f"not counted: {moves} the table made for this seat's person:")
         for m in review.table_moves:
             print(f"  version {m.version}: {why[m.by]}")
     return 0

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import sys
+from pathlib import Path
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -24,7 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     metrics_port, metrics_required = metrics_port_of(args)
     role = processes.worker_role()  # one of the workers of a serve --processes N
     # a worker is one process; so is a serve on port 0 (each process would get a port of its own)
-    count = 1 if role is not None or args.port == 0 else (args.processes or os.cpu_count() or 1)
+    count = 1 if role is not None or args.port == 0 else (args.processes or usable_cpus())
     if role is not None and metrics_port:
         metrics_port += role.index  # each worker serves its own metrics: port + its index
     from service import startup_checks
@@ -55,6 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         archive_after_s=None if args.no_archiver else args.archive_after,
         metrics_port=metrics_port or None,
+        metrics_host=args.metrics_host,
         metrics_required=metrics_required,
     )
     try:
@@ -98,3 +101,32 @@ def metrics_port_of(args: argparse.Namespace) -> tuple[int, bool]:
             raise SystemExit(f"dealstream: DEALSTREAM_METRICS_PORT is a port number, not {env!r}")
         return int(env), True
     return DEFAULT_METRICS_PORT, False
+
+
+def usable_cpus(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """The cores this process may use: those it is pinned to, bounded by a CPU quota of its cgroup
+    (a container's ``--cpus``), rounded up; at least 1."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    quota = _cgroup_quota(cgroup)
+    if quota is not None:
+        cores = min(cores, max(1, math.ceil(quota)))
+    return max(1, cores)
+
+
+def _cgroup_quota(cgroup: Path) -> float | None:
+    """The CPU quota in cores: cgroup v2's ``cpu.max`` (``max 100000``: none), else v1's
+    ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us`` (-1: none)."""
+    try:
+        quota, period = (cgroup / "cpu.max").read_text().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        quota_us = int((cgroup / "cpu" / "cpu.cfs_quota_us").read_text())
+        period_us = int((cgroup / "cpu" / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us

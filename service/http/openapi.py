@@ -9,9 +9,11 @@ from typing import Any
 import msgspec
 
 from domain.game import GAMES, get_game
+from service import __version__
 from service.http.problems import PROBLEM_TYPE, Problem, status_for
 from service.http.route_table import RETRY_AFTER_RULES, ROUTES, Answer, Route
 
+DESCRIPTION = "Paohuzi and MCR deals as event logs"
 REF = "#/components/schemas/{name}"
 
 
@@ -123,7 +125,7 @@ def openapi_document() -> dict[str, Any]:
             paths.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "dealstream", "version": "1", "description": "Paohuzi and MCR deals as event logs"},
+        "info": {"title": "dealstream", "version": __version__, "description": DESCRIPTION},
         "components": {
             "schemas": components,
             "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"}},

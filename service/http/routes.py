@@ -19,6 +19,7 @@ import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
+from service import __version__
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
@@ -157,7 +158,7 @@ class Api:
         return json_response(
             Health(
                 ok=True, store="ok", streams=self.hub.subscribers, durability=status.durability,
-                archive=status.archive, degraded=status.degraded,
+                archive=status.archive, degraded=status.degraded, version=__version__,
             )
         )  # fmt: skip
 

@@ -165,6 +165,7 @@ class Health(msgspec.Struct):
     durability: str = "unknown"
     archive: str = "off"
     degraded: bool = False
+    version: str = ""  # the service's version (service.__version__)
 
 
 class Ready(msgspec.Struct):

