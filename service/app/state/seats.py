@@ -50,6 +50,8 @@ class SeatTokens:
         self.folds = folds
         self._digests: LRUCache[str, dict[int, str]] = LRUCache(cache_size)
         folds.on_forget.append(self._digests.pop)
+        self._devices: LRUCache[str, dict[tuple[int, int], str]] = LRUCache(cache_size)
+        folds.on_forget.append(self._devices.pop)
 
     def remember(self, deal_id: str, digests: dict[int, str]) -> None:
         """The creator's seat digests of a deal just created (its first command reads no meta)."""
@@ -75,9 +77,29 @@ class SeatTokens:
             joined = (await self.folds.load(deal_id)).state.seating.token_digests
             seat = seat_of({i: d for i, d in enumerate(joined) if d}, digest)
         if seat is None:
+            seat = await self._device_seat(deal_id, digest)
+        if seat is None:
             raise RuleViolation("DS-8", "this token is not a seat of this deal")
         note_seat(seat)  # the request's log lines name the seat, never the token
         return seat
+
+    async def _device_seat(self, deal_id: str, digest: str) -> int | None:
+        """A seat's token handed to another device of its account (``device:<seat>`` in the
+        meta, comma-separated digests; ``service.app.accounts``): cached, read again on a miss."""
+        held = self._devices.get(deal_id)
+        if held is not None:
+            found = seat_of(held, digest)  # type: ignore[arg-type]
+            if found is not None:
+                return found[0]  # type: ignore[index]
+        meta = await self.store.get_meta(deal_id)
+        held = {
+            (int(k.split(":", 1)[1]), i): d
+            for k, v in meta.items() if k.startswith("device:") and k[7:].isdigit()
+            for i, d in enumerate(v.split(","))
+        }  # fmt: skip
+        self._devices.put(deal_id, held)
+        found = seat_of(held, digest)  # type: ignore[arg-type]
+        return None if found is None else found[0]  # type: ignore[index]
 
     async def seat_or_none(self, deal_id: str, token: str) -> int | None:
         """The seat of ``token``, None when it is no seat of this deal."""
