@@ -85,7 +85,7 @@ _TITLES = {
 # a rule whose status's usual title would say something else
 _RULE_TITLES = {
     "DS-24": "Deal log does not replay", "DS-27": "Player key required", "DS-34": "Sign-in required",
-    "DS-35": "Sign-in failed",
+    "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
 }  # fmt: skip
 
 

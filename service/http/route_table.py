@@ -192,7 +192,8 @@ ROUTES: tuple[Route, ...] = (
         "my_deals",
         "the deals the holder of the player key in `X-Player-Key` took a seat in (created or joined "
         "with it as `player_key`), newest first: game, time, seat, status and, once over, the "
-        "public result and this seat's score; a key nobody used has an empty list",
+        "public result and this seat's score; a key nobody used has an empty list. Without the "
+        "header, the signed-in account's list (the `ds_session` cookie)",
         (Answer(200, queries.PlayerDeals),),
         parameters=(
             query_param("limit", minimum=1, maximum=200),
@@ -200,7 +201,7 @@ ROUTES: tuple[Route, ...] = (
             {
                 "name": "X-Player-Key",
                 "in": "header",
-                "required": True,
+                "required": False,
                 "schema": {"type": "string", "pattern": PLAYER_KEY_PATTERN},
             },
         ),
