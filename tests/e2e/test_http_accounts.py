@@ -11,6 +11,7 @@ import logging
 from dataclasses import replace
 
 import pytest
+from prometheus_client.exposition import generate_latest
 
 from service import bootstrap
 from service.store.accounts import AccountStore
@@ -346,5 +347,8 @@ async def test_no_secret_reaches_a_log_line(http, store, caplog):
     await call(http, "DELETE", "/sessions/current", phone)
     text_logged = "\n".join(r.getMessage() for r in caplog.records)
     assert caplog.records  # the access log and the app's lines were captured
+    metrics = generate_latest(http.app[bootstrap.METRICS].registry).decode()
+    assert "/accounts/me/device-codes" in metrics  # the account routes are counted, by route
     for secret in (PASSWORD, "a wrong password", session, phone, code, code.replace("-", ""), token):
         assert secret not in text_logged
+        assert secret not in metrics
