@@ -3,6 +3,7 @@ import { TABLE_STRINGS } from "./i18n_table.js";
 import { PEOPLE_STRINGS } from "./i18n_people.js";
 import { MATCH_STRINGS } from "./i18n_matches.js";
 import { BOARD_STRINGS } from "./i18n_board.js";
+import { ACCOUNT_STRINGS } from "./i18n_account.js";
 export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederlands"], ["ar", "العربية"], ["fi", "Suomi"]];
 const RTL = new Set(["ar"]);
 
@@ -342,7 +343,7 @@ const fi = {
 };
 
 export const STRINGS = { en, pt, nl, ar, fi };
-for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
+for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS, ACCOUNT_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
 let lang = "en";
 export function setLang(code) { lang = STRINGS[code] ? code : "en"; }
 export function getLang() { return lang; }
