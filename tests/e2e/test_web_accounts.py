@@ -1,8 +1,9 @@
 """Accounts in headless Chromium: a person signs up in the lobby on a laptop and deals a game
 there (the laptop's table sends its seed and the cards are dealt), then a phone (another browser
-context: no shared storage or cookies) signs in with a code the laptop shows, finds the live deal under "My games", opens the same seat (the
-page asks POST /deals/{id}/my-seat for a token of it) and plays the deal to its end there. The
-password, the session and the device code are never in a URL the pages request."""
+context: no shared storage or cookies) signs in with a code the laptop shows, finds the live deal
+under "My games", opens the same seat (the page asks POST /deals/{id}/my-seat for a token of it)
+and plays the deal to its end there. The password, the session and the device code are never in
+a URL the pages request."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ MAX_PASSWORD = 256  # characters; a longer one is refused before it is hashed (n
 SESSION_S = 30 * 24 * 3600  # a session lives 30 days from sign-in
 DEVICE_CODE_S = 600  # a device code signs in once within ten minutes
 DEVICE_TOKENS = 4  # seat tokens handed to other devices kept per seat (the oldest dropped)
+HASHING = 2  # Argon2id hashes computed at once (each takes 64 MiB and a core for a while)
 # device codes: ten characters of an alphabet without look-alikes (50 bits), shown as XXXXX-XXXXX
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
@@ -79,9 +80,11 @@ class Accounts:
         self.hasher = _hasher()
         # a hash to verify when the name is unknown, so both wrong answers take as long
         self._decoy: str | None = None
+        self._hashing = asyncio.Semaphore(HASHING)  # a burst of sign-ins queues, memory stays bounded
 
     async def _hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
 
     async def _verify(self, hashed: str, password: str) -> bool:
         def check() -> bool:
@@ -90,7 +93,8 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        return await asyncio.to_thread(check)
+        async with self._hashing:
+            return await asyncio.to_thread(check)
 
     # accounts ------------------------------------------------------------------------
     async def sign_up(self, name: Any, password: Any) -> Account:
