@@ -90,12 +90,26 @@ def _over_https(request: web.Request, client_address: Any) -> bool:
     return proto == "https"
 
 
+def _hostname(netloc: str) -> str | None:
+    try:
+        return urlsplit("//" + netloc).hostname
+    except ValueError:
+        return None
+
+
 def _other_origin(request: web.Request) -> bool:
+    """Whether ``Origin`` names another host than the one the request was sent to. Ports are not
+    compared: a proxy's ``Host`` often drops the port the browser used, and pages of one host on
+    two ports share its cookies anyway. ``Origin: null`` (a sandboxed or file page) is another."""
     origin = request.headers.get("Origin")
     if origin is None:
         return False  # not a browser's cross-origin request (a browser names the origin of a POST)
-    parts = urlsplit(origin)
-    return not parts.netloc or parts.netloc.lower() != request.host.lower()
+    try:
+        theirs = urlsplit(origin).hostname
+    except ValueError:
+        return True
+    ours = _hostname(request.host)
+    return theirs is None or ours is None or theirs != ours
 
 
 # the routes the session cookie acts in: the account's own, and those that list a seat under it

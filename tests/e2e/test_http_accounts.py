@@ -290,6 +290,12 @@ async def test_a_signed_in_request_from_another_origin_is_refused(http, store):
     assert rows == [] and await store.redis.zcard(store.index_key) == 0
     own = {"Origin": f"http://{http.server.host}:{http.server.port}"}
     assert (await call(http, "POST", "/accounts/me/device-codes", session, headers=own)).status == 201
+    # another port of the same host passes (a proxy's Host may drop the port); null does not
+    other_port = {"Origin": f"http://{http.server.host}:1"}
+    assert (await call(http, "POST", "/accounts/me/device-codes", session, headers=other_port)).status == 201
+    for origin in ("null", "http://localhost:1", "https://127.0.0.1.evil.example", "http://[::1"):
+        resp = await call(http, "POST", "/accounts/me/device-codes", session, headers={"Origin": origin})
+        await expect_problem(resp, 403, "DS-39")
     anonymous = await call(
         http,
         "POST",
