@@ -253,7 +253,9 @@ class Api(AccountHandlers):
             ),
             body.seats,
         )  # fmt: skip
-        await self.account_seats(request, "deal", created["deal_id"], [int(s) for s in created["tokens"]])
+        await self.account_seats(
+            request, "deal", created["deal_id"], [int(s) for s in created.get("tokens") or {}]
+        )
         return json_response(created, status=201)
 
     async def create_match(self, request: web.Request) -> web.Response:
@@ -262,7 +264,7 @@ class Api(AccountHandlers):
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
         make = lambda: self.matches.create(game, length, target, **fields)  # noqa: E731
         created = await self._budgeted(request, make, fields.get("seats"))
-        seats = [int(s) for s in created["tokens"]]
+        seats = [int(s) for s in created.get("tokens") or {}]
         await self.account_seats(request, "deal", created["deal_id"], seats)
         await self.account_seats(request, "match", created["match_id"], seats)
         return json_response(created, status=201)
@@ -329,7 +331,7 @@ class Api(AccountHandlers):
             made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()
-        await self.account_seats(request, "deal", made["deal_id"], [int(s) for s in made["tokens"]])
+        await self.account_seats(request, "deal", made["deal_id"], [int(s) for s in made.get("tokens") or {}])
         return json_response(made, status=201 if made["created"] else 200)
 
     async def list_deals(self, request: web.Request) -> web.Response:

@@ -358,3 +358,16 @@ async def test_no_secret_reaches_a_log_line(http, store, caplog):
     for secret in (PASSWORD, "a wrong password", session, phone, code, code.replace("-", ""), token):
         assert secret not in text_logged
         assert secret not in metrics
+
+
+async def test_a_match_made_signed_in_is_the_accounts(http, store):
+    session = await sign_up(http, "Matcher")
+    body = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "length": 2}
+    resp = await call(http, "POST", "/matches", session, json=body)
+    assert resp.status == 201, await resp.text()
+    made = await resp.json()
+    listed = await (await call(http, "GET", "/players/me/deals", session)).json()
+    assert [m["match_id"] for m in listed["matches"]] == [made["match_id"]]
+    assert [(d["deal_id"], d["seat"]) for d in listed["deals"]] == [(made["deal_id"], 0)]
+    mine = await (await call(http, "POST", f"/deals/{made['deal_id']}/my-seat", session)).json()
+    assert mine["seat"] == 0
