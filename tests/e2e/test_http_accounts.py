@@ -195,6 +195,13 @@ async def test_seats_follow_the_account_to_another_device(http, store):
     for token in (deal["tokens"]["0"], handed["token"], again["token"]):  # none revoked the other
         view = await call(http, "GET", f"/deals/{deal_id}/view", headers=auth(token))
         assert view.status == 200 and (await view.json())["seat"] == 0
+    # a seat keeps the newest four tokens handed out this way: a fifth ends the oldest
+    later = [await (await call(http, "POST", f"/deals/{deal_id}/my-seat", creator)).json() for _ in range(3)]
+    gone = await call(http, "GET", f"/deals/{deal_id}/view", headers=auth(handed["token"]))
+    await expect_problem(gone, 401, "DS-8")
+    for token in (deal["tokens"]["0"], again["token"], *[h["token"] for h in later]):
+        assert (await call(http, "GET", f"/deals/{deal_id}/view", headers=auth(token))).status == 200
+    handed = later[-1]
     start = {"command_id": "phone-start", "command": {"type": "StartDeal", "client_seed": "phone"}}
     played = await call(http, "POST", f"/deals/{deal_id}/commands", json=start, headers=auth(handed["token"]))
     assert played.status == 200, await played.text()

@@ -1,7 +1,9 @@
 """Who a token or an invite code is: the seat it acts for in one deal.
 
 Only digests are kept (SHA-256 of the token): the creator's seats in the deal's meta hash, a
-joined seat's in its ``SeatJoined`` event (TB-1.2), an invite's in the meta hash too. Every
+joined seat's in its ``SeatJoined`` event (TB-1.2), an invite's in the meta hash too, and a
+token handed to another device of the seat's account (``POST /deals/{id}/my-seat``) in the meta's
+``device:<seat>`` field. Every
 comparison is in constant time over all the seats, so the time an answer takes says nothing
 about which seat came close. Both the command side (a command acts for its token's seat) and the
 read side (a read is shown to its token's seat) ask here; neither holds a token rule of its own.
@@ -19,6 +21,7 @@ from service.app.state.folds import DealNotFound, Folds
 from service.store.event_store import EventStore
 
 MAX_TOKEN_CHARS = 256
+MAX_SEATS = 8  # the seats a table may have, at most (device tokens are looked up for each)
 
 
 def token_digest(token: str) -> str:
@@ -50,8 +53,6 @@ class SeatTokens:
         self.folds = folds
         self._digests: LRUCache[str, dict[int, str]] = LRUCache(cache_size)
         folds.on_forget.append(self._digests.pop)
-        self._devices: LRUCache[str, dict[tuple[int, int], str]] = LRUCache(cache_size)
-        folds.on_forget.append(self._devices.pop)
 
     def remember(self, deal_id: str, digests: dict[int, str]) -> None:
         """The creator's seat digests of a deal just created (its first command reads no meta)."""
@@ -85,21 +86,17 @@ class SeatTokens:
 
     async def _device_seat(self, deal_id: str, digest: str) -> int | None:
         """A seat's token handed to another device of its account (``device:<seat>`` in the
-        meta, comma-separated digests; ``service.app.accounts``): cached, read again on a miss."""
-        held = self._devices.get(deal_id)
-        if held is not None:
-            found = seat_of(held, digest)  # type: ignore[arg-type]
-            if found is not None:
-                return found[0]  # type: ignore[index]
-        meta = await self.store.get_meta(deal_id)
-        held = {
-            (int(k.split(":", 1)[1]), i): d
-            for k, v in meta.items() if k.startswith("device:") and k[7:].isdigit()
-            for i, d in enumerate(v.split(","))
-        }  # fmt: skip
-        self._devices.put(deal_id, held)
-        found = seat_of(held, digest)  # type: ignore[arg-type]
-        return None if found is None else found[0]  # type: ignore[index]
+        meta, comma-separated digests; ``service.app.accounts``). Read at every use, never
+        cached: a token dropped from the list (the seat keeps the newest few) ends at once, in
+        every process. Only a token that is none of the seats' own gets here."""
+        fields = [f"device:{seat}" for seat in range(MAX_SEATS)]
+        held = await self.store.redis.hmget(self.store.keys.meta(deal_id), fields)
+        found = None
+        for seat, value in enumerate(held):
+            for stored in (value.decode() if isinstance(value, bytes) else value or "").split(","):
+                if stored and hmac.compare_digest(stored, digest):
+                    found = seat
+        return found
 
     async def seat_or_none(self, deal_id: str, token: str) -> int | None:
         """The seat of ``token``, None when it is no seat of this deal."""
