@@ -65,11 +65,12 @@ async def test_export_and_import_all_carry_accounts_and_their_games(
     code = (await (await call(http, "POST", "/accounts/me/device-codes", session)).json())["device_code"]
     resp = await call(http, "POST", "/deals", session, json=BOTS)
     deal_id = (await resp.json())["deal_id"]
+    handed = (await (await call(http, "POST", f"/deals/{deal_id}/my-seat", session)).json())["token"]
     out = tmp_path / "all.jsonl"
     cli("export", "--all", "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix)
     exported = out.read_bytes()
     assert b'"accounts"' in exported and b"$argon2id$" in exported
-    for secret in (PASSWORD, session, code, code.replace("-", "")):
+    for secret in (PASSWORD, session, code, code.replace("-", ""), handed):
         assert secret.encode() not in exported
 
     target = f"dstest-{uuid.uuid4().hex[:12]}"
