@@ -28,6 +28,13 @@ match listed for the target's archiver. The players'
 rows are added to the target's lists when the target has no salt yet or the same one (a digest
 made with another salt names nobody there: refused). Exit code 1 when anything was refused. The
 files hold the meta's token digests and the players' digests: keep them as private as the store.
+
+Accounts move too: ``{"accounts": {<id>: {"name", "skeleton", "password", "created_ms"}},
+"records": 0}`` (in a directory ``DIR/accounts.json``), the password as its Argon2id hash;
+sessions and device codes stay behind (a moved account signs in again). An account's list of
+games is a player list (``account-<id>``) and moves with the players' rows, whatever the salt.
+The import stores an account under its id unless another account of the target holds its name
+(refused, exit code 1); the same account again is skipped.
 """
 
 from __future__ import annotations
@@ -121,8 +128,6 @@ async def _players(store: Any) -> dict[str, Any] | None:
     from service.store.redis_log import text
 
     salt = await store.redis.get(store.keys.player_salt)
-    if salt is None:
-        return None
     head, tail = store.keys.player("\0").split("\0")
     rows: dict[str, list[list[Any]]] = {}
     async for key in store.redis.scan_iter(match=f"{head}*{tail}", count=500):
@@ -130,6 +135,9 @@ async def _players(store: Any) -> dict[str, Any] | None:
         digest = name[len(head) : len(name) - len(tail)]
         members = await store.redis.zrange(name, 0, -1, withscores=True)
         rows[digest] = [[text(m), int(score)] for m, score in members]
+    if salt is None:  # no player key was ever minted: only accounts' lists (``account-<id>``)
+        rows = {d: r for d, r in rows.items() if d.startswith("account-")}
+        return {"salt": None, "rows": dict(sorted(rows.items()))} if rows else None
     return {"salt": text(salt), "rows": dict(sorted(rows.items()))}
 
 
@@ -172,12 +180,17 @@ def _match_header(match: dict[str, Any]) -> bytes:
     return json.dumps({**fields, "records": len(match["records"])}, sort_keys=True).encode()
 
 
+def _accounts_header(accounts: dict[str, Any]) -> bytes:
+    return json.dumps({"accounts": accounts, "records": 0}, sort_keys=True).encode()
+
+
 def _players_header(players: dict[str, Any]) -> bytes:
     return json.dumps({"players": players, "records": 0}, sort_keys=True).encode()
 
 
 def cmd_export_all(args: argparse.Namespace) -> int:
     from service.cli.stores import with_store
+    from service.store.accounts import AccountStore
 
     out = getattr(args, "out", None)
     to_dir = out is not None and (out.endswith("/") or Path(out).is_dir())
@@ -202,6 +215,7 @@ def cmd_export_all(args: argparse.Namespace) -> int:
             deals += await _archived_deals(store.archived.archive, {d["deal_id"] for d in deals})
         matches = await _matches(store, deals)
         players = await _players(store)
+        accounts = await AccountStore(store.redis, store.prefix).export()
         if to_dir:
             where = Path(out)
             where.mkdir(parents=True, exist_ok=True)
@@ -216,6 +230,8 @@ def cmd_export_all(args: argparse.Namespace) -> int:
                 path.with_name(f"{match['match_id']}.meta.json").write_bytes(_match_header(match) + b"\n")
             if players is not None:
                 (where / "players.json").write_bytes(_players_header(players) + b"\n")
+            if accounts:
+                (where / "accounts.json").write_bytes(_accounts_header(accounts) + b"\n")
         else:
             stream = open(out, "wb") if out else sys.stdout.buffer  # noqa: SIM115 - closed below
             try:
@@ -225,6 +241,8 @@ def cmd_export_all(args: argparse.Namespace) -> int:
                     stream.write(_match_header(match) + b"\n" + b"\n".join(match["records"]) + b"\n")
                 if players is not None:
                     stream.write(_players_header(players) + b"\n")
+                if accounts:
+                    stream.write(_accounts_header(accounts) + b"\n")
             finally:
                 if out:
                     stream.close()
@@ -233,7 +251,7 @@ def cmd_export_all(args: argparse.Namespace) -> int:
         rows = sum(len(r) for r in players["rows"].values()) if players else 0
         print(
             f"exported {count(len(deals), 'deal')}, {count(len(matches), 'match')},"
-            f" {count(rows, 'player row')}",
+            f" {count(rows, 'player row')}, {count(len(accounts), 'account')}",
             file=sys.stderr,
         )
         return 0
@@ -251,22 +269,23 @@ def read_deals(source: str) -> Iterator[dict[str, Any]]:
                 header = json.loads(meta_path.read_bytes()) if meta_path.is_file() else {}
                 records = [line for line in records_path.read_bytes().splitlines() if line.strip()]
                 yield {**header, key: header.get(key) or records_path.stem, "records": records}
-        if (path / "players.json").is_file():
-            yield json.loads((path / "players.json").read_bytes())
+        for name in ("players.json", "accounts.json"):
+            if (path / name).is_file():
+                yield json.loads((path / name).read_bytes())
         return
     data = sys.stdin.buffer.read() if source == "-" else path.read_bytes()
     lines = [line for line in data.splitlines() if line.strip()]
     i = 0
     while i < len(lines):
         header = json.loads(lines[i])
-        kinds = [k for k in ("deal_id", "match_id", "players") if k in header]
+        kinds = [k for k in ("deal_id", "match_id", "players", "accounts") if k in header]
         if len(kinds) != 1 or not isinstance(header.get("records"), int):
             raise ValueError(f"line {i + 1} is no header of an export --all stream")
         count = header["records"]
         records = lines[i + 1 : i + 1 + count]
         if len(records) != count:
             name = (
-                f"{kinds[0].removesuffix('_id')} {header[kinds[0]]}" if kinds[0] != "players" else "players"
+                f"{kinds[0].removesuffix('_id')} {header[kinds[0]]}" if kinds[0].endswith("_id") else kinds[0]
             )
             raise ValueError(f"{name}: {count} records announced, {len(records)} found")
         yield {**header, "records": records}
@@ -280,6 +299,7 @@ def cmd_import_all(args: argparse.Namespace) -> int:
     from domain.game import DealCreated
     from service.app.reads.audit import audit_log
     from service.cli.stores import with_store
+    from service.store.accounts import AccountStore
     from service.store.event_store import now_ms
 
     try:
@@ -292,6 +312,7 @@ def cmd_import_all(args: argparse.Namespace) -> int:
         stored = skipped = refused = 0
         matches = [d for d in deals if "match_id" in d]
         players = [d["players"] for d in deals if "players" in d]
+        accounts = [d["accounts"] for d in deals if "accounts" in d]
         logs = [d for d in deals if "deal_id" in d]
         progress = Progress("import", len(logs), "deal")
         for deal in logs:
@@ -338,10 +359,24 @@ def cmd_import_all(args: argparse.Namespace) -> int:
             else:
                 rows += added
         refused += moved["refused"]
+        counted = {"stored": 0, "skipped": 0, "refused": 0}
+        for table in accounts:
+            for account_id, fields in table.items() if isinstance(table, dict) else ():
+                ok = isinstance(fields, dict) and all(isinstance(v, str) for v in fields.values())
+                outcome = (
+                    await AccountStore(store.redis, store.prefix).import_one(account_id, fields)
+                    if ok
+                    else "refused"
+                )
+                counted[outcome] += 1
+                if outcome == "refused":
+                    print(f"refused account {account_id}: its name is taken in the target", file=sys.stderr)
+        refused += counted["refused"]
         print(
             f"imported {count(stored, 'deal')}, {skipped} already there, {refused} refused;"
             f" {count(moved['stored'], 'match')} ({moved['skipped']} already there),"
-            f" {count(rows, 'player row')}",
+            f" {count(rows, 'player row')};"
+            f" {count(counted['stored'], 'account')} ({counted['skipped']} already there)",
             file=sys.stderr,
         )
         return 1 if refused else 0
@@ -395,9 +430,18 @@ async def _import_players(store: Any, table: dict[str, Any]) -> int | None:
 
     salt = table.get("salt")
     rows = table.get("rows")
-    if not isinstance(salt, str) or not isinstance(rows, dict):
-        print("refused the players' rows: no salt or no rows", file=sys.stderr)
+    if not isinstance(rows, dict) or not (salt is None or isinstance(salt, str)):
+        print("refused the players' rows: no rows, or a salt that is not text", file=sys.stderr)
         return None
+    added = 0
+    rows = dict(rows)
+    for digest in [d for d in rows if d.startswith("account-")]:  # accounts' lists: no salt in them
+        good = [(m, int(score)) for m, score in rows.pop(digest) if parse_member(m, score) is not None]
+        if good:
+            await store.redis.zadd(store.keys.player(digest), dict(good))
+            added += len(good)
+    if salt is None:  # only accounts' lists
+        return added
     key = store.keys.player_salt
     await store.redis.set(key, salt, nx=True)
     if text(await store.redis.get(key)) != salt:
@@ -407,7 +451,6 @@ async def _import_players(store: Any, table: dict[str, Any]) -> int | None:
             file=sys.stderr,
         )
         return None
-    added = 0
     for digest, members in rows.items():
         good = [(m, int(score)) for m, score in members if parse_member(m, score) is not None]
         if good:

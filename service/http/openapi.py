@@ -85,6 +85,8 @@ def _errors(route: Route) -> dict[str, Any]:
 
 
 def _success(answer: Answer) -> dict[str, Any]:
+    if answer.status == 204:  # no content
+        return {"description": answer.description}
     return {"description": answer.description, "content": {answer.media: {"schema": _schema(answer.body)}}}
 
 

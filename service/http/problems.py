@@ -51,6 +51,13 @@ _DS_STATUS = {
     "DS-31": 429,  # this address holds its share of the process's spectator streams
     "DS-32": 429,  # this address's deals seat their share of bot program processes
     "DS-33": 503,  # bot program processes are at their bound in all
+    "DS-34": 401,  # this needs a signed-in session (accounts)
+    "DS-35": 401,  # wrong name or password, or a device code unknown, used or expired
+    "DS-36": 409,  # this account name (or one that looks like it) is taken
+    "DS-37": 422,  # a password shorter than 8 (or longer than 256) characters
+    "DS-38": 429,  # too many sign-ins from this address or naming this account
+    "DS-39": 403,  # a signed-in POST or DELETE from a page of another origin
+    "DS-40": 404,  # the account holds no seat of this deal
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -76,7 +83,10 @@ _TITLES = {
 
 
 # a rule whose status's usual title would say something else
-_RULE_TITLES = {"DS-24": "Deal log does not replay", "DS-27": "Player key required"}
+_RULE_TITLES = {
+    "DS-24": "Deal log does not replay", "DS-27": "Player key required", "DS-34": "Sign-in required",
+    "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
+}  # fmt: skip
 
 
 class Problem(msgspec.Struct, omit_defaults=True):

@@ -20,6 +20,7 @@ from service.app.reads import queries
 from service.app.reads.audit import AuditReport
 from service.app.reads.matches import MatchAudit, MatchSummary
 from service.app.state.players import PLAYER_KEY_PATTERN
+from service.http import accounts as account_schemas
 from service.http import schemas
 
 # every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what
@@ -54,7 +55,7 @@ class Route:
     ``errors``: the rules the route can answer; a token that is given but is no seat of the deal
     (or not printable ASCII) is refused with DS-8, never read as a spectator's."""
 
-    method: Literal["GET", "POST"]
+    method: Literal["GET", "POST", "DELETE"]
     path: str
     handler: str
     summary: str | None
@@ -164,7 +165,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.CreatedDeal),),
         request=schemas.CreateDeal,
         errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12")
-        + ("DS-32", "DS-33"),
+        + ("DS-32", "DS-33", "DS-39"),
     ),
     Route(
         "GET",
@@ -191,7 +192,8 @@ ROUTES: tuple[Route, ...] = (
         "my_deals",
         "the deals the holder of the player key in `X-Player-Key` took a seat in (created or joined "
         "with it as `player_key`), newest first: game, time, seat, status and, once over, the "
-        "public result and this seat's score; a key nobody used has an empty list",
+        "public result and this seat's score; a key nobody used has an empty list. Without the "
+        "header, the signed-in account's list (the `ds_session` cookie)",
         (Answer(200, queries.PlayerDeals),),
         parameters=(
             query_param("limit", minimum=1, maximum=200),
@@ -199,7 +201,7 @@ ROUTES: tuple[Route, ...] = (
             {
                 "name": "X-Player-Key",
                 "in": "header",
-                "required": True,
+                "required": False,
                 "schema": {"type": "string", "pattern": PLAYER_KEY_PATTERN},
             },
         ),
@@ -293,7 +295,8 @@ ROUTES: tuple[Route, ...] = (
         request_required=False,
         parameters=(DEAL_ID,),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-5", "DS-26", "DS-11", "DS-32", "DS-33", "DS-2", "DS-15", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-26", "DS-11", "DS-32", "DS-33", "DS-2", "DS-15", "DS-12")
+        + ("DS-39",),
     ),
     Route(
         "POST",
@@ -316,6 +319,7 @@ ROUTES: tuple[Route, ...] = (
             "DS-18",
             "DS-2",
             "DS-12",
+            "DS-39",
         ),
     ),
     Route(
@@ -379,7 +383,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.CreatedMatch),),
         request=schemas.CreateMatch,
         errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "MC-6.1", "PH-9.1")
-        + ("DS-32", "DS-33", "DS-12"),
+        + ("DS-32", "DS-33", "DS-12", "DS-39"),
     ),
     Route(
         "GET",
@@ -400,8 +404,80 @@ ROUTES: tuple[Route, ...] = (
         parameters=(path_param("match_id"),),
         errors=("DS-23", "DS-12"),
     ),
+    Route(
+        "POST",
+        "/accounts",
+        "sign_up",
+        "make an account (a name by the seat-name rule, unique regardless of case and look-alike "
+        "characters; a password of 8 or more characters) and sign in: the session is the "
+        "`ds_session` cookie; an `X-Player-Key` moves that key's games into the account",
+        (Answer(201, account_schemas.SignedIn),),
+        request=account_schemas.SignUp,
+        errors=("DS-5", "DS-10", "DS-26", "DS-39", "DS-38", "TB-1.3", "DS-37", "DS-36", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/sessions",
+        "sign_in",
+        "sign in with name and password, or with a device code: the session is the `ds_session` "
+        "cookie; a wrong name and a wrong password answer alike; an `X-Player-Key` moves that "
+        "key's games into the account",
+        (Answer(200, account_schemas.SignedIn),),
+        request=account_schemas.SignIn,
+        errors=("DS-5", "DS-10", "DS-26", "DS-39", "DS-38", "DS-35", "DS-12"),
+    ),
+    Route(
+        "DELETE",
+        "/sessions/current",
+        "sign_out",
+        "sign out: this session ends",
+        (Answer(204, description="signed out"),),
+        errors=("DS-39", "DS-34", "DS-12"),
+    ),
+    Route(
+        "DELETE",
+        "/sessions",
+        "sign_out_everywhere",
+        "sign out everywhere: every session of the account ends",
+        (Answer(204, description="signed out everywhere"),),
+        errors=("DS-39", "DS-34", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/accounts/me",
+        "me",
+        "the signed-in account: its name and its ratings by game",
+        (Answer(200, account_schemas.Me),),
+        errors=("DS-34", "DS-12"),
+    ),
+    Route(
+        "DELETE",
+        "/accounts/me",
+        "delete_me",
+        "delete the signed-in account: its name, password hash, sessions and list of games (the "
+        "finished logs keep the seat names that were played under)",
+        (Answer(204, description="deleted"),),
+        errors=("DS-39", "DS-34", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/accounts/me/device-codes",
+        "new_device_code",
+        "a code (single use, ten minutes) that signs another device into this account",
+        (Answer(201, account_schemas.DeviceCode),),
+        errors=("DS-39", "DS-34", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/my-seat",
+        "my_seat",
+        "the signed-in account's seat of this deal and a new token of it for this device",
+        (Answer(200, account_schemas.MySeat),),
+        parameters=(DEAL_ID,),
+        errors=("DS-39", "DS-34", "DS-7", "DS-40", "DS-6", "DS-12"),
+    ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
 RETRY_AFTER_RULES = frozenset(
-    {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33"}
+    {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33", "DS-38"}
 )

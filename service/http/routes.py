@@ -33,6 +33,7 @@ from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
 from service.http import sse
+from service.http.accounts import COOKIE, AccountHandlers, origin_guard
 from service.http.client_address import ClientAddress
 from service.http.openapi import openapi_document
 from service.http.request import (
@@ -96,7 +97,7 @@ class BudgetSpent(RuleViolation):
         self.retry_after = retry_after
 
 
-class Api:
+class Api(AccountHandlers):
     def __init__(
         self,
         deals: DealService,
@@ -138,6 +139,7 @@ class Api:
         self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
         # new reviews started per address (DS-29, issue 26)
         self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
+        self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
@@ -252,6 +254,9 @@ class Api:
             ),
             body.seats,
         )  # fmt: skip
+        await self.account_seats(
+            request, "deal", created["deal_id"], [int(s) for s in created.get("tokens") or {}]
+        )
         return json_response(created, status=201)
 
     async def create_match(self, request: web.Request) -> web.Response:
@@ -260,6 +265,9 @@ class Api:
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
         make = lambda: self.matches.create(game, length, target, **fields)  # noqa: E731
         created = await self._budgeted(request, make, fields.get("seats"))
+        seats = [int(s) for s in created.get("tokens") or {}]
+        await self.account_seats(request, "deal", created["deal_id"], seats)
+        await self.account_seats(request, "match", created["match_id"], seats)
         return json_response(created, status=201)
 
     async def match(self, request: web.Request) -> web.Response:
@@ -281,6 +289,7 @@ class Api:
             token=token,
             player_key=body.player_key,
         )
+        await self.account_seats(request, "deal", deal_id, [joined["seat"]])
         return json_response(JoinedSeat(**joined), status=201)
 
     async def fill_seat(self, request: web.Request) -> web.Response:
@@ -323,6 +332,7 @@ class Api:
             made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()
+        await self.account_seats(request, "deal", made["deal_id"], [int(s) for s in made.get("tokens") or {}])
         return json_response(made, status=201 if made["created"] else 200)
 
     async def list_deals(self, request: web.Request) -> web.Response:
@@ -333,7 +343,10 @@ class Api:
     async def my_deals(self, request: web.Request) -> web.Response:
         """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24). No
         key is 401 before anything is counted; then the address's reads are (DS-28)."""
-        key = player_key(request)
+        account = None
+        if "X-Player-Key" not in request.headers and COOKIE in request.cookies:
+            account = await self.signed_in(request)  # the account's list, by its session cookie
+        key = player_key(request) if account is None else None
         client = self.client_address.of(request)
         wait = await self.list_limiter.allow(client)
         if wait is not None:
@@ -344,7 +357,10 @@ class Api:
             return answer
         limit = whole(request, "limit", 50, 1, 200)
         before = whole(request, "before", None, 0, 2**53)
-        answer = await self.reads.player_deals(key, before, limit, match_row=self.match_reads.player_match)
+        answer = await self.reads.player_deals(
+            key, before, limit, match_row=self.match_reads.player_match,
+            digest=self.accounts.games(account) if account is not None else None,
+        )  # fmt: skip
         return json_response(answer)
 
     async def mint_player_key(self, request: web.Request) -> web.Response:
@@ -547,7 +563,7 @@ def build_app(
     matches = api.matches  # its sweep runs beside the clock keeper
     from service.http.problems import problem_middleware
 
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware, origin_guard])
     app.on_response_prepare.append(_page_headers)
     r = app.router
     for route in ROUTES:  # in the table's order: aiohttp tries a prefix's routes in that order

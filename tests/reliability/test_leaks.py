@@ -45,7 +45,22 @@ pytestmark = pytest.mark.redis
 FULL = os.environ.get("DEALSTREAM_FULL_LOAD") == "1"
 DEALS_PER_GAME = 12 if FULL else 3
 SEATS = {"paohuzi": 3, "mcr": 4}
-PLAYER_LIST = "/players/me/deals"  # asked with a player key (issue 24)
+PLAYER_LIST = "/players/me/deals"  # asked with a player key (issue 24) or an account's session
+ACCOUNT_PASSWORD = "leak-test password"
+
+
+def cookie(session: str | None) -> dict[str, str]:
+    return {"Cookie": f"ds_session={session}"} if session else {}
+
+
+async def sign_up(http, name: str) -> str:
+    """A new account's session (the test client's cookie jar is emptied: each request names its own)."""
+    resp = await http.post("/accounts", json={"name": name, "password": ACCOUNT_PASSWORD})
+    assert resp.status == 201, await resp.text()
+    http.session.cookie_jar.clear()
+    return resp.cookies["ds_session"].value
+
+
 SECRET_FIELD = re.compile(r'"[a-z_]*digest"\s*:')  # token_digest, invite_digest: never in an answer
 
 NOT_CARDS = {
@@ -248,13 +263,26 @@ async def play_deal(http, game: str, seed: int) -> dict:
     keys = {
         name: (await (await http.post("/players/keys")).json())["player_key"] for name in ("mine", "other")
     }
+    # two accounts, each signed in when it creates its deal (its seats follow the account): the
+    # probes ask the account routes with the creator's session, the other's and none
+    sessions = {name: await sign_up(http, f"{name}-{seed}") for name in ("mine", "other")}
     other = {"game": game, "seats": ["human"] * n, "player_key": keys["other"]}
-    assert (await http.post("/deals", json=other)).status == 201
+    resp = await http.post("/deals", json=other, headers=cookie(sessions["other"]))
+    assert resp.status == 201
     # coach too; open to spectators, whose stream is read as well
     body = {"game": game, "seats": ["human"] * n, "coach": True, "spectators": True}
     body["player_key"] = keys["mine"]
-    created = await (await http.post("/deals", json=body)).json()
+    created = await (await http.post("/deals", json=body, headers=cookie(sessions["mine"]))).json()
     deal_id = created["deal_id"]
+    # the account's seat on another device: a device code, a second session, a new token
+    code = await (await http.post("/accounts/me/device-codes", headers=cookie(sessions["mine"]))).json()
+    phone = await http.post("/sessions", json={"device_code": code["device_code"]})
+    assert phone.status == 200, await phone.text()
+    sessions["phone"] = phone.cookies["ds_session"].value
+    http.session.cookie_jar.clear()
+    handed = await http.post(f"/deals/{deal_id}/my-seat", headers=cookie(sessions["phone"]))
+    assert handed.status == 200, await handed.text()
+    handed_token = (await handed.json())["token"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
     listeners = {s: asyncio.create_task(read_sse(http, deal_id, tokens[s])) for s in range(n)}
     listeners[None] = asyncio.create_task(read_sse(http, deal_id, None))
@@ -297,7 +325,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
         assert moves < 3000
         probe_now = window_open_after_answer(http, views, seat) or moves % 4 == 0
         if probe_now:
-            received.extend(await probe_every_route(http, deal_id, tokens, probes, keys))
+            received.extend(await probe_every_route(http, deal_id, tokens, probes, keys, sessions))
             probes += 1
     for seat, task in listeners.items():
         for name, message in await asyncio.wait_for(task, 60):
@@ -318,6 +346,9 @@ async def play_deal(http, game: str, seed: int) -> dict:
     hidden_keys = [*keys.values(), *[await players.digest(k) for k in keys.values()]]
     # nor a seat token's digest, which the server keeps to recognise the token
     hidden_keys += [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
+    # nor an account's password, session, device code or a token handed to another device
+    account_secrets = [*sessions.values(), ACCOUNT_PASSWORD, code["device_code"], handed_token]
+    hidden_keys += account_secrets + [hashlib.sha256(t.encode()).hexdigest() for t in account_secrets]
     return {
         "deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes,
         "player_secrets": hidden_keys,
@@ -409,15 +440,23 @@ async def read_stream(resp, version: int) -> list[tuple[str, dict]]:
 
 
 async def probe_every_route(
-    http, deal_id: str, tokens: list[str], n: int, keys: dict[str, str] | None = None
+    http,
+    deal_id: str,
+    tokens: list[str],
+    n: int,
+    keys: dict[str, str] | None = None,
+    sessions: dict[str, str] | None = None,
 ) -> list[tuple]:
     """Every GET operation as each seat, a spectator and nobody, at the deal's current version.
     A route that reads a player key (``X-Player-Key``) is asked by a seat with the key that
     created the deal or another player's, and by a spectator or nobody with none or a key
-    nobody used."""
+    nobody used. A seat also sends the session cookie of the account that created the deal, or
+    another account's (every third probe without its key, so the account's own list is read);
+    a spectator or nobody a signed-out session or none."""
     version = (await (await http.get(f"/deals/{deal_id}")).json())["version"]
     out = []
     keys = keys or {}
+    sessions = sessions or {}
     for path, parameters in await get_operations(http):
         for viewer in [*range(len(tokens)), None]:
             token = tokens[viewer] if viewer is not None else None
@@ -430,6 +469,13 @@ async def probe_every_route(
             )
             if token is not None and "token" not in query:
                 headers["Authorization"] = f"Bearer {token}"
+            if viewer is not None:
+                session = sessions.get(["mine", "other", "phone"][(n + viewer) % 3])
+                if (n + viewer) % 3 != 1:
+                    headers.pop("X-Player-Key", None)  # the account's list, by its cookie
+            else:
+                session = None if n % 2 == 0 else "signed-out-session"
+            headers.update(cookie(session))
             url = path.format(**values)
             resp = await http.get(url, params=query, headers=headers)
             if resp.content_type == "text/event-stream":
@@ -444,6 +490,7 @@ async def probe_every_route(
                 shown = json.loads(body) if body else None
             assert resp.status < 500, (url, resp.status, body[:300])
             out.append((viewer, f"route:{path}", {"_at": version, "body": shown, "status": resp.status}))
+            http.session.cookie_jar.clear()
     return out
 
 
@@ -493,6 +540,9 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
                 listed = isinstance(body, dict) and played["deal_id"] in json.dumps(body.get("deals"))
                 kind = "listed" if listed else "refused" if message["status"] >= 400 else "other"
                 counted[f"players:{kind}"] = counted.get(f"players:{kind}", 0) + 1
+            if where == "route:/accounts/me":  # asked signed in (as either account) and not
+                kind = "me:" + ("signed-in" if message["status"] == 200 else str(message["status"]))
+                counted[kind] = counted.get(kind, 0) + 1
             leaked = card_ids(body) & hidden[seat][version]
             assert not leaked, (played["deal_id"], seat, where, version, sorted(leaked), body)
             told = secret_leaks(body, seat, secrets[version])
@@ -552,6 +602,8 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
         players = {k: v for k, v in totals.items() if "players" in k}
         assert totals.get("players:listed", 0) and totals.get("players:refused", 0), players
         assert totals.get("players:other", 0)  # another player's list, or an unused key's empty one
+    if "/accounts/me" in operations:  # as the creator's account, another account, and nobody
+        assert totals.get("me:signed-in", 0) and totals.get("me:401", 0), totals
 
 
 def test_the_card_id_walk_finds_ids_and_skips_counts():

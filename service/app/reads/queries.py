@@ -759,14 +759,21 @@ class ReadSide:
         return LobbyList(tables=await self.open_tables.rows(count, lobby_table))
 
     async def player_deals(
-        self, player_key: Any, before_ms: int | None, count: int, match_row: Any = None
+        self,
+        player_key: Any,
+        before_ms: int | None,
+        count: int,
+        match_row: Any = None,
+        digest: str | None = None,
     ) -> PlayerDeals:
         """The deals the holder of ``player_key`` took a seat in, newest first, each through
         ``player_deal``; deals that neither Redis nor the archive holds are left out. A key
         nobody used has an empty list, like any other. A page ends between two creation times,
         so ``next_before`` loses no row of the next page. ``match_row``: reads a match's row
-        (``MatchReads.player_match``; the matches' read side is built on this one)."""
-        digest = await self.players.digest(player_key)
+        (``MatchReads.player_match``; the matches' read side is built on this one). ``digest``:
+        an account's list (``service.app.accounts``) instead of the key's."""
+        if digest is None:
+            digest = await self.players.digest(player_key)
         rows = await self.players.rows(digest, before_ms, count + 1)
         if len(rows) > count:
             page = rows[:count]

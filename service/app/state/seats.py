@@ -1,7 +1,9 @@
 """Who a token or an invite code is: the seat it acts for in one deal.
 
 Only digests are kept (SHA-256 of the token): the creator's seats in the deal's meta hash, a
-joined seat's in its ``SeatJoined`` event (TB-1.2), an invite's in the meta hash too. Every
+joined seat's in its ``SeatJoined`` event (TB-1.2), an invite's in the meta hash too, and a
+token handed to another device of the seat's account (``POST /deals/{id}/my-seat``) in the meta's
+``device:<seat>`` field. Every
 comparison is in constant time over all the seats, so the time an answer takes says nothing
 about which seat came close. Both the command side (a command acts for its token's seat) and the
 read side (a read is shown to its token's seat) ask here; neither holds a token rule of its own.
@@ -19,6 +21,7 @@ from service.app.state.folds import DealNotFound, Folds
 from service.store.event_store import EventStore
 
 MAX_TOKEN_CHARS = 256
+MAX_SEATS = 8  # the seats a table may have, at most (device tokens are looked up for each)
 
 
 def token_digest(token: str) -> str:
@@ -75,9 +78,25 @@ class SeatTokens:
             joined = (await self.folds.load(deal_id)).state.seating.token_digests
             seat = seat_of({i: d for i, d in enumerate(joined) if d}, digest)
         if seat is None:
+            seat = await self._device_seat(deal_id, digest)
+        if seat is None:
             raise RuleViolation("DS-8", "this token is not a seat of this deal")
         note_seat(seat)  # the request's log lines name the seat, never the token
         return seat
+
+    async def _device_seat(self, deal_id: str, digest: str) -> int | None:
+        """A seat's token handed to another device of its account (``device:<seat>`` in the
+        meta, comma-separated digests; ``service.app.accounts``). Read at every use, never
+        cached: a token dropped from the list (the seat keeps the newest few) ends at once, in
+        every process. Only a token that is none of the seats' own gets here."""
+        fields = [f"device:{seat}" for seat in range(MAX_SEATS)]
+        held = await self.store.redis.hmget(self.store.keys.meta(deal_id), fields)
+        found = None
+        for seat, value in enumerate(held):
+            for stored in (value.decode() if isinstance(value, bytes) else value or "").split(","):
+                if stored and hmac.compare_digest(stored, digest):
+                    found = seat
+        return found
 
     async def seat_or_none(self, deal_id: str, token: str) -> int | None:
         """The seat of ``token``, None when it is no seat of this deal."""

@@ -12,6 +12,7 @@ import { renderJoin } from "./people.js";
 import { soundOn, setSound, tone, tones } from "./sound.js";
 import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
+import { seatFromAccount } from "./account.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -72,7 +73,7 @@ function route() {
   window.scrollTo(0, 0); // every page opens at its top
   const parts = (location.hash || "#/").slice(2).split("/").filter(Boolean);
   for (const a of document.querySelectorAll("header nav a")) a.removeAttribute("aria-current");
-  if (parts[0] === "play" && parts[1]) return renderPlay(parts[1], parts[2]);
+  if (parts[0] === "play" && parts[1]) return seatFromAccount(parts[1], parts[2]).then(() => renderPlay(parts[1], parts[2]));
   if (parts[0] === "watch" && parts[1]) return renderWatch(parts[1]);
   if (parts[0] === "replay" && parts[1]) { // #/replay/<deal>/review/<seat>: the review of that seat
     // the review's link from My games names the person's seat: "You" there too (one name per seat)

@@ -10,6 +10,7 @@ import { NAME_MAX, nameProblem, openTablesHtml } from "./people.js";
 import { postWithKey } from "./player_key.js";
 import { matchChoiceHtml, bindMatchChoice, matchRequest } from "./matches.js";
 import { myGamesHtml, loadMyGames } from "./mygames.js";
+import { accountPanelHtml, bindAccountPanel } from "./account.js";
 
 const PACES = ["slow", "normal", "fast"];
 // TB-2.1: the server's defaults for a deal with people, and its bounds
@@ -125,6 +126,7 @@ export async function renderLobby() {
       <input id="replay-id" spellcheck="false" placeholder="0123456789abcdef"><button class="secondary">${t("lobby.openreplay")}</button></form>
     <ul id="recent-list" class="deal-list"><li>…</li></ul>
   </section>
+  ${accountPanelHtml()}
   ${myGamesHtml()}`;
   for (const r of document.querySelectorAll('input[name="game"]')) {
     r.onchange = () => { store.set("lobby.game", r.value); renderLobby(); };
@@ -145,6 +147,7 @@ export async function renderLobby() {
   $("#open-replay").onsubmit = (e) => { e.preventDefault(); const id = $("#replay-id").value.trim(); if (id) location.hash = "#/replay/" + id; };
   loadDeals();
   loadMyGames();
+  bindAccountPanel(() => { const y = window.scrollY; renderLobby(); window.scrollTo(0, y); });
   stopLobby();
   refreshTimer = setInterval(loadDeals, 5000);
 }

@@ -5,6 +5,7 @@
 import { t, getLang } from "./i18n.js";
 import { api, esc, $ } from "./net.js";
 import { keyHeaders, withPlayerKey } from "./player_key.js";
+import { currentAccount } from "./account.js";
 
 const signed = (x) => (x > 0 ? "+" : "") + x;
 const unitText = (u) => t("unit." + (u || "points"));
@@ -66,7 +67,11 @@ export function myGamesHtml() {
 export async function loadMyGames() {
   let answer;
   try {
-    answer = await withPlayerKey((key) => api("/players/me/deals?limit=50", { headers: keyHeaders(key) }));
+    const signedIn = await currentAccount(); // signed in: the account's list, by its cookie
+    const help = $("#mine .help");
+    if (signedIn && help) help.textContent = t("acct.minehelp");
+    answer = signedIn ? await api("/players/me/deals?limit=50")
+      : await withPlayerKey((key) => api("/players/me/deals?limit=50", { headers: keyHeaders(key) }));
   } catch { answer = null; }
   const box = $("#mine-list");
   if (!box) return;
