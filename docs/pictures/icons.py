@@ -58,7 +58,8 @@ def draw(size: int, maskable: bool) -> bytes:
             # the grid point under this pixel's centre, with the art shrunk about the middle
             x = 256 + ((i + 0.5) / k - 256) / art
             y = 256 + ((j + 0.5) / k - 256) / art
-            bg_alpha = 1.0 if maskable else cover(box((i + 0.5) / k, (j + 0.5) / k, 256, 256, 256, 256, 92, 0), 1 / k)
+            corner = box((i + 0.5) / k, (j + 0.5) / k, 256, 256, 256, 256, 92, 0)
+            bg_alpha = 1.0 if maskable else cover(corner, 1 / k)
             t = min(1.0, math.hypot(x - 256, y - 200) / 360)
             col = blend(FELT, FELT_DARK, t)
             # the Paohuzi card behind, leaning right: long, with a red stroke numeral (two)
@@ -93,7 +94,8 @@ def png(width: int, height: int, raw: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     head = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    body = chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + body
 
 
 def main() -> None:
