@@ -2,9 +2,9 @@
 and its icons, the service worker that keeps the page's shell and nothing else, sound unlocked by
 the first tap, and the vibrate setting.
 
-Every page of the other browser tests is routed by the test (`new_page`), and a routed page's
-requests bypass any service worker, so the worker cannot change what those tests see; here the
-worker's own tests use contexts that are not routed, where it answers for real."""
+The worker runs in every browser test; each test's context starts without it and without a cache,
+and it asks the network first, so no test sees another's files. Its own test here uses a context
+the test does not route, to see the browser's requests as they are."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ CACHED_JS = """async () => {
 
 
 async def test_the_worker_keeps_the_shell_and_nothing_of_a_deal(web_server, browser):  # noqa: F811
-    """In a context the test does not route (so the worker answers for real): the worker
+    """In a context the test does not route: the worker
     registers, controls the page after a reload, answers the shell's files; a whole deal is then
     played by clicking and its fairness check run (its log downloaded), and the cache holds the
     page, its modules, style sheets, manifest and icons, and no API answer, no URL of the deal, no
