@@ -34,6 +34,17 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
 
 PHONE_AUTOPLAY = "--autoplay-policy=document-user-activation-required"  # audio waits for a tap
+# the real AudioContext, saying its state at its making and at each change
+AUDIO_STATES_JS = """(() => {
+  const Real = window.AudioContext;
+  if (Real) window.AudioContext = class extends Real {
+    constructor(...a) {
+      super(...a);
+      console.log('audio ' + this.state);
+      this.addEventListener('statechange', () => console.log('audio ' + this.state));
+    }
+  };
+})();"""
 NO_VIBRATE_JS = "delete Navigator.prototype.vibrate;"
 API_PATH = re.compile(r"^/(deals|matches|players|games|lobby|health|ready|metrics|openapi\.json)\b")
 
@@ -268,17 +279,25 @@ async def test_the_first_tap_unlocks_sound(web_server):  # noqa: F811
             await context.add_init_script(
                 f"for (const [k, v] of Object.entries({json.dumps(stored)})) localStorage.setItem(k, v);"
             )
+            # the page's audio context says its state in the console: the test reads nothing of
+            # the page (an evaluation counts as the person's activation) until the tone was tried
+            await context.add_init_script(AUDIO_STATES_JS)
             page = await context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            await page.goto(f"{base}/#/play/{deal}/0")
+            states: list[str] = []
+            page.on("console", lambda m: states.append(m.text) if m.text.startswith("audio ") else None)
+            async with page.expect_console_message(lambda m: m.text.startswith("audio "), timeout=60_000):
+                await page.goto(f"{base}/#/play/{deal}/0")  # the prompt's "your turn" makes the context
+            assert states == ["audio suspended"], states  # no sound before the person touches the page
             await page.wait_for_selector("#my-hand button.piece.can")
-            await wait_js(page, "window.dealstream.tones.kinds.turn >= 1")  # it tried to sound
             tones = await page.evaluate("window.dealstream.tones")
-            assert tones["contexts"] == 1 and tones["state"] == "suspended", tones
+            assert tones["kinds"]["turn"] == 1 and tones["contexts"] == 1, tones
+            assert states == ["audio suspended"], states  # reading the page did not start it
             box = await page.locator(".topbar").bounding_box()
             await page.touchscreen.tap(box["x"] + 3, box["y"] + 3)  # the bar's corner: a tap on nothing
             await wait_js(page, "window.dealstream.tones.state === 'running'", timeout=10)
+            assert states[-1] == "audio running", states
             assert (await page.evaluate("window.dealstream.tones"))["contexts"] == 1
             assert errors == []
             await context.close()
@@ -358,3 +377,16 @@ async def test_the_vibrate_setting(web_server, browser):  # noqa: F811
     assert (await page.evaluate("window.dealstream.tones"))["vibrations"] == 0
     assert page.js_errors == []
     await page.context.close()
+
+
+def test_the_icons_are_the_ones_the_script_draws():
+    """The committed 192-pixel icon is what `docs/pictures/icons.py` draws, byte for byte, so the
+    script is the icons' source (the larger ones take longer to draw; they share the code)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("icons", root / "docs" / "pictures" / "icons.py")
+    icons = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(icons)
+    assert icons.draw(192, False) == (root / "service/http/web/icons/icon-192.png").read_bytes()
