@@ -512,7 +512,7 @@ class Api(AccountHandlers):
 # The web client talks to this server only; the header says so even where the meta tag is not read.
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-    "script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+    "script-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'"
 )
 
 
@@ -522,6 +522,10 @@ async def _page_headers(request: web.Request, response: web.StreamResponse) -> N
         response.headers["X-Content-Type-Options"] = "nosniff"
         # static files change only with a new release; revalidate instead of trusting a stale copy
         response.headers["Cache-Control"] = "no-cache"
+        if request.path == "/web/sw.js":  # the service worker keeps the shell of the whole site
+            response.headers["Service-Worker-Allowed"] = "/"
+        elif request.path.endswith(".webmanifest"):  # whatever the host's MIME table says
+            response.headers["Content-Type"] = "application/manifest+json"
 
 
 def build_app(

@@ -9,7 +9,7 @@ import { renderPlay, renderWatch, stopLive, relabelLive, currentLive, liveState,
 import { renderReplay, stopReplay, currentReplay, drawReplay } from "./replay.js";
 import { renderRules, rulesNav, relabelRulesNav } from "./rules_page.js";
 import { renderJoin } from "./people.js";
-import { soundOn, setSound, tone, tones } from "./sound.js";
+import { soundOn, setSound, tone, tones, canVibrate, vibrateOn, setVibrate } from "./sound.js";
 import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 import { seatFromAccount } from "./account.js";
@@ -30,6 +30,8 @@ function applySettings() {
     if (input) { input.value = v[k]; $("#out-" + k).textContent = v[k] + " %"; }
   }
   $("#set-sound").checked = soundOn();
+  $("#row-vibrate").hidden = !canVibrate(); // where the browser cannot vibrate: hidden, and off
+  $("#set-vibrate").checked = vibrateOn();
 }
 function bindSettings() {
   for (const k of SETTINGS) {
@@ -37,6 +39,7 @@ function bindSettings() {
   }
   $("#set-reset").onclick = () => { for (const k of SETTINGS) store.set("set." + k, 50); applySettings(); };
   $("#set-sound").onchange = (e) => { setSound(e.target.checked); if (e.target.checked) tone("turn"); };
+  $("#set-vibrate").onchange = (e) => { setVibrate(e.target.checked); applySettings(); };
   $("#settings-toggle").onclick = () => {
     const panel = $("#settings");
     panel.hidden = !panel.hidden;
@@ -59,6 +62,7 @@ function renderChrome() {
   for (const k of SETTINGS) $("#lbl-" + k).textContent = t("settings." + k);
   $("#set-reset").textContent = t("settings.reset");
   $("#lbl-sound").textContent = t("settings.sound");
+  $("#lbl-vibrate").textContent = t("settings.vibrate");
   $("#skip").textContent = t("skip");
   const sel = $("#lang");
   sel.innerHTML = LANGS.map(([code, name]) => `<option value="${code}"${code === getLang() ? " selected" : ""}>${name}</option>`).join("");
@@ -115,3 +119,10 @@ function init() {
 // for tests and the console
 window.dealstream = { send: liveSend, state: liveState, tones };
 init();
+// the service worker keeps the page's shell for the home screen (sw.js says what it never keeps)
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/web/sw.js", { scope: "/" }).then(() => navigator.serviceWorker.ready).then((reg) => {
+    const urls = performance.getEntriesByType("resource").map((e) => e.name).filter((u) => u.startsWith(location.origin + "/web/"));
+    if (reg.active) reg.active.postMessage({ type: "shell", urls: [location.origin + "/", ...urls] });
+  }).catch(() => { /* no worker (a private window, an old browser): the page works without one */ });
+}

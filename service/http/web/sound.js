@@ -7,7 +7,8 @@ import { store } from "./net.js";
 let ctx = null;
 // what the tests (and the console) can read: how many sounds started, the clock's, each kind's
 // count and its signature (waveform and notes), and whether an AudioContext was made
-export const tones = { played: 0, clock: 0, kinds: {}, signatures: {}, contexts: 0 };
+// (and its state), and how many vibrations the browser accepted
+export const tones = { played: 0, clock: 0, kinds: {}, signatures: {}, contexts: 0, state: null, vibrations: 0 };
 
 export function soundOn() { return store.get("set.sound", false) === true; }
 export function setSound(on) {
@@ -21,9 +22,47 @@ function audio() {
     if (!Ctx) return null;
     ctx = new Ctx();
     tones.contexts += 1;
+    tones.state = ctx.state;
+    ctx.onstatechange = () => { tones.state = ctx.state; };
   }
   if (ctx.state === "suspended") ctx.resume().catch(() => {});
   return ctx;
+}
+
+// A phone starts audio only inside a tap: the page's first tap, click or key (with sound on)
+// makes or resumes the context and plays one silent sample, which is what unlocks it on iOS; the
+// listeners stay until the context runs.
+const UNLOCK_EVENTS = ["pointerdown", "touchend", "click", "keydown"];
+function unlock() {
+  if (!soundOn()) return;
+  const a = audio();
+  if (!a) return;
+  try {
+    const src = a.createBufferSource();
+    src.buffer = a.createBuffer(1, 1, 22050);
+    src.connect(a.destination);
+    src.start(0);
+  } catch { /* an old engine: the resume above is all it needs */ }
+  if (a.state === "running") stopUnlock();
+  else a.addEventListener("statechange", () => { if (a.state === "running") stopUnlock(); }, { once: true });
+}
+function stopUnlock() { for (const e of UNLOCK_EVENTS) document.removeEventListener(e, unlock, true); }
+for (const e of UNLOCK_EVENTS) document.addEventListener(e, unlock, { capture: true, passive: true });
+
+// Vibration when the table waits on you (your turn, a claim offered): only where the browser has
+// it (navigator.vibrate), off by default, remembered like the sound.
+export const canVibrate = () => typeof navigator !== "undefined" && typeof navigator.vibrate === "function";
+export function vibrateOn() { return canVibrate() && store.get("set.vibrate", false) === true; }
+export function setVibrate(on) {
+  store.set("set.vibrate", !!on && canVibrate());
+  if (on) buzz(); // the switch's own tap lets the browser vibrate: a sample of what it will do
+}
+function buzz() {
+  if (!canVibrate()) return false;
+  let done = false;
+  try { done = navigator.vibrate([60, 50, 60]) === true; } catch { /* refused */ }
+  if (done) tones.vibrations += 1;
+  return done;
 }
 
 // each sound: a waveform, its notes (Hz), the gap between notes, each note's length and loudness
@@ -41,6 +80,7 @@ export const soundSignature = (kind) => {
 };
 
 export function tone(kind = "turn") {
+  if ((kind === "turn" || kind === "claim") && vibrateOn()) buzz(); // the table waits on you
   if (!soundOn()) return false;
   const a = audio();
   if (!a) return false;
