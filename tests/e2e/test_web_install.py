@@ -20,9 +20,9 @@ import pytest
 
 from tests.e2e.test_web_table import play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
-    CHROMIUM,
     CHROMIUM_ARGS,
     browser,
+    chromium_executable,
     new_page,
     post_json,
     put_tokens,
@@ -256,7 +256,7 @@ async def test_the_first_tap_unlocks_sound(web_server):  # noqa: F811
     deal, tokens = created["deal_id"], created["tokens"]
     async with async_playwright() as p:
         phone = await p.chromium.launch(
-            executable_path=CHROMIUM,
+            executable_path=chromium_executable(),
             args=[*CHROMIUM_ARGS, "--autoplay-policy=document-user-activation-required"],
         )
         try:

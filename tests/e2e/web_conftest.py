@@ -40,7 +40,7 @@ CHROMIUM_ARGS = [
 _CHROMIUM: list[str] = []
 
 
-def _chromium() -> str:
+def chromium_executable() -> str:
     """The session's browser, found once; none: the test fails with one line saying what to do."""
     if not _CHROMIUM:
         try:
@@ -131,7 +131,7 @@ async def browser():
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        b = await p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         yield b
         await b.close()
 
