@@ -52,7 +52,7 @@ log = logging.getLogger("dealstream.bootstrap")
 DEALS = web.AppKey("deals", DealService)
 ARCHIVE = web.AppKey("archive", Archive)
 METRICS = web.AppKey("metrics", Metrics)
-DEFAULT_METRICS_PORT = 9464  # GET /metrics, on 127.0.0.1 only (issue 26)
+DEFAULT_METRICS_PORT = 9464  # GET /metrics, on --metrics-host (127.0.0.1 unless set)
 __all__ = ["ARCHIVE", "CLOCKS", "DEALS", "HUB", "METRICS", "Settings", "application", "serve"]
 
 
@@ -133,7 +133,7 @@ def application(
     pool = BotPool(settings.bot_workers, settings.bot_budget)
     archive = settings.open_archive()
     store = EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas, archive=archive)
-    metrics = Metrics()  # this app's own registry (issue 26): GET /metrics on the metrics port
+    metrics = Metrics()  # this app's own registry: GET /metrics on the metrics port
     store.observe_appends(metrics)
     # the parts the command side and the read side share, made once
     folds = Folds(store)

@@ -1,4 +1,4 @@
-"""How ``dealstream serve`` logs (issue 26): plain text (the default), or ``--log-format json``,
+"""How ``dealstream serve`` logs: plain text (the default), or ``--log-format json``,
 one JSON object per line.
 
 A JSON line holds ``time`` (UTC, ISO 8601 with milliseconds), ``level``, ``logger``,

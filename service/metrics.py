@@ -1,4 +1,4 @@
-"""The service's metrics (issue 26): every metric object, in one registry per app.
+"""The service's metrics: every metric object, in one registry per app.
 
 ``bootstrap`` makes one ``Metrics`` per app and hands it to the parts that record into it (the
 command side, the bot runner, the clock keeper, the stream hub, the store's append pipeline, the

@@ -1,4 +1,4 @@
-"""What ``dealstream serve`` checks before it listens (issue 26), each with a sentence that says
+"""What ``dealstream serve`` checks before it listens, each with a sentence that says
 what is wrong and what to do.
 
 * **The data directory** (the embedded Redis's, and the SQLite archive's directory) must be

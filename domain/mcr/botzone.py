@@ -1,4 +1,4 @@
-"""Botzone's Chinese Standard Mahjong, our side of it (issue 25): tile codes, the judge's reading
+"""Botzone's Chinese Standard Mahjong, our side of it: tile codes, the judge's reading
 of a match (``Referee``), one seat's view rebuilt from its request history (``SeatTracker``), and
 the translation of our deals into Botzone matches and back (``match_of_deal``, ``deal_of_match``).
 

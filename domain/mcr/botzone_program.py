@@ -1,4 +1,4 @@
-"""A Botzone program at our MCR tables (issue 25): the judge's requests for one seat, made from our
+"""A Botzone program at our MCR tables: the judge's requests for one seat, made from our
 deal's events, and the program's response as our command (``docs/bots.md``, ``docs/botzone.md``).
 
 The runner (``service/app/bots/programs.py``) holds one ``SeatTranslation`` per program seat and

@@ -67,7 +67,7 @@ class GameKit:
 
     @property
     def bot_levels(self) -> list[str]:
-        """The game's own levels, then the bot programs the operator registered (issue 25)."""
+        """The game's own levels, then the bot programs the operator registered."""
         return self.builtin_levels + programs.levels_for(self.name)
 
     def has_level(self, level: str) -> bool:

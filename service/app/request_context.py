@@ -1,4 +1,4 @@
-"""The request a piece of work runs for, for the logs (issue 26): its id, route template, deal
+"""The request a piece of work runs for, for the logs: its id, route template, deal
 and seat.
 
 The HTTP middleware (``service.http.observe``) sets a ``RequestContext`` for each request; the

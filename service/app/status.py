@@ -1,4 +1,4 @@
-"""What ``/health`` and ``/ready`` say beyond "the process runs" (issue 26): the durability of
+"""What ``/health`` and ``/ready`` say beyond "the process runs": the durability of
 the store (found at start-up: ``aof``, ``none``, ``unknown``) and the archive's state (``ok``,
 ``unreachable``, ``off``), asked again every ``interval`` seconds while the service runs, so an
 archive that comes back turns the service from degraded to ok by itself."""

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         sp.add_argument("--data-dir", help="embedded Redis data directory (default ./dealstream-data)")
         sp.add_argument("--prefix", default="ds", help="key prefix (default ds)")
 
-    def program_opts(sp: argparse.ArgumentParser) -> None:  # issue 25, docs/bots.md
+    def program_opts(sp: argparse.ArgumentParser) -> None:  # docs/bots.md
         sp.add_argument(
             "--bot-program", action="append", metavar="NAME=COMMAND",
             help="make bot:NAME a seat level played by COMMAND (our bot protocol; repeat for more)",
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "and exit",
     )  # fmt: skip
     s.set_defaults(func=serve.cmd_serve, argv=list(sys.argv[1:] if argv is None else argv))  # for --processes
-    # every serve flag also as DEALSTREAM_<FLAG> (issue 26): install after the last flag is added
+    # every serve flag also as DEALSTREAM_<FLAG>: install after the last flag is added
     serve_parser, serve_defaults = s, env_config.install(s)
 
     s = sub.add_parser("simulate", help="bots play deals in memory; prints a summary")

@@ -1,5 +1,5 @@
 """``dealstream botzone``: our MCR bots as Botzone programs, and the Botzone and JSON-lines forms
-of ``export`` / ``import`` (issue 25; docs/botzone.md, docs/records.md).
+of ``export`` / ``import`` (docs/botzone.md, docs/records.md).
 
 The bot program reads what the Botzone judge of Chinese Standard Mahjong sends a player:
 

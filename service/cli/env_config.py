@@ -1,5 +1,4 @@
-"""Every ``dealstream serve`` flag also as a ``DEALSTREAM_*`` variable, and ``--print-config``
-(issue 26).
+"""Every ``dealstream serve`` flag also as a ``DEALSTREAM_*`` variable, and ``--print-config``.
 
 ``--some-flag`` is read from ``DEALSTREAM_SOME_FLAG`` when the command line does not give it:
 ``install`` walks a subparser's actions (so a flag added later gets its variable without an edit

@@ -1,5 +1,5 @@
 """``dealstream export --all`` and ``import --all``: every deal of one store moved to another
-(issue 26; docs/runbook.md, "Moving deals between stores").
+(docs/runbook.md, "Moving deals between stores").
 
 ``export --all`` writes every deal the store holds, in Redis (live and finished) and in the
 archive, either to one JSON-lines stream (stdout, or ``--out FILE``) or, with ``--out DIR`` (an

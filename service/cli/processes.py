@@ -1,5 +1,4 @@
-"""``dealstream serve --processes N``: N service processes on one port, and how each one stops
-(issue 26).
+"""``dealstream serve --processes N``: N service processes on one port, and how each one stops.
 
 The parent (``supervise``) owns what there is one of: the embedded Redis (started once, before
 any worker, and stopped last) and the settings. It starts N workers, each ``python -m

@@ -31,7 +31,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         metrics_port += role.index  # each worker serves its own metrics: port + its index
     from service import startup_checks
 
-    try:  # before anything is made in it (issue 26)
+    try:  # before anything is made in it
         startup_checks.check_data_dirs(args.redis, args.archive, args.data_dir, archive=True)
         url, embedded = resolve_redis_url(args.redis, args.data_dir, owner=True)
     except (DataDirInUse, startup_checks.Refused) as exc:
@@ -61,7 +61,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         metrics_required=metrics_required,
     )
     try:
-        try:  # the store and the archive, before the service listens (issue 26)
+        try:  # the store and the archive, before the service listens
             report = asyncio.run(startup_checks.run(url, settings))
         except startup_checks.Refused as exc:
             print(f"dealstream: {exc}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""What the HTTP layer tells the operators (issue 26): the request id, the access line, the HTTP
+"""What the HTTP layer tells the operators: the request id, the access line, the HTTP
 metrics, and ``GET /metrics`` on a port of its own.
 
 ``install(app, metrics)`` (called by ``bootstrap``) puts two middlewares around the API's own:

@@ -41,13 +41,13 @@ _DS_STATUS = {
     "DS-20": 403,
     "DS-21": 409,
     "DS-22": 429,
-    "DS-23": 404,  # no such match (issue 24)
+    "DS-23": 404,  # no such match
     "DS-24": 409,  # the stored log does not replay: every read but the audit says so
     "DS-26": 400,
     "DS-27": 401,
     "DS-28": 429,
-    "DS-29": 429,  # too many review starts from this address, or of this deal (issue 26)
-    "DS-30": 503,  # the review queue is full (issue 26)
+    "DS-29": 429,  # too many review starts from this address, or of this deal
+    "DS-30": 503,  # the review queue is full
     "DS-31": 429,  # this address holds its share of the process's spectator streams
     "DS-32": 429,  # this address's deals seat their share of bot program processes
     "DS-33": 503,  # bot program processes are at their bound in all

@@ -68,7 +68,7 @@ PLAYER_KEY_HEADER = "X-Player-Key"
 
 
 def player_key(request: web.Request) -> str:
-    """The player key of ``X-Player-Key`` (issue 24): none is 401 DS-27; its form is checked
+    """The player key of ``X-Player-Key``: none is 401 DS-27; its form is checked
     where it is digested (DS-26), and never repeated in an answer or a log."""
     key = request.headers.get(PLAYER_KEY_HEADER)
     if key is None:

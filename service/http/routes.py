@@ -83,7 +83,7 @@ PROGRAMS_RETRY_S = 30  # Retry-After when bot program seats are full (a deal's e
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
 CLOCKS = web.AppKey("clocks", ClockKeeper)
-STATUS = web.AppKey("status", ServiceStatus)  # what /health and /ready tell (issue 26)
+STATUS = web.AppKey("status", ServiceStatus)  # what /health and /ready tell
 BACKGROUND = web.AppKey("background", list)  # the loops /ready checks
 READY_PING_S = 2.0
 REVIEWS = web.AppKey("reviews", Reviews)
@@ -137,7 +137,7 @@ class Api(AccountHandlers):
         self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
         # reads of a player's list per address (DS-28)
         self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
-        # new reviews started per address (DS-29, issue 26)
+        # new reviews started per address (DS-29)
         self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
@@ -341,7 +341,7 @@ class Api(AccountHandlers):
         return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
 
     async def my_deals(self, request: web.Request) -> web.Response:
-        """The deals of the player whose key is in ``X-Player-Key``, newest first (issue 24). No
+        """The deals of the player whose key is in ``X-Player-Key``, newest first. No
         key is 401 before anything is counted; then the address's reads are (DS-28)."""
         account = None
         if "X-Player-Key" not in request.headers and COOKIE in request.cookies:
@@ -407,7 +407,7 @@ class Api(AccountHandlers):
         return json_response(answer)  # a CommandAnswer, encoded as it is
 
     async def stream_ticket(self, request: web.Request) -> web.Response:
-        """A single-use ticket for one stream of the token's seat (``?ticket=``, issue 26)."""
+        """A single-use ticket for one stream of the token's seat (``?ticket=``)."""
         deal_id = request.match_info["deal_id"]
         seat = await self.deals.seats.authenticate(deal_id, bearer(request))
         ticket = await self.tickets.issue(deal_id, seat)

@@ -11,7 +11,7 @@ import msgspec
 
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 SeatKind = Annotated[str, msgspec.Meta(max_length=32)]
-# the browser's own player key (issue 24): checked by the command side, so every bad one is
+# the browser's own player key: checked by the command side, so every bad one is
 # refused with DS-26; only its digest is kept, never in a deal's log
 PlayerKey = Annotated[
     Any,
@@ -190,7 +190,7 @@ class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 class StreamTicket(msgspec.Struct):
     """A single-use ticket for one stream of this deal and seat: ``?ticket=`` instead of
-    ``?token=`` (issue 26), valid ``expires_in`` seconds."""
+    ``?token=``, valid ``expires_in`` seconds."""
 
     ticket: str
     expires_in: int

@@ -67,7 +67,7 @@ class AutoPipeline:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.batches = 0  # how many pipelines went out, and how many commands (for benchmarks)
         self.commands = 0
-        # metrics (issue 26): ``observe_append_batch(commands, seconds)`` after each round trip
+        # metrics: ``observe_append_batch(commands, seconds)`` after each round trip
         # and ``observe_append(seconds)`` per command, from its queueing to its reply; None: none
         self.observer: Any = None
         # a plain TCP or unix-socket client gets its own lean connection; others go through redis-py

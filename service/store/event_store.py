@@ -11,7 +11,7 @@ its own for a reason:
 - ``DealIndexes`` (``service.store.deal_index``): deal meta, the deal, public, finished and clock
   indexes, presence and archive leases;
 - ``PlayerIndex`` (``service.store.player_index``): each player's deals and matches by the
-  digest of its player key, kept apart from every deal's keys (issue 24);
+  digest of its player key, kept apart from every deal's keys;
 - ``DealRemoval`` (``service.store.handoff``): the archiver's snapshot and conditional removal;
 - ``RedisThenArchive`` (``service.store.reader``): every read that may meet a deal that left
   Redis, the single place that knows to try Redis first and then the archive.
@@ -107,7 +107,7 @@ class EventStore:
 
     def observe_appends(self, observer: Any) -> None:
         """Report the append pipeline's round trips and latencies to ``observer`` (a
-        ``service.metrics.Metrics``; issue 26)."""
+        ``service.metrics.Metrics``)."""
         self._appends.observer = observer
 
     # keys ------------------------------------------------------------------

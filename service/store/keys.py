@@ -16,7 +16,7 @@ class StoreKeys:
     and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``,
     ``…:deals:open`` (with ``…:deals:open:built``); a
     player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests
-    ``<prefix>:players:salt`` (issue 24)."""
+    ``<prefix>:players:salt``."""
 
     __slots__ = (
         "prefix", "index", "public_index", "finished_index", "clocks", "player_salt", "open_tables",

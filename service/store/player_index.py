@@ -1,4 +1,4 @@
-"""Each player's deals and matches, by the digest of its player key (issue 24, "My games").
+"""Each player's deals and matches, by the digest of its player key ("My games").
 
 A browser makes a player key and sends it when it creates or joins a deal or a match; the
 service keeps only ``HMAC-SHA256(salt, key)`` (``service.app.state.players``), with one salt

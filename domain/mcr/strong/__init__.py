@@ -1,4 +1,4 @@
-"""The ``strong`` MCR bot: determinised expected-value search over one seat view (issue 14)."""
+"""The ``strong`` MCR bot: determinised expected-value search over one seat view."""
 
 from domain.mcr.strong.bot import DEFAULT, OptionValue, Params, StrongBot, option_values
 

@@ -1,5 +1,5 @@
 """Rollouts: an MCR decision's options played out on deals of the hidden tiles dealt again
-(``sample.Sampler``), every seat then played by a policy to the end of the deal (issue 24).
+(``sample.Sampler``), every seat then played by a policy to the end of the deal.
 
 The value of an option is the deciding seat's mean net payment (MC-4.4, in points) over the
 sampled deals; every option is played on the same deals with the same continuation bots

@@ -1,4 +1,4 @@
-"""Determinization: a full engine ``State`` consistent with one MCR seat view (MC-5, issue 24).
+"""Determinization: a full engine ``State`` consistent with one MCR seat view (MC-5).
 
 What the seat saw is kept exactly: its own hand (and the tile just drawn), every seat's shown
 sets, flowers and discards, the hand counts, the wall's count, the dealer, the winds, whose turn

@@ -1,4 +1,4 @@
-"""Bot programs: anyone's bot at our tables (issue 25).
+"""Bot programs: anyone's bot at our tables.
 
 The operator names programs when starting ``serve``, ``simulate`` or ``arena``
 (``--bot-program NAME=COMMAND``); ``bot:NAME`` is then a seat level like ``bot:greedy``. The HTTP

@@ -113,7 +113,7 @@ class BotPool:
         stuck_after: float = 10.0,
         start_limit: float = 60.0,
     ) -> None:
-        # leave the event loop a core of its own: on two cores one worker thinks (issue 14: a
+        # leave the event loop a core of its own: on two cores one worker thinks (a
         # person's commands at a table of strong bots stay as fast as at a table of greedy bots)
         self.workers = workers or max(1, min(2, (os.cpu_count() or 1) - 1))
         self.budget = budget
@@ -246,7 +246,7 @@ class BotRunner:
         self.deals = deals
         self.delay = delay
         self.pool = pool
-        self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks (issue 26)
+        self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks
         self._tasks: dict[str, asyncio.Task] = {}
         self._standing: dict[str, tuple[int, float]] = {}  # deal -> (version, since): the sweep's memory
         self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
@@ -322,7 +322,7 @@ class BotRunner:
         version = folded.version
         view = folded.kit.projections.view_from_state(folded.state, seat)
         level = folded.seats[seat][4:] if folded.seats[seat].startswith("bot:") else None
-        if level is not None and level not in folded.kit.builtin_levels:  # a bot program (issue 25)
+        if level is not None and level not in folded.kit.builtin_levels:  # a bot program
             default = folded.kit.default_move(folded.state, seat)
             command, why = await self.programs.decide(
                 folded.kit, deal_id, seat, level, view, default, folded.state, folded.events
@@ -388,7 +388,7 @@ class BotRunner:
         error, a deal no request touched since, a process that stopped).
 
         Why not every such deal at once: a deal's commands may reach any of the service's
-        processes (``serve --processes``, issue 26) and the one that took the last command drives
+        processes (``serve --processes``) and the one that took the last command drives
         its bots; a process that only streams the deal holds its fold too, and driving it there as
         well computed every bot move twice (the second a duplicate command). A deal that moves is
         being driven; one that stands still is adopted, after a fresh read confirms it."""

@@ -43,7 +43,7 @@ class ClockKeeper:
         self, deals: DealService, interval_s: float = SWEEP_S, metrics: Metrics | None = None
     ) -> None:
         self.deals = deals
-        # expiries and outages (issue 26): the command side's metrics unless given others
+        # expiries and outages: the command side's metrics unless given others
         self.metrics = metrics if metrics is not None else getattr(deals, "metrics", None) or Metrics()
         self.store = deals.store
         self.interval_s = interval_s

@@ -248,12 +248,12 @@ class DealService:
         self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
-        # commands by game, type and outcome; the bots' decisions (issue 26; default: unread)
+        # commands by game, type and outcome; the bots' decisions (default: unread)
         self.metrics = metrics if metrics is not None else Metrics()
         self.bots = BotRunner(self, bot_delay, bot_pool, metrics=self.metrics)
         # who has a live stream (any process), for the views
         self.presence = presence if presence is not None else Presence(store)
-        # player keys' digests and the seats listed under them ("My games", issue 24)
+        # player keys' digests and the seats listed under them ("My games")
         self.players = players if players is not None else Players(store)
         self.kick_bots = self.bots.kick
         # the bot program seats of live deals and matches, per address and in all (DS-32, DS-33)
@@ -313,7 +313,7 @@ class DealService:
         whoever asks first creates it, and every later request of a seat of this deal, a retry
         too, answers the same deal with that seat (``created`` False). DS-15 only for a seat the
         new deal does not hold (a rematch made before every person was carried over). With
-        ``player_key`` the caller's seats in it are listed under the key (issue 24)."""
+        ``player_key`` the caller's seats in it are listed under the key."""
         player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:

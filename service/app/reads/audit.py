@@ -47,7 +47,7 @@ class AuditReport(msgspec.Struct):
     # TB-4.2: every ClockExpired and every person's answer checked against the deadline the
     # log gives; None: the deal has no clock
     clocks_ok: bool | None = None
-    # where an imported deal came from ("botzone": a Botzone match, issue 25): it committed to no
+    # where an imported deal came from ("botzone": a Botzone match): it committed to no
     # seed, so the commitment and shuffle are n/a; None for a deal dealt here
     imported: str | None = None
     # the records fold one by one as every read folds them (None: the log does not decode);

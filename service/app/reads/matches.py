@@ -200,7 +200,7 @@ class MatchReads:
         return MatchAuditDeal(index, deal_id, len(problems) == before, report.ok, _result(found))
 
     async def player_match(self, match_id: str, seat: int) -> PlayerMatch | None:
-        """A row of a player's list (``GET /players/me/deals``, issue 24): the public facts of
+        """A row of a player's list (``GET /players/me/deals``): the public facts of
         the match and the running score of ``seat`` (None: no such match)."""
         try:
             state, _version = await self.log.state(match_id)

@@ -175,7 +175,7 @@ class PlayerMatch(msgspec.Struct):
 
 
 class PlayerDeals(msgspec.Struct):
-    """A player's deals and matches, each newest first (issue 24); ``next_before``: the
+    """A player's deals and matches, each newest first; ``next_before``: the
     ``before`` of the next page (null: this is the last). A deal of a match names it in
     ``match_id``; a match's later deals are listed under the match."""
 
@@ -656,7 +656,7 @@ class ReadSide:
         # advice is a pure function of the seat's view at a record: asked again on every redraw of
         # the table, it is computed once per move (a few ms for MCR, see bench.coach). Keyed by the
         # head record's hash too: a Redis rollback can make the same version again with other
-        # events (issue 26)
+        # events
         self._coach: LRUCache[tuple[str, int, int, str], Any] = LRUCache(4096)
 
     async def viewer(self, deal_id: str, token: str | None, *, anonymous: Viewer = NOBODY) -> Viewer:

@@ -1,4 +1,4 @@
-"""Who a player key is: its digest, and the seats listed under it (issue 24, "My games").
+"""Who a player key is: its digest, and the seats listed under it ("My games").
 
 The service mints player keys (``POST /players/keys``): 128 random bits and a tag, the first 128
 bits of ``HMAC-SHA256(salt, "player-key:" + those bits)``, base64url, 44 characters. A browser

@@ -1,4 +1,4 @@
-"""Who is connected: the seats that have a live stream open now, in any process (issue 22).
+"""Who is connected: the seats that have a live stream open now, in any process.
 
 Each process serving a seat's stream keeps a member ``<seat>:<stream>`` in the deal's presence
 hash in Redis, refreshed every ``REFRESH_S`` and valid for ``VALID_MS``; it removes it when the

@@ -1,4 +1,4 @@
-"""Stream tickets (issue 26): a short-lived, single-use stand-in for a seat token in a URL.
+"""Stream tickets: a short-lived, single-use stand-in for a seat token in a URL.
 
 A browser's ``EventSource`` cannot send an ``Authorization`` header, so the seat token once rode
 in the stream's URL (``?token=``), where access logs and proxies keep it. Instead the client

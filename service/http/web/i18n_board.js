@@ -1,5 +1,5 @@
 // The board beside the prompt, the table switches, the sounds and the table's own moves in a
-// review (issue 24), in every language. i18n.js merges these into its tables.
+// review, in every language. i18n.js merges these into its tables.
 
 const en = {
   "last.title": "The newest line of the move log",

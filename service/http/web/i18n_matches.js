@@ -1,4 +1,4 @@
-// Matches and "My games" in every language (issue 24): the lobby's choice of one deal or a match,
+// Matches and "My games" in every language: the lobby's choice of one deal or a match,
 // the match strip at the table, "Next hand", the standings, the match page and the lobby's list
 // of this browser's own deals and matches. i18n.js merges these into its table.
 

@@ -44,7 +44,7 @@ const en = {
   "result.won.you": "You win",
   "result.playagain": "Play again",
   "settings.sound": "Sounds: a discard, a call, your turn", "refused.unknown": "The server refused this move.",
-  // issue 15: the coach, the review of a finished deal, the fan and huxi tables
+  // the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Coach", "coach.title": "Coach: advice from your own cards and what you can see",
   "coach.loading": "The coach is looking at the table…", "coach.error": "The coach did not answer; it tries again on the next move.",
   "coach.unseen": "{n} unseen",
@@ -121,7 +121,7 @@ const pt = {
   "result.won.you": "Você ganha",
   "result.playagain": "Jogar de novo",
   "settings.sound": "Sons: um descarte, uma chamada, a sua vez", "refused.unknown": "O servidor recusou esta jogada.",
-  // issue 15: the coach, the review of a finished deal, the fan and huxi tables
+  // the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Treinador", "coach.title": "Treinador: conselhos a partir das suas peças e do que pode ver",
   "coach.loading": "O treinador está a olhar para a mesa…", "coach.error": "O treinador não respondeu; volta a tentar na próxima jogada.",
   "coach.unseen": "{n} por ver",
@@ -198,7 +198,7 @@ const nl = {
   "result.won.you": "Jij wint",
   "result.playagain": "Nog een keer",
   "settings.sound": "Geluiden: een afleg, een claim, jouw beurt", "refused.unknown": "De server weigerde deze zet.",
-  // issue 15: the coach, the review of a finished deal, the fan and huxi tables
+  // the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Coach", "coach.title": "Coach: advies op grond van je eigen stenen en wat je kunt zien",
   "coach.loading": "De coach bekijkt de tafel…", "coach.error": "De coach gaf geen antwoord; bij de volgende zet probeert hij het opnieuw.",
   "coach.unseen": "{n} niet gezien",
@@ -275,7 +275,7 @@ const ar = {
   "result.won.you": "فزت",
   "result.playagain": "العب مجددًا",
   "settings.sound": "أصوات: رمي ورقة، مطالبة، دورك", "refused.unknown": "رفض الخادم هذه الحركة.",
-  // issue 15: the coach, the review of a finished deal, the fan and huxi tables
+  // the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "المدرّب", "coach.title": "المدرّب: نصائح من أوراقك ومما تراه على الطاولة",
   "coach.loading": "المدرّب ينظر إلى الطاولة…", "coach.error": "لم يُجب المدرّب؛ سيحاول مجددًا في الحركة التالية.",
   "coach.unseen": "{n} لم تُرَ",
@@ -352,7 +352,7 @@ const fi = {
   "result.won.you": "Voitat",
   "result.playagain": "Pelaa uudelleen",
   "settings.sound": "Äänet: poisheitto, vaade, sinun vuorosi", "refused.unknown": "Palvelin hylkäsi siirron.",
-  // issue 15: the coach, the review of a finished deal, the fan and huxi tables
+  // the coach, the review of a finished deal, the fan and huxi tables
   "coach.toggle": "Valmentaja", "coach.title": "Valmentaja: neuvoja omista laatoistasi ja siitä, mitä näet",
   "coach.loading": "Valmentaja katsoo pöytää…", "coach.error": "Valmentaja ei vastannut; se yrittää uudelleen seuraavalla siirrolla.",
   "coach.unseen": "näkemättä {n}",

@@ -1,4 +1,4 @@
-// Matches (TB-5, issue 24): the lobby's choice of one deal or a match and its length (each game's
+// Matches (TB-5): the lobby's choice of one deal or a match and its length (each game's
 // lengths come from its module's `match` descriptor), the strip over the table of a match's deal
 // (hand k of n, the running score), "Next hand" or the standings on the result sheet, and the
 // match page (#/match/<id>): its deals, scores, standings and audit.

@@ -1,4 +1,4 @@
-// "My games" in the lobby (issue 24): the deals and matches this browser's player key took a seat
+// "My games" in the lobby: the deals and matches this browser's player key took a seat
 // in (GET /players/me/deals with X-Player-Key), newest first, with their result, status and links
 // to the table, the replay, the review and the match page. Only this browser's own list: the key
 // stays in a header, never in a URL.

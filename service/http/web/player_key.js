@@ -1,4 +1,4 @@
-// This browser's player key (issue 24, "My games"): minted by the server (POST /players/keys,
+// This browser's player key ("My games"): minted by the server (POST /players/keys,
 // 128 random bits and the server's tag) on first use and kept in localStorage; the server accepts
 // no other key (DS-26), so nobody reads a list by guessing its key. It travels in request bodies
 // ("player_key" when a seat is created or taken) and in the X-Player-Key header of the list of
