@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,6 +185,14 @@ class StreamHub:
         self.connected = False  # the pub/sub connection is up and answering
         self.reads_ok = True  # the reader's last round trip worked
         self.delivered = 0  # batches handed to subscribers (for benchmarks)
+        # the reader's reads (XRANGE) per deal, and the records they brought (for tests)
+        self.reads: dict[str, int] = {}
+        self.fetched: dict[str, int] = {}
+        self.own = 0  # batches this process appended and delivered without reading them back
+        # this process's appends in flight, by deal, and the highest version a doorbell
+        # announced meanwhile (read once the append is back, if its own batch did not cover it)
+        self._writing: dict[str, int] = {}
+        self._rung_while_writing: dict[str, int] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -331,6 +339,46 @@ class StreamHub:
                 raise StreamsClosing() from None  # the hub closed, not the caller: tell it to retry
             raise
 
+    # --- this process's own appends -------------------------------------------------------
+    def writing(self, deal_id: str) -> None:
+        """This process starts an append to ``deal_id``: its doorbell is held until ``written``
+        (the writer hands its batch over then, and nothing is read back)."""
+        self._writing[deal_id] = self._writing.get(deal_id, 0) + 1
+
+    def written(
+        self,
+        deal_id: str,
+        raws: Sequence[bytes] = (),
+        records: Sequence[StoredEvent] = (),
+        events: Sequence[Any] = (),
+        folded: Any = None,
+    ) -> None:
+        """The append ``writing`` announced is done: ``raws`` (as stored), their ``records``
+        and typed ``events`` (empty: nothing was written, or the writer cannot hand them over),
+        and ``folded``, the writer's fold after them (None: unknown). The batch goes to the local
+        subscribers as the reader would have delivered it, if it follows what they got;
+        otherwise, and for a doorbell rung meanwhile past it, the reader reads the store."""
+        left = self._writing.get(deal_id, 1) - 1
+        if left > 0:
+            self._writing[deal_id] = left
+            rung = 0
+        else:
+            self._writing.pop(deal_id, None)
+            rung = self._rung_while_writing.pop(deal_id, 0)
+        feed = self.feeds.get(deal_id)
+        if feed is None:
+            return
+        if records and records[0].version == feed.version + 1:
+            batch = Batch(deal_id, list(records), list(events), list(raws))
+            if folded is not None and folded.version == batch.last:
+                batch.memo["state"] = self.folds.share_state(folded)
+            self.own += 1
+            self._hand_out(feed, batch)
+        elif records and records[-1].version > feed.version:
+            rung = max(rung, records[-1].version)  # it does not follow what was delivered: read
+        if rung > feed.version:
+            self._mark(deal_id)
+
     def _mark(self, deal_id: str) -> None:
         self._dirty.add(deal_id)
         self._wake.set()
@@ -373,7 +421,7 @@ class StreamHub:
                             # between the feed's first read and now rang no doorbell of ours
                             deal_id = self._by_channel.get(channel)
                             if deal_id is not None:
-                                self._mark(deal_id)
+                                self._rung(deal_id, bell.rung if kind == "message" else None)
                         elif kind == "pong":
                             last_pong = now
                     if now - last_ping >= self.poll_interval:
@@ -395,6 +443,18 @@ class StreamHub:
                 await bell.close()
             await asyncio.sleep(backoff)
             backoff = min(1.0, backoff * 2)
+
+    def _rung(self, deal_id: str, version: int | None) -> None:
+        """A doorbell for ``deal_id`` announcing ``version`` (None: read anyway). A version
+        already delivered (this process's own batch, handed over) is not read again; while this
+        process's append to the deal is in flight, the read waits for its batch."""
+        feed = self.feeds.get(deal_id)
+        if version is not None and feed is not None and version <= feed.version:
+            return
+        if version is not None and deal_id in self._writing:
+            self._rung_while_writing[deal_id] = max(self._rung_while_writing.get(deal_id, 0), version)
+            return
+        self._mark(deal_id)
 
     async def _tick(self) -> None:
         """Once a ``poll_interval``: check every subscribed head; twice as often: drop the
@@ -428,6 +488,8 @@ class StreamHub:
                 if check:
                     feeds = await self._changed_heads(feeds)
                 requests = [(f.deal_id, f.version) for f in feeds]
+                for feed in feeds:
+                    self.reads[feed.deal_id] = self.reads.get(feed.deal_id, 0) + 1
                 requests += [(deal_id, after) for deal_id, after, fut in backlog if not fut.done()]
                 replies = await self.store.read_many_raw(requests) if requests else []
             except asyncio.CancelledError:
@@ -452,6 +514,8 @@ class StreamHub:
             self.reads_ok = True
             backoff = 0.05
             for feed, raws in zip(feeds, replies, strict=False):
+                if raws:
+                    self.fetched[feed.deal_id] = self.fetched.get(feed.deal_id, 0) + len(raws)
                 self._deliver(feed, raws)
             open_backlog = [fut for _d, _a, fut in backlog if not fut.done()]
             for fut, raws in zip(open_backlog, replies[len(feeds) :], strict=True):
@@ -471,8 +535,8 @@ class StreamHub:
                 and head.hash != feed.head_hash
             ):
                 self._reset(feed, version)
-            elif version > feed.version:
-                wanted[feed.deal_id] = feed
+            elif version > feed.version and feed.deal_id not in self._writing:
+                wanted[feed.deal_id] = feed  # (an append of ours in flight: its batch comes)
         return [f for f in wanted.values() if f.deal_id in self.feeds]
 
     def _reset(self, feed: Feed, version: int) -> None:
@@ -496,11 +560,18 @@ class StreamHub:
             return
         raws = [raw for raw, _ in fresh]
         records = [r for _, r in fresh]
-        self.folds.absorb(feed.deal_id, raws, records)
+        folded = self.folds.absorb(feed.deal_id, raws, records)
         events = [feed.kit.decode_event(r.data) for r in records]
-        feed.version = records[-1].version
-        feed.head_hash = record_hash(raws[-1])
         batch = Batch(feed.deal_id, records, events, raws)
+        if folded is not None and folded.version == batch.last:
+            batch.memo["state"] = self.folds.share_state(folded)
+        self._hand_out(feed, batch)
+
+    def _hand_out(self, feed: Feed, batch: Batch) -> None:
+        """Give ``batch`` (it follows ``feed``'s version) to the feed's subscribers."""
+        records = batch.records
+        feed.version = batch.last
+        feed.head_hash = record_hash(batch.raws[-1])
         self.delivered += 1
         try:  # how far behind the store this delivery is (its last record's recorded time)
             self.metrics.hub_lag.observe(max(0.0, time.time() - recorded_ms(records[-1].recorded_at) / 1000))

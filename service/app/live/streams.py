@@ -217,13 +217,9 @@ class LiveStreams:
             for version, event in queries.stream_events(folded, pairs, viewer)
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
-        state = batch.memo.get("state")
-        if state is None:
-            if folded.version == batch.last:
-                state = folded.state
-            else:  # the fold has moved on (a backlog, or commands since): the state back then
-                state = folded.kit.game.fold(folded.events[: batch.last])
-            batch.memo["state"] = state
+        state = batch.memo.get("state")  # handed over with the batch, or worked out once
+        if state is None:  # the fold may have moved on (a backlog): forward from the nearest state
+            state = batch.memo["state"] = Folds.state_at(folded, batch.last)
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
