@@ -12,6 +12,7 @@ the same bytes.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from dataclasses import replace
 
@@ -137,3 +138,41 @@ async def test_spectators_share_one_part_each_as_alone_and_the_writer_reads_none
     # B, which wrote nothing, read every record from Redis after the doorbells
     last = int(texts[3].rsplit(b"id: ", 1)[1].split(b".", 1)[0])
     assert hub_b.fetched.get(deal_id, 0) - b_before == last - version_before
+
+
+@pytest.mark.parametrize("game", ["paohuzi", "mcr"])
+async def test_a_seats_answer_carries_the_view_its_stream_shows(http, game):
+    """The seat's stream is open in the process that takes its command: the answer's view is
+    the one the stream's part for that batch shows (made once for both), at the answer's version."""
+    body = {"game": game, "seats": ["human"] * SEATS[game]}
+    created = await (await http.post("/deals", json=body)).json()
+    deal_id = created["deal_id"]
+    tokens = [created["tokens"][str(s)] for s in range(SEATS[game])]
+    streams = [Frames(await http.get(f"/deals/{deal_id}/events/stream", headers=auth(t))) for t in tokens]
+    command, seat = {"type": "StartDeal", "client_seed": f"answer-{game}"}, 0
+    rng = random.Random(f"answer-{game}")
+    for n in range(30):
+        answer = await http.post(
+            f"/deals/{deal_id}/commands",
+            json={"command_id": f"c{n}", "command": command, "return_view": True},
+            headers=auth(tokens[seat]),
+        )
+        assert answer.status == 200, await answer.text()
+        answered = await answer.json()
+        assert answered["view"]["version"] == answered["version"]
+        await streams[seat].shown(answered["version"])
+        frame = next(
+            f
+            for f in streams[seat].frames
+            if f.startswith(f"id: {answered['version']}.".encode()) and b"event: view" in f
+        )
+        data = frame.split(b"data: ", 1)[1].rstrip(b"\r\n")
+        assert json.loads(data) == answered["view"]
+        views = [await (await http.get(f"/deals/{deal_id}/view", headers=auth(t))).json() for t in tokens]
+        if views[0]["result"] is not None:
+            break
+        seat, view = rng.choice([(s, v) for s, v in enumerate(views) if v["legal_actions"]])
+        command = rng.choice(view["legal_actions"])
+    for stream in streams:
+        stream.resp.close()
+        stream.task.cancel()

@@ -129,6 +129,7 @@ class Outcome:
     events: list[Any]
     duplicate: bool = False
     folded: Folded | None = None
+    batch: Any = None  # the batch as this process's stream hub delivered it (None: it did not)
 
 
 @dataclass(frozen=True)
@@ -787,8 +788,22 @@ class DealService:
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
             events=queries.command_events(folded, outcome.events, viewer),
-            view=queries.view(folded, viewer, await self.presence.seats(deal_id)) if return_view else None,
+            view=await self._answer_view(deal_id, outcome, viewer) if return_view else None,
         )
+
+    async def _answer_view(self, deal_id: str, outcome: Outcome, viewer: queries.Viewer) -> Any:
+        """The seat's view after its command. When this process's stream hub delivered the batch
+        (the seat's stream may be open here), the view is the one its stream part shows, made
+        once for both; else it is made from the fold."""
+        folded, batch = outcome.folded, outcome.batch
+        assert folded is not None
+        state = batch.memo.get("state") if batch is not None else None
+        if state is None:
+            return queries.view(folded, viewer, await self.presence.seats(deal_id))
+        connected = batch.memo.get("connected")
+        if connected is None:
+            connected = batch.memo["connected"] = await self.presence.seats(deal_id)
+        return batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
 
     async def _execute_locked(
         self,
@@ -850,6 +865,7 @@ class DealService:
             if hub is not None:
                 hub.writing(deal_id)
             handed: tuple[Any, ...] = ()
+            delivered = None
             try:
                 try:
                     result = await self.store.append(
@@ -885,7 +901,7 @@ class DealService:
                     folded = await self.load(deal_id)
             finally:
                 if hub is not None:
-                    hub.written(deal_id, *handed)
+                    delivered = hub.written(deal_id, *handed)
             if folded.over:
                 # the status also lists the deal in the finished index (``mark_finished``, now):
                 # the archiver moves it out of Redis once it is older than its age
@@ -897,7 +913,7 @@ class DealService:
                 await self.store.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
-            return Outcome(result.first_version, result.last_version, events, folded=folded)
+            return Outcome(result.first_version, result.last_version, events, folded=folded, batch=delivered)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
 
     async def programs_over(self, deal_id: str, folded: Folded) -> None:

@@ -91,6 +91,15 @@ class Batch:
     raws: list[bytes]
     memo: dict[Any, Any] = field(default_factory=dict)  # per-viewer messages, built once
 
+    def view(self, viewer: Any, make: Callable[[], Any]) -> Any:
+        """``viewer``'s view after the batch, made (``make``) once: the seat's stream and the
+        answer to the seat's command share it."""
+        key = ("view", viewer)
+        shown = self.memo.get(key)
+        if shown is None:
+            shown = self.memo[key] = make()
+        return shown
+
     @property
     def first(self) -> int:
         return self.records[0].version
@@ -352,12 +361,13 @@ class StreamHub:
         records: Sequence[StoredEvent] = (),
         events: Sequence[Any] = (),
         folded: Any = None,
-    ) -> None:
+    ) -> Batch | None:
         """The append ``writing`` announced is done: ``raws`` (as stored), their ``records``
         and typed ``events`` (empty: nothing was written, or the writer cannot hand them over),
         and ``folded``, the writer's fold after them (None: unknown). The batch goes to the local
         subscribers as the reader would have delivered it, if it follows what they got;
-        otherwise, and for a doorbell rung meanwhile past it, the reader reads the store."""
+        otherwise, and for a doorbell rung meanwhile past it, the reader reads the store.
+        Returns the batch handed over (None: none was)."""
         left = self._writing.get(deal_id, 1) - 1
         if left > 0:
             self._writing[deal_id] = left
@@ -367,7 +377,8 @@ class StreamHub:
             rung = self._rung_while_writing.pop(deal_id, 0)
         feed = self.feeds.get(deal_id)
         if feed is None:
-            return
+            return None
+        batch = None
         if records and records[0].version == feed.version + 1:
             batch = Batch(deal_id, list(records), list(events), list(raws))
             if folded is not None and folded.version == batch.last:
@@ -378,6 +389,7 @@ class StreamHub:
             rung = max(rung, records[-1].version)  # it does not follow what was delivered: read
         if rung > feed.version:
             self._mark(deal_id)
+        return batch
 
     def _mark(self, deal_id: str) -> None:
         self._dirty.add(deal_id)

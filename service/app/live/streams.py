@@ -222,7 +222,7 @@ class LiveStreams:
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
-        shown = queries.view_of_state(folded, state, viewer, connected)
+        shown = batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
         view = msgspec.json.encode(shown)
         closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:
