@@ -141,6 +141,7 @@ class Feed:
     version: int
     head_hash: str | None
     subscribers: set[Subscription] = field(default_factory=set)
+    confirmed: bool = False  # Redis confirmed the doorbell's subscription to its channel
 
 
 class StreamHub:
@@ -185,6 +186,7 @@ class StreamHub:
         self._watching: dict[str | None, list[Subscription]] = {}
         self._seated: dict[str | None, int] = {}  # seats' own streams by address
         self._dirty: set[str] = set()
+        self._in_flight: set[str] = set()  # deals the reader is reading now
         self._backlog: list[tuple[str, int, asyncio.Future[list[bytes]]]] = []
         self._check_heads = False
         self._wake = asyncio.Event()
@@ -194,9 +196,8 @@ class StreamHub:
         self.connected = False  # the pub/sub connection is up and answering
         self.reads_ok = True  # the reader's last round trip worked
         self.delivered = 0  # batches handed to subscribers (for benchmarks)
-        # the reader's reads (XRANGE) per deal, and the records they brought (for tests)
-        self.reads: dict[str, int] = {}
-        self.fetched: dict[str, int] = {}
+        self.reads = 0  # the reader's reads of deals' records (XRANGE), for tests and benchmarks
+        self.fetched = 0  # the records those reads brought
         self.own = 0  # batches this process appended and delivered without reading them back
         # this process's appends in flight, by deal, and the highest version a doorbell
         # announced meanwhile (read once the append is back, if its own batch did not cover it)
@@ -391,6 +392,18 @@ class StreamHub:
             self._mark(deal_id)
         return batch
 
+    def settled(self, deal_id: str) -> bool:
+        """The deal's feed is in force: its doorbell subscription confirmed and no read of it
+        pending (from here on only a doorbell or a moved head makes the reader read it)."""
+        feed = self.feeds.get(deal_id)
+        return (
+            feed is not None
+            and feed.confirmed
+            and deal_id not in self._dirty
+            and deal_id not in self._in_flight
+            and not self._check_heads
+        )
+
     def _mark(self, deal_id: str) -> None:
         self._dirty.add(deal_id)
         self._wake.set()
@@ -432,6 +445,8 @@ class StreamHub:
                             # a subscription in force: read once more, since an append made
                             # between the feed's first read and now rang no doorbell of ours
                             deal_id = self._by_channel.get(channel)
+                            if deal_id is not None and kind == "subscribe":
+                                self.feeds[deal_id].confirmed = True
                             if deal_id is not None:
                                 self._rung(deal_id, bell.rung if kind == "message" else None)
                         elif kind == "pong":
@@ -500,10 +515,13 @@ class StreamHub:
                 if check:
                     feeds = await self._changed_heads(feeds)
                 requests = [(f.deal_id, f.version) for f in feeds]
-                for feed in feeds:
-                    self.reads[feed.deal_id] = self.reads.get(feed.deal_id, 0) + 1
+                self.reads += len(feeds)
                 requests += [(deal_id, after) for deal_id, after, fut in backlog if not fut.done()]
-                replies = await self.store.read_many_raw(requests) if requests else []
+                self._in_flight = {f.deal_id for f in feeds}
+                try:
+                    replies = await self.store.read_many_raw(requests) if requests else []
+                finally:
+                    self._in_flight = set()
             except asyncio.CancelledError:
                 for _d, _a, fut in backlog:
                     fut.cancel()
@@ -526,8 +544,7 @@ class StreamHub:
             self.reads_ok = True
             backoff = 0.05
             for feed, raws in zip(feeds, replies, strict=False):
-                if raws:
-                    self.fetched[feed.deal_id] = self.fetched.get(feed.deal_id, 0) + len(raws)
+                self.fetched += len(raws)
                 self._deliver(feed, raws)
             open_backlog = [fut for _d, _a, fut in backlog if not fut.done()]
             for fut, raws in zip(open_backlog, replies[len(feeds) :], strict=True):
@@ -538,7 +555,11 @@ class StreamHub:
         backwards resets that deal's streams."""
         wanted = {f.deal_id: f for f in feeds}
         everyone = list(self.feeds.values())
-        for feed, head in zip(everyone, await self.store.heads([f.deal_id for f in everyone]), strict=True):
+        asked_at = [(f.version, f.head_hash) for f in everyone]
+        heads = await self.store.heads([f.deal_id for f in everyone])
+        for feed, head, at in zip(everyone, heads, asked_at, strict=True):
+            if (feed.version, feed.head_hash) != at:
+                continue  # a batch of this process's own was handed over meanwhile: ask again later
             version = head.version if head is not None else 0
             if version < feed.version or (
                 version == feed.version
