@@ -11,9 +11,10 @@ random, ``return_view`` as the web client asks), and the table waits until every
 has shown the command's batch before its next command. A finished deal is followed by a new
 one. Measured: the service's CPU seconds (user + system, from /proc) from the first table's
 opening to the ``--commands``-th accepted command, per command (``service_cpu_ms_per_command``).
-No think time and no bots: the figure is the work per command, not a latency, so it is fair to compare two versions of the
-code run one after the other on the same machine (the ratio of the two), even a busy one;
-absolute figures are not (another process's load changes cache and frequency).
+No think time and no bots: the figure is the work per command, not a latency, so it is fair
+to compare two versions of the code run one after the other on the same machine (the ratio of
+the two), even a busy one; absolute figures are not (another process's load changes cache and
+frequency).
 """
 
 from __future__ import annotations
