@@ -550,6 +550,7 @@ def build_app(
 
     parse_errors.install()
     hub = hub if hub is not None else StreamHub(deals.store, deals.folds)
+    deals.own_batches = hub  # the batches this process appends reach its streams without a read
     reviews = reviews if reviews is not None else Reviews(deals.store, ReviewPool())
     api = Api(
         deals,

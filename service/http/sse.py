@@ -1,9 +1,9 @@
-"""Server-sent events on the wire: a live stream's parts framed by aiohttp-sse and written.
+"""Server-sent events on the wire: a live stream's parts framed and written on aiohttp-sse's response.
 
-Each part (a batch as one viewer may see it) is framed once, by aiohttp-sse's own ``send``
-captured as bytes, and the same bytes go to every subscriber with that viewer, in one write per
-subscriber and batch. The response keeps aiohttp-sse's keep-alive comments and its socket send
-timeout, so a dead client fails a write.
+Each part (a batch as one viewer may see it) is framed once, as bytes, the way aiohttp-sse's
+own ``send`` frames a message (a test holds the two to the same bytes), and the same bytes go
+to every subscriber with that viewer, in one write per subscriber and batch. The response keeps
+aiohttp-sse's keep-alive comments and its socket send timeout, so a dead client fails a write.
 
 A client that hung up ends its stream quietly: the failed write is the stream's end, not an
 error (raised out of the handler it became an error response aiohttp could not send, whose
@@ -13,10 +13,11 @@ thousand tables, one stream ends that way every few seconds).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aiohttp import web
-from aiohttp_sse import EventSourceResponse, sse_response
+from aiohttp_sse import sse_response
 
 from service.app.live.streams import Live, Part
 
@@ -24,38 +25,31 @@ SEND_TIMEOUT_S = 30  # a client that acknowledges nothing for this long is cut o
 RETRY_MS = 250  # the ``retry`` message (the service is stopping) sets EventSource's reconnection delay
 
 
-class _FrameCapture(EventSourceResponse):
-    """aiohttp-sse's own ``send`` framing, captured as bytes instead of written."""
-
-    def __init__(self) -> None:
-        super().__init__(send_timeout=None)
-        self.buffer = bytearray()
-
-    async def write(self, data: bytes) -> None:  # type: ignore[override]
-        self.buffer += data
+_LINES = re.compile(rb"\r\n|\r|\n")  # what ends a line of a message's data (as aiohttp-sse splits it)
+_SEP = b"\r\n"  # aiohttp-sse's line separator
 
 
-_capture: _FrameCapture | None = None  # one for the process: ``send`` never yields into another frame
+def frame(data: bytes, ident: int | str | None, event: str) -> bytes:
+    """One message as aiohttp-sse's ``send`` frames it (``id``, ``event``, a ``data`` line per
+    line of ``data``, ``retry`` for a ``retry`` message, a blank line), built as bytes at once:
+    the data is the JSON the part holds, never decoded to text and encoded again."""
+    out = [] if ident is None else [b"id: ", str(ident).encode(), _SEP]
+    out += [b"event: ", event.encode(), _SEP]
+    for chunk in _LINES.split(data):
+        out += [b"data: ", chunk, _SEP]
+    if event == "retry":  # a retry: field, for clients reconnecting alone
+        out += [b"retry: ", str(RETRY_MS).encode(), _SEP]
+    out.append(_SEP)
+    return b"".join(out)
 
 
-async def frame(data: str, ident: int | str | None, event: str) -> bytes:
-    global _capture
-    if _capture is None:
-        _capture = _FrameCapture()
-    capture = _capture
-    capture.buffer.clear()
-    retry = RETRY_MS if event == "retry" else None  # a retry: field, for clients reconnecting alone
-    await capture.send(data, id=None if ident is None else str(ident), event=event, retry=retry)
-    return bytes(capture.buffer)
-
-
-async def _framed(part: Part) -> tuple[list[tuple[int, bytes]], bytes]:
+def _framed(part: Part) -> tuple[list[tuple[int, bytes]], bytes]:
     cached = part.encoded.get("sse")
     if cached is None:
         ids = part.ids
-        events = [(v, await frame(data, ids.get(v, v), name)) for v, name, data in part.events]
+        events = [(v, frame(data, ids.get(v, v), name)) for v, name, data in part.events]
         closing = b"".join(
-            [await frame(data, None if v is None else ids.get(v, v), name) for v, name, data in part.closing]
+            [frame(data, None if v is None else ids.get(v, v), name) for v, name, data in part.closing]
         )
         cached = part.encoded["sse"] = (events, closing)
     return cached
@@ -67,7 +61,7 @@ async def relay(request: web.Request, live: Live, keepalive: float) -> web.Strea
     try:
         async with sse_response(request, ping_interval=keepalive, send_timeout=SEND_TIMEOUT_S) as resp:
             async for part, position in live.parts():
-                events, closing = await _framed(part)
+                events, closing = _framed(part)
                 shown: Any = (
                     events
                     if not events or events[0][0] > position

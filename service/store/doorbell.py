@@ -54,6 +54,7 @@ class Doorbell:
         self._pubsub = redis.pubsub() if self._resp is None else None
         self._parser = hiredis.Reader()
         self._pending: list[tuple[str, str]] = []  # redis-py messages read ahead
+        self.rung: int | None = None  # the version the last "message" announced (None: unknown)
 
     async def open(self, channels: list[str]) -> None:
         if self._resp is not None:
@@ -89,6 +90,7 @@ class Doorbell:
             message = await self._pubsub.get_message(timeout=timeout)
             if message is None:
                 return None
+            self.rung = _version(message.get("data")) if message["type"] in ("message", b"message") else None
             return _text(message["type"]), _text(message.get("channel") or "")
         reader, _writer = self._resp.streams
         while True:
@@ -97,6 +99,7 @@ class Doorbell:
                 if isinstance(reply, list) and reply:
                     kind = _text(reply[0])
                     if kind == "message":
+                        self.rung = _version(reply[2] if len(reply) > 2 else None)
                         return "message", _text(reply[1])
                     if kind == "pong":
                         return "pong", ""
@@ -127,3 +130,11 @@ class Doorbell:
                 await self._pubsub.aclose()
             except Exception:  # noqa: BLE001 - closing a broken connection may fail again
                 pass
+
+
+def _version(data: object) -> int | None:
+    """The version a doorbell announces (the append script publishes the new head's version)."""
+    try:
+        return int(data)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain.envelope import decode_record
+from domain.envelope import StoredEvent, decode_record
 
 MAX_BATCH = 512
 
@@ -40,6 +40,10 @@ class AppendResult(msgspec.Struct, frozen=True):
     last_version: int
     duplicate: bool = False
     head_hash: str | None = None
+    # the records this call wrote, as stored and as built (empty for a repeated command id, or
+    # from a backend that does not keep them): the writer hands them to its own stream hub
+    raws: tuple[bytes, ...] = ()
+    records: tuple[StoredEvent, ...] = ()
 
 
 class StreamHead(msgspec.Struct, frozen=True):

@@ -154,19 +154,20 @@ class RedisLogRecorder(LogRecorder):
         prev = head
         at = now_text(recorded_ns)
         records = []
+        built = []
         first_command = msgspec.Raw(command) if command is not None else NO_COMMAND
         for offset, (type_name, data) in enumerate(payloads, start=1):
-            raw = encode_record(
-                StoredEvent(
-                    version=expected_version + offset,
-                    type=type_name,
-                    data=msgspec.Raw(data),
-                    prev=prev,
-                    recorded_at=at,
-                    command_id=command_id,
-                    command=first_command if offset == 1 else NO_COMMAND,
-                )
+            record = StoredEvent(
+                version=expected_version + offset,
+                type=type_name,
+                data=msgspec.Raw(data),
+                prev=prev,
+                recorded_at=at,
+                command_id=command_id,
+                command=first_command if offset == 1 else NO_COMMAND,
             )
+            raw = encode_record(record)
+            built.append(record)
             records.append(raw)
             prev = sha256(raw).hexdigest()
         keys_and_args = (
@@ -186,7 +187,9 @@ class RedisLogRecorder(LogRecorder):
             self._heads[deal_id] = (reply, prev)
             if len(self._heads) > self._head_cache_size:
                 self._heads.popitem(last=False)
-            return AppendResult(expected_version + 1, reply, head_hash=prev)
+            return AppendResult(
+                expected_version + 1, reply, head_hash=prev, raws=tuple(records), records=tuple(built)
+            )
         return self._refused(deal_id, expected_version, reply)
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:

@@ -129,6 +129,7 @@ class Outcome:
     events: list[Any]
     duplicate: bool = False
     folded: Folded | None = None
+    batch: Any = None  # the batch as this process's stream hub delivered it (None: it did not)
 
 
 @dataclass(frozen=True)
@@ -248,6 +249,8 @@ class DealService:
         self.load = self.folds.load  # the deal as the store holds it now (through the fold cache)
         self.cached = self.folds.cached  # the deal as this process last folded it (no I/O)
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
+        # this process's stream hub, handed each batch this process appends (``StreamHub.written``)
+        self.own_batches: Any = None
         # commands by game, type and outcome; the bots' decisions (default: unread)
         self.metrics = metrics if metrics is not None else Metrics()
         self.bots = BotRunner(self, bot_delay, bot_pool, metrics=self.metrics)
@@ -785,8 +788,22 @@ class DealService:
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
             events=queries.command_events(folded, outcome.events, viewer),
-            view=queries.view(folded, viewer, await self.presence.seats(deal_id)) if return_view else None,
+            view=await self._answer_view(deal_id, outcome, viewer) if return_view else None,
         )
+
+    async def _answer_view(self, deal_id: str, outcome: Outcome, viewer: queries.Viewer) -> Any:
+        """The seat's view after its command. When this process's stream hub delivered the batch
+        (the seat's stream may be open here), the view is the one its stream part shows, made
+        once for both; else it is made from the fold."""
+        folded, batch = outcome.folded, outcome.batch
+        assert folded is not None
+        state = batch.memo.get("state") if batch is not None else None
+        if state is None:
+            return queries.view(folded, viewer, await self.presence.seats(deal_id))
+        connected = batch.memo.get("connected")
+        if connected is None:
+            connected = batch.memo["connected"] = await self.presence.seats(deal_id)
+        return batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
 
     async def _execute_locked(
         self,
@@ -844,36 +861,47 @@ class DealService:
                     await self._check_same_command(deal_id, previous[0], typed, command_id)
                     return await self._replayed(folded, deal_id, *previous)
                 raise
+            hub = self.own_batches  # this process's stream hub: our batch goes to it directly
+            if hub is not None:
+                hub.writing(deal_id)
+            handed: tuple[Any, ...] = ()
+            delivered = None
             try:
-                result = await self.store.append(
-                    deal_id, folded.version, events, command_id=command_id, command=typed,
-                    recorded_ns=at_ns, head_hash=folded.head_hash,
-                )  # fmt: skip
-            except VersionConflict as conflict:
-                if conflict.actual < folded.version:  # the store is behind this fold: load sees it
-                    log.error("deal %s: the store is at version %d, this fold at %d", deal_id,
-                              conflict.actual, folded.version)  # fmt: skip
-                if expected_version is not None:
-                    raise StaleVersion(expected_version, (await self.load(deal_id)).version) from None
-                fresh = True
-                continue
-            if result.duplicate:
-                await self._check_same_command(deal_id, result.first_version, typed, command_id)
-                return await self._replayed(
-                    await self.load(deal_id), deal_id, result.first_version, result.last_version
-                )
-            if folded.version == result.first_version - 1:
-                if clock is not None and at_ns is not None:
-                    step_clock_through(folded, folded.state, events, at_ns // 1_000_000)
-                    away = away_seat(command_id)
-                    if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
-                        folded.clock.acted_for(away, result.first_version)
-                folded.state = after  # what evolving by ``events`` gives, already worked out
-                folded.events.extend(events)
-                folded.version = result.last_version
-                folded.head_hash = result.head_hash or folded.head_hash
-            else:  # a reader folded our events from the store while we awaited the append
-                folded = await self.load(deal_id)
+                try:
+                    result = await self.store.append(
+                        deal_id, folded.version, events, command_id=command_id, command=typed,
+                        recorded_ns=at_ns, head_hash=folded.head_hash,
+                    )  # fmt: skip
+                except VersionConflict as conflict:
+                    if conflict.actual < folded.version:  # the store is behind this fold: load sees it
+                        log.error("deal %s: the store is at version %d, this fold at %d", deal_id,
+                                  conflict.actual, folded.version)  # fmt: skip
+                    if expected_version is not None:
+                        raise StaleVersion(expected_version, (await self.load(deal_id)).version) from None
+                    fresh = True
+                    continue
+                if result.duplicate:
+                    await self._check_same_command(deal_id, result.first_version, typed, command_id)
+                    return await self._replayed(
+                        await self.load(deal_id), deal_id, result.first_version, result.last_version
+                    )
+                if folded.version == result.first_version - 1:
+                    if clock is not None and at_ns is not None:
+                        step_clock_through(folded, folded.state, events, at_ns // 1_000_000, after)
+                        away = away_seat(command_id)
+                        if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
+                            folded.clock.acted_for(away, result.first_version)
+                    folded.state = after  # what evolving by ``events`` gives, already worked out
+                    folded.state_shared = False  # a new state, nobody else holds it yet
+                    folded.events.extend(events)
+                    folded.version = result.last_version
+                    folded.head_hash = result.head_hash or folded.head_hash
+                    handed = (result.raws, result.records, events, folded)
+                else:  # a reader folded our events from the store while we awaited the append
+                    folded = await self.load(deal_id)
+            finally:
+                if hub is not None:
+                    delivered = hub.written(deal_id, *handed)
             if folded.over:
                 # the status also lists the deal in the finished index (``mark_finished``, now):
                 # the archiver moves it out of Redis once it is older than its age
@@ -885,7 +913,7 @@ class DealService:
                 await self.store.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
-            return Outcome(result.first_version, result.last_version, events, folded=folded)
+            return Outcome(result.first_version, result.last_version, events, folded=folded, batch=delivered)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
 
     async def programs_over(self, deal_id: str, folded: Folded) -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,15 @@ class Batch:
     raws: list[bytes]
     memo: dict[Any, Any] = field(default_factory=dict)  # per-viewer messages, built once
 
+    def view(self, viewer: Any, make: Callable[[], Any]) -> Any:
+        """``viewer``'s view after the batch, made (``make``) once: the seat's stream and the
+        answer to the seat's command share it."""
+        key = ("view", viewer)
+        shown = self.memo.get(key)
+        if shown is None:
+            shown = self.memo[key] = make()
+        return shown
+
     @property
     def first(self) -> int:
         return self.records[0].version
@@ -132,6 +141,7 @@ class Feed:
     version: int
     head_hash: str | None
     subscribers: set[Subscription] = field(default_factory=set)
+    confirmed: bool = False  # Redis confirmed the doorbell's subscription to its channel
 
 
 class StreamHub:
@@ -176,6 +186,7 @@ class StreamHub:
         self._watching: dict[str | None, list[Subscription]] = {}
         self._seated: dict[str | None, int] = {}  # seats' own streams by address
         self._dirty: set[str] = set()
+        self._in_flight: set[str] = set()  # deals the reader is reading now
         self._backlog: list[tuple[str, int, asyncio.Future[list[bytes]]]] = []
         self._check_heads = False
         self._wake = asyncio.Event()
@@ -185,6 +196,13 @@ class StreamHub:
         self.connected = False  # the pub/sub connection is up and answering
         self.reads_ok = True  # the reader's last round trip worked
         self.delivered = 0  # batches handed to subscribers (for benchmarks)
+        self.reads = 0  # the reader's reads of deals' records (XRANGE), for tests and benchmarks
+        self.fetched = 0  # the records those reads brought
+        self.own = 0  # batches this process appended and delivered without reading them back
+        # this process's appends in flight, by deal, and the highest version a doorbell
+        # announced meanwhile (read once the append is back, if its own batch did not cover it)
+        self._writing: dict[str, int] = {}
+        self._rung_while_writing: dict[str, int] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -331,6 +349,61 @@ class StreamHub:
                 raise StreamsClosing() from None  # the hub closed, not the caller: tell it to retry
             raise
 
+    # --- this process's own appends -------------------------------------------------------
+    def writing(self, deal_id: str) -> None:
+        """This process starts an append to ``deal_id``: its doorbell is held until ``written``
+        (the writer hands its batch over then, and nothing is read back)."""
+        self._writing[deal_id] = self._writing.get(deal_id, 0) + 1
+
+    def written(
+        self,
+        deal_id: str,
+        raws: Sequence[bytes] = (),
+        records: Sequence[StoredEvent] = (),
+        events: Sequence[Any] = (),
+        folded: Any = None,
+    ) -> Batch | None:
+        """The append ``writing`` announced is done: ``raws`` (as stored), their ``records``
+        and typed ``events`` (empty: nothing was written, or the writer cannot hand them over),
+        and ``folded``, the writer's fold after them (None: unknown). The batch goes to the local
+        subscribers as the reader would have delivered it, if it follows what they got;
+        otherwise, and for a doorbell rung meanwhile past it, the reader reads the store.
+        Returns the batch handed over (None: none was)."""
+        left = self._writing.get(deal_id, 1) - 1
+        if left > 0:
+            self._writing[deal_id] = left
+            rung = 0
+        else:
+            self._writing.pop(deal_id, None)
+            rung = self._rung_while_writing.pop(deal_id, 0)
+        feed = self.feeds.get(deal_id)
+        if feed is None:
+            return None
+        batch = None
+        if records and records[0].version == feed.version + 1:
+            batch = Batch(deal_id, list(records), list(events), list(raws))
+            if folded is not None and folded.version == batch.last:
+                batch.memo["state"] = self.folds.share_state(folded)
+            self.own += 1
+            self._hand_out(feed, batch)
+        elif records and records[-1].version > feed.version:
+            rung = max(rung, records[-1].version)  # it does not follow what was delivered: read
+        if rung > feed.version:
+            self._mark(deal_id)
+        return batch
+
+    def settled(self, deal_id: str) -> bool:
+        """The deal's feed is in force: its doorbell subscription confirmed and no read of it
+        pending (from here on only a doorbell or a moved head makes the reader read it)."""
+        feed = self.feeds.get(deal_id)
+        return (
+            feed is not None
+            and feed.confirmed
+            and deal_id not in self._dirty
+            and deal_id not in self._in_flight
+            and not self._check_heads
+        )
+
     def _mark(self, deal_id: str) -> None:
         self._dirty.add(deal_id)
         self._wake.set()
@@ -372,8 +445,10 @@ class StreamHub:
                             # a subscription in force: read once more, since an append made
                             # between the feed's first read and now rang no doorbell of ours
                             deal_id = self._by_channel.get(channel)
+                            if deal_id is not None and kind == "subscribe":
+                                self.feeds[deal_id].confirmed = True
                             if deal_id is not None:
-                                self._mark(deal_id)
+                                self._rung(deal_id, bell.rung if kind == "message" else None)
                         elif kind == "pong":
                             last_pong = now
                     if now - last_ping >= self.poll_interval:
@@ -395,6 +470,18 @@ class StreamHub:
                 await bell.close()
             await asyncio.sleep(backoff)
             backoff = min(1.0, backoff * 2)
+
+    def _rung(self, deal_id: str, version: int | None) -> None:
+        """A doorbell for ``deal_id`` announcing ``version`` (None: read anyway). A version
+        already delivered (this process's own batch, handed over) is not read again; while this
+        process's append to the deal is in flight, the read waits for its batch."""
+        feed = self.feeds.get(deal_id)
+        if version is not None and feed is not None and version <= feed.version:
+            return
+        if version is not None and deal_id in self._writing:
+            self._rung_while_writing[deal_id] = max(self._rung_while_writing.get(deal_id, 0), version)
+            return
+        self._mark(deal_id)
 
     async def _tick(self) -> None:
         """Once a ``poll_interval``: check every subscribed head; twice as often: drop the
@@ -428,8 +515,13 @@ class StreamHub:
                 if check:
                     feeds = await self._changed_heads(feeds)
                 requests = [(f.deal_id, f.version) for f in feeds]
+                self.reads += len(feeds)
                 requests += [(deal_id, after) for deal_id, after, fut in backlog if not fut.done()]
-                replies = await self.store.read_many_raw(requests) if requests else []
+                self._in_flight = {f.deal_id for f in feeds}
+                try:
+                    replies = await self.store.read_many_raw(requests) if requests else []
+                finally:
+                    self._in_flight = set()
             except asyncio.CancelledError:
                 for _d, _a, fut in backlog:
                     fut.cancel()
@@ -452,6 +544,7 @@ class StreamHub:
             self.reads_ok = True
             backoff = 0.05
             for feed, raws in zip(feeds, replies, strict=False):
+                self.fetched += len(raws)
                 self._deliver(feed, raws)
             open_backlog = [fut for _d, _a, fut in backlog if not fut.done()]
             for fut, raws in zip(open_backlog, replies[len(feeds) :], strict=True):
@@ -462,7 +555,11 @@ class StreamHub:
         backwards resets that deal's streams."""
         wanted = {f.deal_id: f for f in feeds}
         everyone = list(self.feeds.values())
-        for feed, head in zip(everyone, await self.store.heads([f.deal_id for f in everyone]), strict=True):
+        asked_at = [(f.version, f.head_hash) for f in everyone]
+        heads = await self.store.heads([f.deal_id for f in everyone])
+        for feed, head, at in zip(everyone, heads, asked_at, strict=True):
+            if (feed.version, feed.head_hash) != at:
+                continue  # a batch of this process's own was handed over meanwhile: ask again later
             version = head.version if head is not None else 0
             if version < feed.version or (
                 version == feed.version
@@ -471,8 +568,8 @@ class StreamHub:
                 and head.hash != feed.head_hash
             ):
                 self._reset(feed, version)
-            elif version > feed.version:
-                wanted[feed.deal_id] = feed
+            elif version > feed.version and feed.deal_id not in self._writing:
+                wanted[feed.deal_id] = feed  # (an append of ours in flight: its batch comes)
         return [f for f in wanted.values() if f.deal_id in self.feeds]
 
     def _reset(self, feed: Feed, version: int) -> None:
@@ -496,11 +593,18 @@ class StreamHub:
             return
         raws = [raw for raw, _ in fresh]
         records = [r for _, r in fresh]
-        self.folds.absorb(feed.deal_id, raws, records)
+        folded = self.folds.absorb(feed.deal_id, raws, records)
         events = [feed.kit.decode_event(r.data) for r in records]
-        feed.version = records[-1].version
-        feed.head_hash = record_hash(raws[-1])
         batch = Batch(feed.deal_id, records, events, raws)
+        if folded is not None and folded.version == batch.last:
+            batch.memo["state"] = self.folds.share_state(folded)
+        self._hand_out(feed, batch)
+
+    def _hand_out(self, feed: Feed, batch: Batch) -> None:
+        """Give ``batch`` (it follows ``feed``'s version) to the feed's subscribers."""
+        records = batch.records
+        feed.version = batch.last
+        feed.head_hash = record_hash(batch.raws[-1])
         self.delivered += 1
         try:  # how far behind the store this delivery is (its last record's recorded time)
             self.metrics.hub_lag.observe(max(0.0, time.time() - recorded_ms(records[-1].recorded_at) / 1000))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,12 +51,12 @@ def record_tag(key: bytes, raw: bytes) -> str:
 
 @dataclass(eq=False)
 class Part:
-    """What one viewer receives for one batch: (version, event name, data) messages. Messages of
+    """What one viewer receives for one batch: (version, event name, data as JSON bytes) messages. Messages of
     the batch's events carry their version; the closing ones (view, deal-over, reset) carry the
     batch's last version or none. ``encoded`` holds the transport's form, built once."""
 
-    events: list[tuple[int, str, str]]
-    closing: list[tuple[int | None, str, str]]
+    events: list[tuple[int, str, bytes]]
+    closing: list[tuple[int | None, str, bytes]]
     last: int
     over: bool = False
     encoded: dict[str, Any] = field(default_factory=dict)
@@ -89,7 +88,7 @@ class Live:
         the service ends because it is stopping ends with ``retry``: the client reconnects from
         the last id it got (to another process)."""
         if self.sub is None:  # nothing will follow: one message, then the end
-            yield Part([], [(None, self._ended, json.dumps({"version": self._head}))], self._head), self._head
+            yield Part([], [(None, self._ended, _version_json(self._head))], self._head), self._head
             return
         sub, hub = self.sub, self._streams.hub
         try:
@@ -213,25 +212,21 @@ class LiveStreams:
             folded = await self.folds.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         events = [
-            (version, "deal-event", msgspec.json.encode({"version": version, "event": event}).decode())
+            (version, "deal-event", msgspec.json.encode({"version": version, "event": event}))
             for version, event in queries.stream_events(folded, pairs, viewer)
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
-        state = batch.memo.get("state")
-        if state is None:
-            if folded.version == batch.last:
-                state = folded.state
-            else:  # the fold has moved on (a backlog, or commands since): the state back then
-                state = folded.kit.game.fold(folded.events[: batch.last])
-            batch.memo["state"] = state
+        state = batch.memo.get("state")  # handed over with the batch, or worked out once
+        if state is None:  # the fold may have moved on (a backlog): forward from the nearest state
+            state = batch.memo["state"] = Folds.state_at(folded, batch.last)
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
-        shown = queries.view_of_state(folded, state, viewer, connected)
-        view = msgspec.json.encode(shown).decode()
-        closing: list[tuple[int | None, str, str]] = [(batch.last, "view", view)]
+        shown = batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
+        view = msgspec.json.encode(shown)
+        closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:
-            closing.append((None, "deal-over", json.dumps({"version": batch.last})))
+            closing.append((None, "deal-over", _version_json(batch.last)))
         return Part(events, closing, batch.last, over, ids=message_ids(batch, id_key(folded)))
 
 
@@ -249,8 +244,13 @@ def message_ids(batch: Batch, key: bytes) -> dict[int, str]:
 
 def _ending(name: str, position: int) -> tuple[Part, int]:
     """The one message that ends a stream early (``reset``, ``retry``), with where it stood."""
-    return Part([], [(None, name, json.dumps({"version": position}))], position), position
+    return Part([], [(None, name, _version_json(position))], position), position
 
 
 def _version(raw: bytes) -> int:
     return decode_record(raw).version
+
+
+def _version_json(version: int) -> bytes:
+    """``{"version": N}`` as ``json.dumps`` writes it (the data of the ending messages)."""
+    return b'{"version": %d}' % version

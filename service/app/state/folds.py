@@ -75,6 +75,11 @@ class Folded:
     coach: bool = False  # the deal allows the coach (its seats may ask for advice)
     lobby: bool = False  # listed in the lobby while a seat is open: anyone may take one (TB-1.2)
     clock: ClockTrack | None = None  # each person's wait and bank (TB-2), folded with the records
+    # ``state`` was handed out (to a stream's batch): the next fold evolves a copy, not it
+    state_shared: bool = field(default=False, repr=False)
+    # states worked out at earlier versions (never changed again): where a stream that lags
+    # behind the fold folds forward from (``Folds.state_at``), the newest few kept
+    past: dict[int, Any] = field(default_factory=dict, repr=False)
 
     @property
     def over(self) -> bool:
@@ -132,6 +137,33 @@ class Folds:
             self._finished.put(deal_id, folded)
         else:
             self._cache.put(deal_id, folded)
+
+    @staticmethod
+    def share_state(folded: Folded) -> Any:
+        """``folded.state``, to keep: the fold evolves a copy of it from now on."""
+        folded.state_shared = True
+        return folded.state
+
+    @staticmethod
+    def state_at(folded: Folded, version: int) -> Any:
+        """The deal's state after ``version`` events (at most the fold's), never changed again
+        by anyone: the fold's own state when it is there, else the nearest state kept at or
+        before ``version`` (``Folded.past``) folded forward (from the first event only when
+        none is kept)."""
+        if version == folded.version:
+            return Folds.share_state(folded)
+        game = folded.kit.game
+        base = max((v for v in folded.past if v <= version), default=None)
+        if base == version:
+            return folded.past[version]
+        if base is None:
+            state = game.fold(folded.events[:version])
+        else:
+            state = game.copy_state(folded.past[base])
+            for event in folded.events[base:version]:
+                state = game.evolve(state, event)
+        keep_past(folded, version, state)
+        return state
 
     def deal_ids(self) -> list[str]:
         return list(self._cache) + list(self._finished)
@@ -230,6 +262,17 @@ class Folds:
         return folded
 
 
+PAST_STATES = 2  # states kept per fold for lagging streams (each a deal's whole table)
+
+
+def keep_past(folded: Folded, version: int, state: Any) -> None:
+    past = folded.past
+    past.pop(version, None)
+    past[version] = state
+    while len(past) > PAST_STATES:
+        del past[next(iter(past))]
+
+
 def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None = None) -> None:
     """Evolve ``folded`` by the records that follow its version (others are skipped).
 
@@ -245,6 +288,9 @@ def fold_in(folded: Folded, raws: list[bytes], records: list[StoredEvent] | None
             continue  # another coroutine folded it while we were reading
         try:
             event = folded.kit.decode_event(record.data)
+            if folded.state_shared:  # a stream holds this state: evolve a copy
+                folded.state = game.copy_state(folded.state)
+                folded.state_shared = False
             folded.state = game.evolve(folded.state, event)
             folded.events.append(event)
             folded.version = record.version
@@ -310,11 +356,19 @@ def step_clock(folded: Folded, state: Any, event: Any, at_ms: int, version: int 
         clock.step(at_ms, asked_people(folded, state), expired, at_version)
 
 
-def step_clock_through(folded: Folded, before: Any, events: list[Any], at_ms: int) -> None:
-    """The clock through a batch just appended (after ``folded.version``), stepped on a copy of
-    the state before it."""
+def step_clock_through(folded: Folded, before: Any, events: list[Any], at_ms: int, after: Any = None) -> None:
+    """The clock through a batch just appended (after ``folded.version``). ``after``: the state
+    after the whole batch, as the command's execution left it: the last event's step reads it,
+    so a batch of one event evolves nothing again, and a longer one evolves a copy of the state
+    before it only through the events before its last (the clock reads each state on the way)."""
     game = folded.kit.game
-    state = game.copy_state(before)
+    last = len(events)
+    state = before
     for i, event in enumerate(events, start=1):
-        state = game.evolve(state, event)
+        if i == last and after is not None:
+            state = after
+        else:
+            if state is before:
+                state = game.copy_state(before)
+            state = game.evolve(state, event)
         step_clock(folded, state, event, at_ms, folded.version + i)
