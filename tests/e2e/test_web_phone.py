@@ -41,7 +41,8 @@ LAPTOP = (1280, 800)
 PROMPT_JS = """() => {
   const page = document.querySelector('.play-page');
   const zone = document.querySelector('#me-zone');
-  if (!page || !zone || page.dataset.busy === '1' || page.dataset.held === '1' || page.dataset.armed === '0') return null;
+  if (!page || !zone) return null;
+  if (page.dataset.busy === '1' || page.dataset.held === '1' || page.dataset.armed === '0') return null;
   if (document.querySelector('#result') || zone.querySelector('#held-prompt')) return null;
   const hand = zone.querySelector('#my-hand');
   const live = [...zone.querySelectorAll('[data-action]')].filter((b) => !b.disabled);
@@ -53,12 +54,15 @@ PROMPT_JS = """() => {
   const bad = [];
   const look = (el, what) => {
     const r = el.getBoundingClientRect();
-    const inside = r.width > 0 && r.height > 0 && r.top >= -0.5 && r.left >= -0.5 && r.bottom <= H + 0.5 && r.right <= W + 0.5;
+    const inside = r.width > 0 && r.height > 0 && r.top >= -0.5 && r.left >= -0.5
+      && r.bottom <= H + 0.5 && r.right <= W + 0.5;
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     const hit = inside ? document.elementFromPoint(x, y) : null;
     const top = !!hit && (hit === el || el.contains(hit));
-    if (!inside) bad.push([what, 'outside', Math.round(r.top), Math.round(r.bottom), Math.round(r.left), Math.round(r.right)]);
-    else if (!top) bad.push([what, 'covered by', (hit && (hit.id || String(hit.className) || hit.tagName) || '').slice(0, 40)]);
+    const box = [r.top, r.bottom, r.left, r.right].map(Math.round);
+    if (!inside) bad.push([what, 'outside', ...box]);
+    const by = String(hit && (hit.id || hit.className || hit.tagName)).slice(0, 40);
+    if (inside && !top) bad.push([what, 'covered by', by]);
     return r;
   };
   // the offered card of a claim window
@@ -68,7 +72,8 @@ PROMPT_JS = """() => {
     else look(offered[0], 'offered');
   }
   // the newest discard, whenever a card lies played on the table
-  const lying = new Set([...document.querySelectorAll('.felt .seat .row .piece[data-piece], .my-seat .seat .row .piece[data-piece]')].map((e) => e.dataset.piece));
+  const rows = document.querySelectorAll('.seat .row .piece[data-piece]');
+  const lying = new Set([...rows].map((e) => e.dataset.piece));
   const anyRow = !!document.querySelector('.seat .row .piece');
   const last = document.querySelectorAll('[data-role~="last-discard"]');
   if (anyRow || claim) {
@@ -88,7 +93,8 @@ PROMPT_JS = """() => {
     const name = 'button ' + (b.dataset.kind || b.id || b.dataset.action);
     const r = look(b, name);
     if (touch && r.height < 40) bad.push([name, 'height ' + Math.round(r.height)]);
-    const dx = Math.max(0, h.left - r.right, r.left - h.right), dy = Math.max(0, h.top - r.bottom, r.top - h.bottom);
+    const dx = Math.max(0, h.left - r.right, r.left - h.right);
+    const dy = Math.max(0, h.top - r.bottom, r.top - h.bottom);
     if (dx > 160 || dy > 240) bad.push([name, 'far from the hand', Math.round(dx), Math.round(dy)]);
   }
   const sw = document.documentElement.scrollWidth;
@@ -191,7 +197,9 @@ def last(options: list[str]) -> str:  # pass (listed last) or the only option
     return options[-1]
 
 
-async def play_deals(page, base, tally: Tally, game: str, *, minimum: int, seed: int, pick=first, bots="bot:greedy"):
+async def play_deals(
+    page, base, tally: Tally, game: str, *, minimum: int, seed: int, pick=first, bots="bot:greedy"
+):
     """Whole deals from fixed decks until `minimum` prompts were read (a bot may win early)."""
     results = []
     for attempt in range(5):
@@ -270,10 +278,14 @@ async def test_a_paohuzi_claim_with_six_answers(web_server, browser):  # noqa: F
     (PH-6.5) and pass, every one of them on screen at 360x640 and 1280x800 with the offered card,
     at once, with no scrolling."""
     base = web_server
-    hand = ["s3", "s4", "s5", "s6", "b5", "b5"] + [k for k in ("s1", "s9", "s10", "b1", "b2", "b3", "b8") for _ in (0, 1)]
+    hand = ["s3", "s4", "s5", "s6", "b5", "b5"] + [
+        k for k in ("s1", "s9", "s10", "b1", "b2", "b3", "b8") for _ in (0, 1)
+    ]
     deck = deck_for(2, {2: ["b9"] * 4 + ["b10"] * 4, 0: hand}, ["s5"])  # the whole hand: no filler adds a chi
     seats = ["human", "bot:greedy", "bot:greedy"]
-    status, created = post_json(base, "/deals", {"game": "paohuzi", "seats": seats, "deck": deck, "dealer": 2})
+    status, created = post_json(
+        base, "/deals", {"game": "paohuzi", "seats": seats, "deck": deck, "dealer": 2}
+    )
     assert status == 201, created
     for size in (PHONES[0], LAPTOP):
         page = await touch_page(browser, base, size)
@@ -291,7 +303,9 @@ async def test_a_paohuzi_claim_with_six_answers(web_server, browser):  # noqa: F
         finally:
             await page.screenshot(path=shot(f"phone-six-answers-{size[0]}-wait"), full_page=True)
         await wait_js(page, "document.querySelector('.play-page').dataset.armed === '1'")
-        kinds = await page.eval_on_selector_all("#me-zone [data-action]", "els => els.map(e => e.dataset.kind)")
+        kinds = await page.eval_on_selector_all(
+            "#me-zone [data-action]", "els => els.map(e => e.dataset.kind)"
+        )
         assert sorted(kinds) == ["Chi"] * 5 + ["Pass"], kinds
         await tally.check(page)
         offered = await page.get_attribute('[data-role~="offered"]', "data-piece")
@@ -316,7 +330,9 @@ async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser)
     wide = {"result": await page.evaluate(WIDE_JS)}
     await page.click("#res-hands summary")
     wide["result-hands"] = await page.evaluate(WIDE_JS)
-    open_table = post_json(base, "/deals", {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"]})
+    open_table = post_json(
+        base, "/deals", {"game": "mcr", "seats": ["human", "open", "bot:greedy", "bot:greedy"]}
+    )
     assert open_table[0] == 201, open_table
     invite = open_table[1]["invites"]["1"]
     pages = {
@@ -336,4 +352,3 @@ async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser)
     sideways = {k: v for k, v in wide.items() if v[0] > v[1]}
     assert sideways == {}, sideways
     assert page.js_errors == []
-
