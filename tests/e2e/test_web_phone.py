@@ -93,9 +93,11 @@ PROMPT_JS = """() => {
     const name = 'button ' + (b.dataset.kind || b.id || b.dataset.action);
     const r = look(b, name);
     if (touch && r.height < 40) bad.push([name, 'height ' + Math.round(r.height)]);
+    // near the hand: the prompts right above the hand, the button not off to one side of it
+    const prompts = [...zone.querySelectorAll('.prompt')].map((e) => e.getBoundingClientRect().bottom);
     const dx = Math.max(0, h.left - r.right, r.left - h.right);
-    const dy = Math.max(0, h.top - r.bottom, r.top - h.bottom);
-    if (dx > 160 || dy > 240) bad.push([name, 'far from the hand', Math.round(dx), Math.round(dy)]);
+    const gap = b.closest('.prompt') ? h.top - Math.max(...prompts) : 999;
+    if (dx > 160 || gap < -1 || gap > 40) bad.push([name, 'far from the hand', dx, gap].map(String));
   }
   const sw = document.documentElement.scrollWidth;
   if (sw > W) bad.push(['page', 'scrolls sideways', sw, W]);
@@ -250,9 +252,9 @@ async def test_long_deals_where_the_wall_runs_out(web_server, browser, game):  #
     base = web_server
     page = await touch_page(browser, base, PHONES[0])
     tally = Tally(f"{game}-long-360")
-    verdicts = await play_deals(page, base, tally, game, minimum=30, seed=7000, pick=last, bots="bot:random")
+    verdicts = await play_deals(page, base, tally, game, minimum=40, seed=7000, pick=last, bots="bot:random")
     print(tally.report(), verdicts)
-    assert len(tally.prompts) >= 30, tally.report()
+    assert len(tally.prompts) >= 40, tally.report()
     assert tally.violations == [], (tally.report(), tally.violations[:12])
     assert page.js_errors == []
 
