@@ -173,9 +173,12 @@ function offeredHtml(m, card, cls) {
 }
 
 // The newest card played that still lies in a row (a discard, or a Paohuzi reveal nobody took), as
-// {id, seat}, from the events this page has seen up to the view's version; null when none lies.
+// {id, seat}, from the events this page has seen up to the view's version; null when none lies, or
+// when the card on offer was itself just played (it carries that role then).
 export function lastLaid(m, events) {
   const ui = gameUi(m.game);
+  const card = ui.tableCard(m, namer(m.kinds, m.me, m.people));
+  if (card && card.laid) return null; // the card on offer is the newest card played
   const rows = [];
   for (let i = 0; i < m.n; i++) rows.push(new Set(ui.rowOf(m, i) || []));
   for (let k = events.length - 1; k >= 0; k--) {
