@@ -9,6 +9,7 @@ prompt the page is read in one step and each rule below counts as a violation wh
 - every `[data-action]` control of the prompt (the answers and the Discard confirm) is inside the
   viewport with no scrolling, topmost at its centre, at least 40 px tall on a touch screen, and
   near the hand;
+- the hand is whole inside the viewport;
 - nothing scrolls sideways (`scrollWidth <= innerWidth`).
 
 Also a match's deal (the running-score strip above the table), long deals where the wall runs
@@ -85,6 +86,10 @@ PROMPT_JS = """() => {
       if (!isOffered && !lying.has(id)) bad.push(['last-discard', 'not a piece on the table', id]);
     }
   }
+  // the hand, whole
+  const hr = hand.getBoundingClientRect();
+  const handOut = hr.top < -0.5 || hr.bottom > H + 0.5 || hr.left < -0.5 || hr.right > W + 0.5;
+  if (handOut) bad.push(['hand', 'outside']);
   // every control of the prompt
   const controls = [...zone.querySelectorAll('[data-action], #confirm')];
   if (discarding && !zone.querySelector('#confirm[data-action]')) bad.push(['confirm', 'no data-action']);
@@ -254,6 +259,7 @@ async def test_long_deals_where_the_wall_runs_out(web_server, browser, game):  #
     tally = Tally(f"{game}-long-360")
     verdicts = await play_deals(page, base, tally, game, minimum=40, seed=7000, pick=last, bots="bot:random")
     print(tally.report(), verdicts)
+    assert any("ran out" in v for v in verdicts), verdicts
     assert len(tally.prompts) >= 40, tally.report()
     assert tally.violations == [], (tally.report(), tally.violations[:12])
     assert page.js_errors == []

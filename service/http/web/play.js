@@ -365,6 +365,7 @@ function renderTable(ctx) {
   const zone = $("#me-zone");
   if (zone) {
     zone.classList.toggle("settled", !!ctx.over); // after the end the result sheet leads, the hand stops following
+    zone.classList.toggle("claiming", m.prompt === "claim" && !ctx.hold); // a short screen draws the hand smaller then
     const mineClock = m.deadlines.find((d) => d.seat === ctx.seat);
     const away = (m.live && m.away.includes(ctx.seat) ? awayBannerHtml() : "")
       + (mineClock ? `<p class="my-clock" id="my-clock">${esc(t("clock.yours"))} ${clockBadgeHtml(mineClock, true)} <span class="rule-id">TB-2.3</span></p>` : "");
