@@ -140,6 +140,9 @@ async def touch_page(browser, base: str, size: tuple[int, int], lang: str = "en"
     await page.goto(base + "/")
     await page.wait_for_selector("#start")
     await page.evaluate("lang => localStorage.setItem('ds.lang', JSON.stringify(lang))", lang)
+    await page.reload()  # the language is read when the page loads
+    await page.wait_for_selector("#start")
+    await wait_js(page, f"document.documentElement.lang === '{lang}'")
     return page
 
 
@@ -247,6 +250,8 @@ async def test_every_prompt_keeps_the_offered_card_the_last_discard_and_the_butt
     assert tally.violations == [], (tally.report(), tally.violations[:12])
     if size[0] < 700:
         assert await page.evaluate("matchMedia('(pointer: coarse)').matches")
+    expected_dir = "rtl" if lang == "ar" else "ltr"
+    assert await page.evaluate("document.documentElement.dir") == expected_dir
     assert page.js_errors == [] and page.foreign_requests == []
 
 
