@@ -364,23 +364,29 @@ async def test_arabic_mirrors_text_not_the_table(web_server, browser):  # noqa: 
             "#my-hand button.piece",
             "els => els.map(e => [Number(e.dataset.card), e.getBoundingClientRect().x])",
         )
-        return seats, [c for c, _x in sorted(cards, key=lambda c: c[1])]
+        drawn = await page.eval_on_selector_all(
+            "#my-hand .piece.drawn", "els => els.map(e => Number(e.dataset.card))"
+        )
+        return seats, [c for c, _x in sorted(cards, key=lambda c: c[1])], drawn
 
     await page.select_option("#lang", "en")
     await wait_js(page, "document.documentElement.dir === 'ltr'")
-    seats_en, cards_en = await layout()
+    seats_en, cards_en, drawn = await layout()
     await page.screenshot(path=shot("table-en"))
     await page.select_option("#lang", "ar")
     await wait_js(page, "document.documentElement.dir === 'rtl'")
     await page.wait_for_selector("#my-hand button.piece")
-    seats_ar, cards_ar = await layout()
+    seats_ar, cards_ar, drawn_ar = await layout()
     await page.screenshot(path=shot("table-ar"))
     # the table stays as on a physical table (the page around it mirrors: the log moves to the
     # left): Computer 1 on the right, Computer 2 across, Computer 3 on the left, the hand left to right
     for layout_ in (seats_en, seats_ar):
         assert layout_[3][0] < layout_[1][0] and layout_[2][1] < layout_[1][1] < layout_[0][1], layout_
     assert [x for x, _y in seats_ar.values()] == [x for x, _y in seats_en.values()]
-    assert cards_ar == cards_en == sorted(cards_en, key=lambda c: (c // 4 // 9 if c < 108 else 3, c))
+    # sorted by suit, the tile just drawn apart at the right end
+    rest = sorted((c for c in cards_en if c not in drawn), key=lambda c: (c // 4 // 9 if c < 108 else 3, c))
+    assert drawn == drawn_ar and len(drawn) <= 1
+    assert cards_ar == cards_en == rest + drawn
     # while the words and the page chrome read right to left
     direction = "el => getComputedStyle(el).direction"
     assert await page.eval_on_selector("#move-log", direction) == "rtl"

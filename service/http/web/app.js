@@ -40,11 +40,18 @@ function bindSettings() {
   $("#set-reset").onclick = () => { for (const k of SETTINGS) store.set("set." + k, 50); applySettings(); };
   $("#set-sound").onchange = (e) => { setSound(e.target.checked); if (e.target.checked) tone("turn"); };
   $("#set-vibrate").onchange = (e) => { setVibrate(e.target.checked); applySettings(); };
+  // on a phone the page links fold into a menu (style.css); a link followed closes it
+  $("#menu-toggle").onclick = () => setMenu($("#menu-toggle").getAttribute("aria-expanded") !== "true");
   $("#settings-toggle").onclick = () => {
     const panel = $("#settings");
     panel.hidden = !panel.hidden;
     $("#settings-toggle").setAttribute("aria-expanded", String(!panel.hidden));
   };
+}
+
+function setMenu(open) {
+  $("#menu-toggle").setAttribute("aria-expanded", String(open));
+  document.querySelector(".topbar").classList.toggle("menu-open", open);
 }
 
 // ------------------------------------------------------------------ chrome
@@ -58,6 +65,7 @@ function renderChrome() {
   $("#nav-rules-tb").textContent = t("rules.table");
   $("#lang-label").textContent = t("language");
   $("#settings-toggle").textContent = t("settings");
+  $("#menu-toggle").textContent = t("nav.menu");
   $("#settings-title").textContent = t("settings.title");
   for (const k of SETTINGS) $("#lbl-" + k).textContent = t("settings." + k);
   $("#set-reset").textContent = t("settings.reset");
@@ -73,6 +81,7 @@ function stopAll() { stopLive(); stopReplay(); stopLobby(); stopMatchPage(); }
 
 function route() {
   stopAll();
+  setMenu(false);
   $("#toast").hidden = true;
   window.scrollTo(0, 0); // every page opens at its top
   const parts = (location.hash || "#/").slice(2).split("/").filter(Boolean);

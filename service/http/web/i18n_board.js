@@ -2,6 +2,7 @@
 // review, in every language. i18n.js merges these into its tables.
 
 const en = {
+  "focus.title": "On the table", "focus.last": "Last played, by {seat}", "nav.menu": "Menu",
   "last.title": "The newest line of the move log",
   "sw.title": "Your switches", "sw.nocalls": "No calls", "sw.nocalls.help": "Pass every claim at once, except a win",
   "sw.autowin": "Win automatically", "sw.autowin.help": "Declare the win as soon as it is legal",
@@ -13,6 +14,7 @@ const en = {
 };
 
 const pt = {
+  "focus.title": "Na mesa", "focus.last": "Última jogada, por {seat}", "nav.menu": "Menu",
   "last.title": "A linha mais recente do registo de jogadas",
   "sw.title": "Os seus interruptores", "sw.nocalls": "Sem chamadas", "sw.nocalls.help": "Passar logo em todas as reivindicações, exceto uma vitória",
   "sw.autowin": "Ganhar automaticamente", "sw.autowin.help": "Declarar a vitória assim que for legal",
@@ -24,6 +26,7 @@ const pt = {
 };
 
 const nl = {
+  "focus.title": "Op tafel", "focus.last": "Laatst gespeeld, door {seat}", "nav.menu": "Menu",
   "last.title": "De nieuwste regel van het zettenlogboek",
   "sw.title": "Jouw schakelaars", "sw.nocalls": "Geen claims", "sw.nocalls.help": "Pas meteen bij elke claim, behalve een winst",
   "sw.autowin": "Automatisch winnen", "sw.autowin.help": "Meld de winst zodra die is toegestaan",
@@ -35,6 +38,7 @@ const nl = {
 };
 
 const ar = {
+  "focus.title": "على الطاولة", "focus.last": "آخر ما لُعب، من {seat}", "nav.menu": "القائمة",
   "last.title": "أحدث سطر في سجل الحركات",
   "sw.title": "مفاتيحك", "sw.nocalls": "بلا مطالبات", "sw.nocalls.help": "تمرير كل مطالبة فورًا، إلا الفوز",
   "sw.autowin": "الفوز تلقائيًا", "sw.autowin.help": "إعلان الفوز بمجرد أن يصبح جائزًا",
@@ -46,6 +50,7 @@ const ar = {
 };
 
 const fi = {
+  "focus.title": "Pöydällä", "focus.last": "Viimeksi pelattu: {seat}", "nav.menu": "Valikko",
   "last.title": "Siirtolokin uusin rivi",
   "sw.title": "Omat kytkimesi", "sw.nocalls": "Ei vaateita", "sw.nocalls.help": "Ohita heti jokainen vaade, paitsi voitto",
   "sw.autowin": "Voita automaattisesti", "sw.autowin.help": "Ilmoita voitto heti, kun se on sallittu",

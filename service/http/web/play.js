@@ -8,6 +8,7 @@ import { LogBook, entryHtml, namer, pieceName } from "./words.js";
 import { gameUi } from "./registry.js";
 import {
   modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness, mySeatHtml, lastActionHtml,
+  focusHtml, lastLaid,
 } from "./table.js";
 import { toast, showProblem, announce } from "./ui.js";
 import { tone } from "./sound.js";
@@ -348,27 +349,33 @@ function renderTable(ctx) {
   const latest = ctx.log.latest();
   const lastText = latest ? latest.text : t("last.none");
   m.mineApart = ctx.seat !== null; // the own seat is drawn beside the hand
+  m.ownClockApart = m.mineApart; // and its clock once, above the hand
   m.lastText = m.mineApart ? "" : lastText;
+  m.lastPiece = m.started ? lastLaid(m, ctx.log.events) : null; // the newest card played, marked
   const legalDiscards = new Set(m.legal.filter((a) => a.type === "Discard").map(gameUi(m.game).actionPiece));
   if (ctx.selected !== null && !legalDiscards.has(ctx.selected)) ctx.selected = null;
   const focusCard = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : undefined;
   ctx.rendered = true;
   const page = $(".play-page");
   page.dataset.version = m.version; page.dataset.phase = m.phase || ""; page.dataset.busy = ctx.busy ? "1" : "0";
+  page.dataset.prompt = (ctx.seat !== null && m.prompt) || "";
   page.dataset.held = ctx.hold ? "1" : "0";
   page.dataset.armed = armed(ctx) ? "1" : "0";
   $("#table-slot").innerHTML = feltHtml(m);
   const zone = $("#me-zone");
   if (zone) {
     zone.classList.toggle("settled", !!ctx.over); // after the end the result sheet leads, the hand stops following
+    zone.classList.toggle("claiming", m.prompt === "claim" && !ctx.hold); // a short screen draws the hand smaller then
     const mineClock = m.deadlines.find((d) => d.seat === ctx.seat);
     const away = (m.live && m.away.includes(ctx.seat) ? awayBannerHtml() : "")
       + (mineClock ? `<p class="my-clock" id="my-clock">${esc(t("clock.yours"))} ${clockBadgeHtml(mineClock, true)} <span class="rule-id">TB-2.3</span></p>` : "");
-    const board = mySeatHtml(m) + (m.started ? lastActionHtml(lastText) : "");
+    // top to bottom: the card on offer or the newest played and the own seat (a strip of felt),
+    // the newest log line, the switches and coach, then the prompt right above the hand
+    const board = (m.started ? `<div class="board-strip" dir="ltr">${focusHtml(m)}${mySeatHtml(m)}</div>` : "") + (m.started ? lastActionHtml(lastText) : "");
     const switches = m.started && !ctx.over ? switchesHtml() : "";
     const tools = `<div class="zone-tools">${coachBoxHtml(m, ctx)}${switches}</div>`;
-    if (ctx.hold) zone.innerHTML = away + board + heldPromptHtml(m, ctx.hold) + tools + myHandHtml(m, ctx, false);
-    else zone.innerHTML = away + board + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + tools + myHandHtml(m, ctx);
+    if (ctx.hold) zone.innerHTML = away + board + tools + heldPromptHtml(m, ctx.hold) + myHandHtml(m, ctx, false);
+    else zone.innerHTML = away + board + tools + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + myHandHtml(m, ctx);
     const dock = zone.classList.contains("settled") ? 0 : zone.offsetHeight;
     document.documentElement.style.setProperty("--me-h", dock + "px");
     pinLog(ctx);
@@ -634,6 +641,7 @@ function bindTable(ctx, m) {
   if (!zone) return;
   bindCoach(ctx, m);
   for (const b of zone.querySelectorAll("[data-action]")) {
+    if (b.id === "confirm") continue; // the Discard confirm: bound below
     b.onclick = () => { if (armed(ctx) && !b.disabled) send(ctx, m.legal[Number(b.dataset.action)]); };
   }
   const options = zone.querySelector(".options");

@@ -87,7 +87,8 @@ export function seatHtml(m, i) {
   // a person whose page has no live stream now (closed, or lost its connection)
   if (m.connected && m.kinds[i] === "human" && i !== m.me && !m.connected.includes(i)) badges.push(`<span class="badge offline" data-offline="${i}">${t("badge.offline")}</span>`);
   const clock = (m.deadlines || []).find((d) => d.seat === i);
-  if (clock && m.clockBadge) badges.push(m.clockBadge(clock, i === m.me)); // TB-2.2: the seat that must act
+  // TB-2.2: the seat that must act; the person's own clock is shown once, above the hand (m.ownClockApart)
+  if (clock && m.clockBadge && !(i === m.me && m.ownClockApart)) badges.push(m.clockBadge(clock, i === m.me));
   if (m.live && waiting.has(i) && level) badges.push(`<span class="thinking" role="status">${t("thinking")}<span class="dots" aria-hidden="true"><i></i><i></i><i></i></span></span>`);
   badges.push(...ui.seatEndBadges(m, i));
   const hand = m.hands[i];
@@ -102,11 +103,18 @@ export function seatHtml(m, i) {
   const melds = (m.melds[i] || []).map((x) => meldHtml(game, x)).join("");
   const row = ui.rowOf(m, i);
   const flowers = ui.seatExtraHtml(m, i);
+  // the newest card played that still lies in a row is marked; it carries its role on the board
+  // itself except at a live seat, where its copy in the panel by the hand does (focusHtml)
+  const newest = m.lastPiece && m.lastPiece.seat === i ? m.lastPiece.id : null;
+  const rowPiece = (id) => pieceHtml(game, id, {
+    cls: "xs" + (id === newest ? " newest" : ""),
+    attrs: `data-piece="${id}"${id === newest && !m.mineApart ? ' data-role="last-discard"' : ""}`,
+  });
   return `<section class="seat seat-${pos}${waiting.has(i) ? " on-turn" : ""}" data-seat="${i}" aria-label="${esc(name(i))}">
     <header><strong class="seat-name">${name.html(i)}</strong> ${badges.join(" ")}</header>
     ${handHtml}
     ${melds ? `<div class="melds">${melds}</div>` : ""}${flowers}
-    <div class="row" aria-label="${t(ui.rowKey)}">${row && row.length ? piecesHtml(game, row, "xs") : `<span class="muted">${t(ui.rowKey)}: —</span>`}</div>
+    <div class="row" aria-label="${t(ui.rowKey)}">${row && row.length ? row.map(rowPiece).join("") : `<span class="muted">${t(ui.rowKey)}: —</span>`}</div>
   </section>`;
 }
 
@@ -120,8 +128,10 @@ export function centerHtml(m) {
     return `<div class="center">${parts.join("")}</div>`;
   }
   parts.push(`<div class="stock"><span class="stock-pile">${pieceHtml(game, null, { back: true, cls: "sm" })}</span><span id="stock-count">${ui.pileText(m)}</span></div>`);
-  const own = ui.centreHtml(m, name); // the game's own centre: face-up card or prevailing wind, the card claimed
+  const own = ui.centreHtml(m, name); // the game's own centre: face-up card or prevailing wind
   if (own) parts.push(own);
+  const card = ui.tableCard(m, name); // the card offered to the seats: in the panel by the hand at a live seat
+  if (card && !m.mineApart) parts.push(`<div class="table-card">${offeredHtml(m, card, "lg")}<span>${esc(card.text)}</span></div>`);
   let status = "";
   const windowOpen = ui.windowOpen(m);
   const answered = ui.answered(m);
@@ -155,6 +165,50 @@ export function mySeatHtml(m) {
   return `<div class="my-seat felt-strip" dir="ltr">${seatHtml(m, m.me)}</div>`;
 }
 
+// the card offered in a claim window, marked: also the newest card played when it was laid on the
+// table (a discard, a reveal), not when it is the tile of an added kong
+function offeredHtml(m, card, cls) {
+  const role = card.laid ? "offered last-discard" : "offered";
+  return pieceHtml(m.game, card.id, { cls, attrs: `data-piece="${card.id}" data-role="${role}"` });
+}
+
+// The newest card played that still lies in a row (a discard, or a Paohuzi reveal nobody took), as
+// {id, seat}, from the events this page has seen up to the view's version; null when none lies, or
+// when the card on offer was itself just played (it carries that role then).
+export function lastLaid(m, events) {
+  const ui = gameUi(m.game);
+  const card = ui.tableCard(m, namer(m.kinds, m.me, m.people));
+  if (card && card.laid) return null; // the card on offer is the newest card played
+  const rows = [];
+  for (let i = 0; i < m.n; i++) rows.push(new Set(ui.rowOf(m, i) || []));
+  for (let k = events.length - 1; k >= 0; k--) {
+    if (events[k].v > m.version) continue;
+    const id = ui.laidPiece(events[k].ev || {});
+    if (id === null || id === undefined) continue;
+    const seat = rows.findIndex((r) => r.has(id));
+    if (seat >= 0) return { id, seat };
+  }
+  return null;
+}
+
+// At a live seat, the top of the panel by the hand: the card the table offers (a claim window's
+// card, large) or else the newest card played, each marked and never under the prompt; and the
+// stock or wall count. The felt keeps its rows, the newest card there marked too.
+export function focusHtml(m) {
+  if (m.me === null || m.me === undefined || !m.started || m.result) return "";
+  const ui = gameUi(m.game);
+  const name = namer(m.kinds, m.me, m.people);
+  const card = ui.tableCard(m, name);
+  const parts = [];
+  if (card) parts.push(`<div class="focus-card offered-card">${offeredHtml(m, card, "lg")}<span class="focus-text">${esc(card.text)}</span></div>`);
+  const last = m.lastPiece;
+  if (last && !(card && card.laid)) {
+    parts.push(`<div class="focus-card last-card">${pieceHtml(m.game, last.id, { cls: "md newest", attrs: `data-piece="${last.id}" data-role="last-discard"` })}<span class="focus-text">${esc(t("focus.last", { seat: name.obj(last.seat) }))}</span></div>`);
+  }
+  parts.push(`<span class="focus-pile">${esc(ui.pileText(m))}</span>`);
+  return `<div class="focus" id="focus" role="group" aria-label="${esc(t("focus.title"))}">${parts.join("")}</div>`;
+}
+
 // the newest line of the move log, beside the hand
 export function lastActionHtml(text) {
   return `<p class="last-action last-strip" id="last-action" title="${esc(t("last.title"))}">${esc(text)}</p>`;
@@ -167,7 +221,7 @@ export function myHandHtml(m, ctx, interactive = true) {
   const ui = gameUi(m.game);
   const discardable = new Set(interactive ? m.legal.filter((a) => a.type === "Discard").map(ui.actionPiece) : []);
   const sel = ctx.selected;
-  const cards = groupHand(m.game, hand).map((g) => `<span class="hand-group">${g.ids.map((id) => {
+  const button = (id) => {
     const ok = discardable.has(id);
     const drawn = ui.isDrawn(m, id);
     return pieceHtml(m.game, id, {
@@ -175,7 +229,12 @@ export function myHandHtml(m, ctx, interactive = true) {
       cls: `${ok ? "can" : ""}${sel === id ? " selected" : ""}${drawn ? " drawn" : ""}`,
       attrs: `type="button" data-card="${id}" aria-pressed="${sel === id}" ${ok ? "" : 'aria-disabled="true"'}`,
     });
-  }).join("")}</span>`).join("");
+  };
+  // the card just drawn stands apart at the right end of the hand, as on a real table
+  const drawn = hand.find((id) => ui.isDrawn(m, id));
+  const rest = drawn === undefined ? hand : hand.filter((id) => id !== drawn);
+  const cards = groupHand(m.game, rest).map((g) => `<span class="hand-group">${g.ids.map(button).join("")}</span>`).join("")
+    + (drawn === undefined ? "" : `<span class="hand-group drawn-apart">${button(drawn)}</span>`);
   return `<div class="my-hand" role="toolbar" aria-label="${t("yourhand")}" id="my-hand" dir="ltr">${cards}</div>${ui.handExtraHtml(m)}`;
 }
 
@@ -235,7 +294,7 @@ export function actionsHtml(m, ctx, startSeed) {
     const sel = ctx.selected;
     const selOk = sel !== null && discards.some((a) => ui.actionPiece(a) === sel);
     out.push(`<div class="prompt discard-prompt"><p>${t(selOk ? "prompt.confirm" : "prompt.discard")}</p>
-      <button type="button" class="primary" id="confirm" ${selOk ? "" : "disabled"}>${selOk ? esc(t("discard.this", { card: pieceName(m.game, sel) })) : t("discard")}</button>
+      <button type="button" class="primary" id="confirm" data-action="discard" data-kind="Discard" ${selOk ? "" : "disabled"}>${selOk ? esc(t("discard.this", { card: pieceName(m.game, sel) })) : t("discard")}</button>
       ${selOk ? `<button type="button" class="secondary" id="unselect">${t("cancel")}</button>` : ""}</div>`);
   }
   return out.join("");

@@ -180,11 +180,13 @@ export default {
     if (m.prevailing !== undefined && m.prevailing !== null) {
       parts.push(`<p class="prevailing" id="prevailing">${t("prevailing", { wind: t("tile.wind" + (m.prevailing + 1)) })} <span class="rule-id">MC-2.3</span></p>`);
     }
-    if (m.window) {
-      parts.push(`<div class="table-card">${pieceHtml(NAME, m.window.card, { cls: "lg" })}<span>${esc(t("src." + (m.window.source === "added_kong" ? "added_kong" : "discard"), { seat: name.obj(m.window.source_seat) }))}</span></div>`);
-    }
     return parts.join("");
   },
+  // the tile a claim window offers (a discard, or the tile of an added kong), and where it came from
+  // (`laid`: a discard, so it is also the newest tile played; an added kong's tile is not)
+  tableCard: (m, name) => (m.window ? { id: m.window.card, laid: m.window.source !== "added_kong", text: t("src." + (m.window.source === "added_kong" ? "added_kong" : "discard"), { seat: name.obj(m.window.source_seat) }) } : null),
+  // the tile an event lays on the table, to lie in its discards unless someone takes it
+  laidPiece: (ev) => (ev.type === "TileDiscarded" ? ev.tile : null),
   windowOpen: (m) => !!m.window,
   answered: (m) => !!(m.window && m.window.answer),
 

@@ -166,12 +166,13 @@ export default {
     if (m.faceUp !== null && m.faceUp !== undefined) {
       parts.push(`<div class="faceup">${pieceHtml(NAME, m.faceUp, { cls: "sm" })}<span>${t("faceup", { seat: name(m.dealer) })}</span></div>`);
     }
-    if (m.table) {
-      const src = m.table.source ? t("src." + m.table.source, { seat: name.obj(m.table.seat) }) : "";
-      parts.push(`<div class="table-card">${pieceHtml(NAME, m.table.card, { cls: "lg" })}<span>${esc(src)}</span></div>`);
-    }
     return parts.join("");
   },
+  // the card on the table (revealed or discarded, offered to the seats), and where it came from
+  // (`laid`: played there, so it is also the newest card played)
+  tableCard: (m, name) => (m.table ? { id: m.table.card, laid: true, text: m.table.source ? t("src." + m.table.source, { seat: name.obj(m.table.seat) }) : "" } : null),
+  // the card an event lays on the table, to lie in a row unless someone takes it
+  laidPiece: (ev) => (ev.type === "CardDiscarded" || ev.type === "CardRevealed" || ev.type === "CardUnclaimed" ? ev.card : null),
   windowOpen: (m) => m.window !== null && m.window !== undefined,
   answered: (m) => !!m.myAnswer,
 
