@@ -184,7 +184,7 @@ export function relabelLive() {
 }
 
 // ------------------------------------------------------------------ stream and views
-// a seat's stream opens with a single-use ticket, never its token in the URL (issue 26): URLs
+// a seat's stream opens with a single-use ticket, never its token in the URL: URLs
 // reach logs. A reconnect the browser makes by itself reuses the spent ticket and is refused:
 // the stream then closes, and a new ticket opens it again.
 async function openStream(ctx) {
