@@ -191,8 +191,8 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # m6: a Paohuzi mistake is at least 0.5 tun behind (it was 0.25: the smaller ones did not hold in
 # play, ``projections/paohuzi/review.py``)
 # m5: MCR plays out only the decisions its model finds a loss in, twice as long, and an
-# agreement's loss carries the noise of its gap to the nearest other play (issue 24)
-# m4: MCR options played out (issue 24); m3: the table's moves for a person are marked, not judged
+# agreement's loss carries the noise of its gap to the nearest other play
+# m4: MCR options played out; m3: the table's moves for a person are marked, not judged
 METHOD = "m8"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison

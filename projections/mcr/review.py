@@ -1,10 +1,10 @@
-"""The MCR evaluator a review uses (issue 24): the decisions that can matter, played out.
+"""The MCR evaluator a review uses: the decisions that can matter, played out.
 
 Which decisions (method m5): the strong bot's closed-form model
 (``domain.mcr.strong.option_values``) ranks the options first, for almost nothing. Where it puts
 the chosen play within ``CANDIDATE_GAP`` of its best and the seat passed no win, the decision is
 valued by the model alone, each option shown with ``MODEL_NOISE`` (the model is never exact, and
-gaps that small did not hold in play: issue 24). Only the other decisions are played out (on the
+gaps that small did not hold in play). Only the other decisions are played out (on the
 eight seeded deals of ``bench.review_calibration``: 102 of the random seat's 139, none of the
 strong seat's 161, which plays the model's best), with twice the deals method m4 spent on every
 decision (``SAMPLES``, ``MAX_MOVES``): a gap's noise shrinks by the square root of two, so a
@@ -43,7 +43,7 @@ greedy one, and the review must stay within about 20 s of one core per deal;
 
 Floors: within ``INACCURACY_FLOOR`` = 0.5 points of the best counts as the best, more than
 ``MISTAKE_FLOOR`` = 2 points behind (and surely, ``projections.review``) is a mistake. The model's
-claims held from 2 points on (issue 24), and 2 points is about a third of the 6.5 points a deal
+claims held from 2 points on, and 2 points is about a third of the 6.5 points a deal
 that the strong bot gains on greedy; half a point is about the noise of a gap on the deals a
 review can afford, below which a difference is not worth a word.
 """

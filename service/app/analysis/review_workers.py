@@ -1,4 +1,4 @@
-"""The worker processes of reviews, apart from the bot workers (issue 26: live tables first).
+"""The worker processes of reviews, apart from the bot workers (live tables first).
 
 Reviews once ran their chunks in the bot workers, first come, first served: 50 review starts
 queued 535 decisions ahead of every live table's next search, and for 13 minutes each strong seat

@@ -121,7 +121,7 @@ def decision_points(raws: list[bytes], seat: int) -> tuple[str, str, list[rv.Poi
 
 
 class ReviewRefused(Exception):
-    """A review start refused for now (issue 26): ``DS-29`` (429: this address or this deal
+    """A review start refused for now: ``DS-29`` (429: this address or this deal
     has started its share) or ``DS-30`` (503: the review queue is full), with ``retry_after``
     seconds."""
 
@@ -146,7 +146,7 @@ return 0
 class Reviews:
     """Starts reviews and answers their progress or result.
 
-    Bounds (issue 26): at most ``per_deal`` reviews of one deal run at once in this process and a
+    Bounds: at most ``per_deal`` reviews of one deal run at once in this process and a
     caller's ``admit`` (the HTTP layer's per-address limit) is asked before a new one starts, both
     429 ``DS-29`` beyond; once ``queue_cap`` decisions wait here, a new one is 503 ``DS-30``. The
     bounds are checked before any work is done for the start, so a refusal costs the event loop

@@ -172,7 +172,7 @@ function offeredHtml(m, card, cls) {
   return pieceHtml(m.game, card.id, { cls, attrs: `data-piece="${card.id}" data-role="${role}"` });
 }
 
-// The newest card played that still lies in a row (a discard, or a Paohuzi reveal nobody took), as
+// The newest card played that still lies in a row (a discard, or a revealed card nobody took), as
 // {id, seat}, from the events this page has seen up to the view's version; null when none lies, or
 // when the card on offer was itself just played (it carries that role then).
 export function lastLaid(m, events) {
