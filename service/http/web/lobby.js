@@ -54,7 +54,9 @@ function strengthText(l) {
 }
 
 export async function renderLobby() {
+  const asked = location.hash;
   const known = await loadGames();
+  if (location.hash !== asked) return; // the page moved on while the games loaded: draw nothing over it
   const stored = store.get("lobby.game", null);
   const game = gameUi(stored) ? stored : registered()[0].name; // the first registered game by default
   const info = (known && known[game]) || fallbackGame(game);
