@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ from domain.errors import RuleViolation
 from service import __version__
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
+from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
@@ -65,6 +67,7 @@ from service.http.schemas import (
     ReviewRequest,
     StreamTicket,
 )
+from service.store.chat import ChatStore
 from service.store.event_store import EventStore
 from service.store.outages import STORE_OUTAGES
 from service.store.program_seats import ProgramSeatsFull
@@ -79,6 +82,8 @@ COMMAND_WINDOW_S = 10.0
 LIST_WINDOW_S = 60.0  # a player's list is read at most ``list_limit`` times a minute per address
 REVIEW_LIMIT = 10  # new reviews one address may start per REVIEW_WINDOW_S (DS-29)
 REVIEW_WINDOW_S = 60.0
+CHAT_LIMIT = 5  # chat messages one seat may send per CHAT_WINDOW_S (DS-46)
+CHAT_WINDOW_S = 10.0
 PROGRAMS_RETRY_S = 30  # Retry-After when bot program seats are full (a deal's end frees them)
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
@@ -139,6 +144,9 @@ class Api(AccountHandlers):
         self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
         # new reviews started per address (DS-29)
         self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
+        # a word at the table: kept beside the deal, never in its log; a budget per seat (DS-46)
+        self.chat = ChatStore(redis, prefix)
+        self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
@@ -405,6 +413,26 @@ class Api(AccountHandlers):
             seen_version=body.seen_version,
         )
         return json_response(answer)  # a CommandAnswer, encoded as it is
+
+    async def post_chat(self, request: web.Request) -> web.Response:
+        """A seat's word at the table (``service.app.chat``): 201 and the message as stored."""
+        deal_id = request.match_info["deal_id"]
+        seat = await self.deals.seats.authenticate(deal_id, bearer(request))  # 401 before a bad body
+        text, phrase = checked(parse(await read_body(request), ChatPost))
+        wait = await self.chat_limiter.allow(f"{deal_id}:{seat}")
+        if wait is not None:
+            raise BudgetSpent("DS-46", f"too many chat messages from this seat; wait {wait} s", wait)
+        names = (await self.reads.folds.load(deal_id)).state.seating.names
+        name = names[seat] if seat < len(names) else None
+        message = ChatMessage(seat=seat, name=name, text=text, at=int(time.time() * 1000), phrase=phrase)
+        await self.chat.add(deal_id, message)
+        return json_response(message, status=201)
+
+    async def read_chat(self, request: web.Request) -> web.Response:
+        """The seats' chat, oldest first: for the deal's seats only, during and after the deal."""
+        deal_id = request.match_info["deal_id"]
+        await self.deals.seats.authenticate(deal_id, bearer(request))
+        return json_response(ChatLog(messages=await self.chat.messages(deal_id)))
 
     async def stream_ticket(self, request: web.Request) -> web.Response:
         """A single-use ticket for one stream of the token's seat (``?ticket=``)."""
