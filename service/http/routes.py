@@ -24,6 +24,7 @@ from service import __version__
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
+from service.app.chat.relay import ChatRelay
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
@@ -92,6 +93,7 @@ STATUS = web.AppKey("status", ServiceStatus)  # what /health and /ready tell
 BACKGROUND = web.AppKey("background", list)  # the loops /ready checks
 READY_PING_S = 2.0
 REVIEWS = web.AppKey("reviews", Reviews)
+CHAT_RELAY = web.AppKey("chat_relay", ChatRelay)
 
 
 class BudgetSpent(RuleViolation):
@@ -592,6 +594,7 @@ def build_app(
         review_limit=review_limit,
         client_address=ClientAddress(trusted_proxies),
     )
+    chat_relay = ChatRelay(hub, api.chat)  # the seats' streams carry their chat
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     matches = api.matches  # its sweep runs beside the clock keeper
     from service.http.problems import problem_middleware
@@ -614,9 +617,11 @@ def build_app(
         background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
         background.append(asyncio.create_task(keeper.run()))
         background.append(asyncio.create_task(matches.run()))
+        background.append(asyncio.create_task(chat_relay.run(), name="chat-relay"))
 
     async def on_shutdown(app: web.Application) -> None:
         # live streams wait on their queues; end them now instead of after the shutdown timeout
+        chat_relay.close()
         await hub.close()
 
     async def on_cleanup(app: web.Application) -> None:
@@ -633,6 +638,7 @@ def build_app(
         await deals.close()
 
     app[HUB] = hub
+    app[CHAT_RELAY] = chat_relay
     app[BACKGROUND] = background
     app[REVIEWS] = reviews
     app[CLOCKS] = keeper

@@ -5,9 +5,13 @@ second service process on the same store sees the same chat."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+
 import pytest
 
-from tests.e2e.conftest import auth, create_deal, expect_problem, play_as_human
+from service.http.routes import CHAT_RELAY
+from tests.e2e.conftest import auth, create_deal, expect_problem, play_as_human, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -180,3 +184,41 @@ async def test_a_word_appends_nothing_to_the_log(http, store):
         ).status == 201
     assert await store.redis.hgetall(store.keys.commands(deal_id)) == head  # same version, same hash
     assert await store.redis.xlen(store.keys.events(deal_id)) == events
+
+
+async def _next_event(resp, name: str, timeout: float) -> dict | None:
+    """The data of the stream's next ``name`` message within ``timeout`` s (None: none came)."""
+    event = None
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                line = (await resp.content.readline()).decode().rstrip("\r\n")
+                if line.startswith("event: "):
+                    event = line[len("event: ") :]
+                elif line.startswith("data: ") and event == name:
+                    return json.loads(line[len("data: ") :])
+    except TimeoutError:
+        return None
+
+
+async def test_the_seats_streams_carry_the_chat_and_a_spectators_does_not(http):
+    created = await _table(http, spectators=True)
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    seat_stream = await http.get(f"/deals/{deal_id}/events/stream", headers=auth(tokens["1"]))
+    watcher = await http.get(f"/deals/{deal_id}/events/stream")
+    assert seat_stream.status == 200 and watcher.status == 200
+    relay = http.app[CHAT_RELAY]
+
+    async def listening():
+        return relay.listening(deal_id)
+
+    await wait_for(listening)
+    said = "<img src=x onerror=alert(1)> hi"
+    assert (
+        await http.post(f"/deals/{deal_id}/chat", json={"text": said}, headers=auth(tokens["0"]))
+    ).status == 201
+    heard = await _next_event(seat_stream, "chat", 10.0)
+    assert heard is not None and heard["seat"] == 0 and heard["text"] == said and heard["name"] == "Ana"
+    assert await _next_event(watcher, "chat", 0.5) is None  # handed out at once to the seats, never here
+    seat_stream.close()
+    watcher.close()

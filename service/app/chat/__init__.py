@@ -3,7 +3,8 @@
 Chat is not part of a deal's log: it never enters the hash chain, a replay or an audit. A
 message is free text (1 to 200 characters once trimmed, counted as code points, in NFC, with no
 control characters) or one of a few set phrases, named by id and shown in each reader's own
-language by the client. Pure: no I/O here (``service.store.chat`` keeps the messages).
+language by the client. This module is pure (``service.store.chat`` keeps the messages,
+``relay`` hands them to the seats' live streams).
 """
 
 from __future__ import annotations
