@@ -31,6 +31,9 @@ async def test_a_word_from_one_seat_appears_on_the_others_page_as_text(web_serve
     for seat in ("0", "1"):
         page = await new_page(browser, base)
         await put_tokens(page, base, deal, {seat: tokens[seat]})
+        # let the lobby finish drawing first: its last steps look for its own elements, and the
+        # play page would have replaced them
+        await page.wait_for_load_state("networkidle")
         await page.goto(f"{base}/#/play/{deal}/{seat}")
         await page.wait_for_selector("#chat-toggle")
         await page.click("#chat-toggle")

@@ -114,7 +114,9 @@ function build(ctx) {
 async function load(chat) {
   try {
     const { messages } = await api(`/deals/${chat.ctx.deal}/chat`, { token: chat.ctx.token });
-    chat.messages = messages;
+    // merged with what the stream brought meanwhile, each message once, in the order said
+    const has = (m, list) => list.some((x) => x.at === m.at && x.seat === m.seat && x.text === m.text);
+    chat.messages = [...messages, ...chat.messages.filter((m) => !has(m, messages))].sort((a, b) => a.at - b.at).slice(-200);
     draw(chat); drawMutes(chat);
   } catch { /* the stream brings what follows */ }
 }
@@ -133,6 +135,9 @@ export function mountChat(ctx, es) {
     load(current);
   }
   const chat = current;
+  // once this stream is in place (its first view), read the chat again: a word said between the
+  // first read and the stream's start reaches the page that way
+  es.addEventListener("view", () => { if (!es.chatSynced) { es.chatSynced = true; load(chat); } });
   es.addEventListener("chat", (e) => {
     let m; try { m = JSON.parse(e.data); } catch { return; }
     if (chat.messages.some((x) => x.at === m.at && x.seat === m.seat && x.text === m.text)) return;
