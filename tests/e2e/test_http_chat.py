@@ -222,3 +222,17 @@ async def test_the_seats_streams_carry_the_chat_and_a_spectators_does_not(http):
     assert await _next_event(watcher, "chat", 0.5) is None  # handed out at once to the seats, never here
     seat_stream.close()
     watcher.close()
+
+
+async def test_a_seats_stream_on_another_process_carries_a_word_said_here(http, second_server):
+    created = await _table(http)
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    async with second_server.get(f"/deals/{deal_id}/events/stream", headers=auth(tokens["1"])) as stream:
+        assert stream.status == 200
+        assert await _next_event(stream, "view", 10.0) is not None  # the stream is in place there
+        # said at once: heard by the other process's doorbell, or handed out as a recent word
+        # when it starts hearing this deal
+        said = {"text": "across processes"}
+        assert (await http.post(f"/deals/{deal_id}/chat", json=said, headers=auth(tokens["0"]))).status == 201
+        heard = await _next_event(stream, "chat", 10.0)
+        assert heard is not None and heard["text"] == "across processes" and heard["seat"] == 0
