@@ -14,6 +14,7 @@ from typing import Any, Literal, get_type_hints
 from domain.game import GAMES
 from projections.review import Review
 from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
+from service.app.chat import ChatLog, ChatMessage, ChatPost
 from service.app.commands.deals import CommandAnswer
 from service.app.games import kit
 from service.app.reads import queries
@@ -239,6 +240,28 @@ ROUTES: tuple[Route, ...] = (
         ),
         seat="optional",
         errors=("DS-8", "DS-7", "DS-5", "DS-14", "DS-31", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/chat",
+        "post_chat",
+        "a word at the table from the token's seat: free text (1 to 200 characters) or a set "
+        "phrase by id; kept beside the deal, never in its log; the seats' streams carry it",
+        (Answer(201, ChatMessage),),
+        request=ChatPost,
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-45", "DS-46", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/chat",
+        "read_chat",
+        "the seats' chat, oldest first (the newest 200), for the deal's seats only",
+        (Answer(200, ChatLog),),
+        parameters=(DEAL_ID,),
+        seat="required",
+        errors=("DS-8", "DS-7", "DS-12"),
     ),
     Route(
         "POST",
@@ -479,5 +502,5 @@ ROUTES: tuple[Route, ...] = (
 )
 # the rules whose problem answer carries a Retry-After header (seconds)
 RETRY_AFTER_RULES = frozenset(
-    {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33", "DS-38"}
+    {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33", "DS-38", "DS-46"}
 )

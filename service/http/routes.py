@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +23,8 @@ from domain.errors import RuleViolation
 from service import __version__
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
+from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
+from service.app.chat.relay import ChatRelay
 from service.app.commands.clocks import SWEEP_S, ClockKeeper
 from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
@@ -65,6 +68,7 @@ from service.http.schemas import (
     ReviewRequest,
     StreamTicket,
 )
+from service.store.chat import ChatStore
 from service.store.event_store import EventStore
 from service.store.outages import STORE_OUTAGES
 from service.store.program_seats import ProgramSeatsFull
@@ -79,6 +83,8 @@ COMMAND_WINDOW_S = 10.0
 LIST_WINDOW_S = 60.0  # a player's list is read at most ``list_limit`` times a minute per address
 REVIEW_LIMIT = 10  # new reviews one address may start per REVIEW_WINDOW_S (DS-29)
 REVIEW_WINDOW_S = 60.0
+CHAT_LIMIT = 5  # chat messages one seat may send per CHAT_WINDOW_S (DS-46)
+CHAT_WINDOW_S = 10.0
 PROGRAMS_RETRY_S = 30  # Retry-After when bot program seats are full (a deal's end frees them)
 STOP_BACKGROUND_S = 10.0  # how long the shutdown waits for its background loops to stop
 HUB = web.AppKey("hub", StreamHub)
@@ -87,6 +93,7 @@ STATUS = web.AppKey("status", ServiceStatus)  # what /health and /ready tell
 BACKGROUND = web.AppKey("background", list)  # the loops /ready checks
 READY_PING_S = 2.0
 REVIEWS = web.AppKey("reviews", Reviews)
+CHAT_RELAY = web.AppKey("chat_relay", ChatRelay)
 
 
 class BudgetSpent(RuleViolation):
@@ -139,6 +146,9 @@ class Api(AccountHandlers):
         self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
         # new reviews started per address (DS-29)
         self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
+        # a word at the table: kept beside the deal, never in its log; a budget per seat (DS-46)
+        self.chat = ChatStore(redis, prefix)
+        self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
@@ -406,6 +416,26 @@ class Api(AccountHandlers):
         )
         return json_response(answer)  # a CommandAnswer, encoded as it is
 
+    async def post_chat(self, request: web.Request) -> web.Response:
+        """A seat's word at the table (``service.app.chat``): 201 and the message as stored."""
+        deal_id = request.match_info["deal_id"]
+        seat = await self.deals.seats.authenticate(deal_id, bearer(request))  # 401 before a bad body
+        text, phrase = checked(parse(await read_body(request), ChatPost))
+        wait = await self.chat_limiter.allow(f"{deal_id}:{seat}")
+        if wait is not None:
+            raise BudgetSpent("DS-46", f"too many chat messages from this seat; wait {wait} s", wait)
+        names = (await self.reads.folds.load(deal_id)).state.seating.names
+        name = names[seat] if seat < len(names) else None
+        message = ChatMessage(seat=seat, name=name, text=text, at=int(time.time() * 1000), phrase=phrase)
+        await self.chat.add(deal_id, message)
+        return json_response(message, status=201)
+
+    async def read_chat(self, request: web.Request) -> web.Response:
+        """The seats' chat, oldest first: for the deal's seats only, during and after the deal."""
+        deal_id = request.match_info["deal_id"]
+        await self.deals.seats.authenticate(deal_id, bearer(request))
+        return json_response(ChatLog(messages=await self.chat.messages(deal_id)))
+
     async def stream_ticket(self, request: web.Request) -> web.Response:
         """A single-use ticket for one stream of the token's seat (``?ticket=``)."""
         deal_id = request.match_info["deal_id"]
@@ -564,6 +594,7 @@ def build_app(
         review_limit=review_limit,
         client_address=ClientAddress(trusted_proxies),
     )
+    chat_relay = ChatRelay(hub, api.chat)  # the seats' streams carry their chat
     keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
     matches = api.matches  # its sweep runs beside the clock keeper
     from service.http.problems import problem_middleware
@@ -586,9 +617,11 @@ def build_app(
         background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
         background.append(asyncio.create_task(keeper.run()))
         background.append(asyncio.create_task(matches.run()))
+        background.append(asyncio.create_task(chat_relay.run(), name="chat-relay"))
 
     async def on_shutdown(app: web.Application) -> None:
         # live streams wait on their queues; end them now instead of after the shutdown timeout
+        chat_relay.close()
         await hub.close()
 
     async def on_cleanup(app: web.Application) -> None:
@@ -605,6 +638,7 @@ def build_app(
         await deals.close()
 
     app[HUB] = hub
+    app[CHAT_RELAY] = chat_relay
     app[BACKGROUND] = background
     app[REVIEWS] = reviews
     app[CLOCKS] = keeper

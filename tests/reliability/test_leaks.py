@@ -77,6 +77,7 @@ NOT_CARDS = {
     "unseen", "shanten", "useful_unseen", "meld_huxi", "huxi_after", "huxi_added", "index",
     "score", "next_before",  # a player's list: a seat's net payment, a creation time (issue 24)
     "seed",  # the review seed a list of reviews names (the query's own parameter)
+    "at",  # when a chat message was said (ms)
 }  # fmt: skip
 
 
@@ -284,6 +285,11 @@ async def play_deal(http, game: str, seed: int) -> dict:
     assert handed.status == 200, await handed.text()
     handed_token = (await handed.json())["token"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
+    # a word among the seats: the chat route is probed like every other; no spectator and nobody
+    # without a seat's token may ever receive it
+    chat_word = f"seats-only-word-{seed}"
+    said = await http.post(f"/deals/{deal_id}/chat", json={"text": chat_word}, headers=auth(tokens[0]))
+    assert said.status == 201, await said.text()
     listeners = {s: asyncio.create_task(read_sse(http, deal_id, tokens[s])) for s in range(n)}
     listeners[None] = asyncio.create_task(read_sse(http, deal_id, None))
     received: list[tuple[int | None, str, dict]] = []  # (seat, where, message)
@@ -351,7 +357,7 @@ async def play_deal(http, game: str, seed: int) -> dict:
     hidden_keys += account_secrets + [hashlib.sha256(t.encode()).hexdigest() for t in account_secrets]
     return {
         "deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes,
-        "player_secrets": hidden_keys,
+        "player_secrets": hidden_keys, "chat_word": chat_word,
     }  # fmt: skip
 
 
@@ -531,6 +537,10 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
     counted: dict[str, int] = {}
     for seat, where, message in played["received"]:
         counted[where] = counted.get(where, 0) + 1
+        heard = played["chat_word"] in json.dumps(message)
+        assert seat is not None or not heard, (where, "the seats' chat reached someone without a seat")
+        if heard:
+            counted["chat:heard"] = counted.get("chat:heard", 0) + 1
         version = message_version(where, message)
         if version is None:
             continue
@@ -602,6 +612,8 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
         players = {k: v for k, v in totals.items() if "players" in k}
         assert totals.get("players:listed", 0) and totals.get("players:refused", 0), players
         assert totals.get("players:other", 0)  # another player's list, or an unused key's empty one
+    if "/deals/{deal_id}/chat" in operations:  # the seats read their chat; nobody else did (above)
+        assert totals.get("chat:heard", 0) >= SEATS[game], totals
     if "/accounts/me" in operations:  # as the creator's account, another account, and nobody
         assert totals.get("me:signed-in", 0) and totals.get("me:401", 0), totals
 

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record, record_hash
+from service.app.chat.relay import ChatLine
 from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
 from service.app.reads import queries
 from service.app.reads.queries import Viewer
@@ -105,6 +106,9 @@ class Live:
                     return
             while True:
                 item = await sub.queue.get()
+                if isinstance(item, ChatLine):  # a word among the seats (seats' streams only)
+                    yield Part([], [(None, "chat", item.data)], sub.position), sub.position
+                    continue
                 if item is CLOSE:
                     # shutdown: the service is stopping; shed: a seat's stream needed the place
                     if sub.reason in ("reset", "shutdown", "shed"):

@@ -16,6 +16,7 @@ import { switchesHtml, autoCommand, setNoCalls, setAutoWin } from "./switches.js
 import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from "./coach.js";
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
 import { postWithKey } from "./player_key.js";
+import { mountChat } from "./chat.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -203,6 +204,7 @@ async function openStream(ctx) {
   const after = idVersion >= ctx.log.last ? ctx.lastId : String(ctx.log.last);
   const es = new EventSource(`/deals/${ctx.deal}/events/stream?${q}after=${encodeURIComponent(after)}`);
   ctx.es = es;
+  mountChat(ctx, es);
   es.addEventListener("error", () => {
     if (es.readyState === EventSource.CLOSED && ctx.es === es && !ctx.closed && !ctx.streamDone) {
       setTimeout(() => { if (ctx.es === es) openStream(ctx); }, 1000);

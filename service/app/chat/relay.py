@@ -1,0 +1,149 @@
+"""The seats' live streams carry the chat: each process listens on the chat doorbell of every
+deal it streams to a seat (``service.store.chat`` rings it with the message's number after
+keeping the message) and hands each new message to those seats' subscriptions as a ``chat``
+item; ``service.app.live.streams`` makes it a ``chat`` message. Spectators' streams never get
+one. Any process may keep a message, so every process hears every deal's doorbell it needs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+
+import msgspec
+
+from service.app.live.hub import StreamHub
+from service.store.chat import ChatStore
+from service.store.doorbell import Doorbell
+from service.store.outages import STORE_OUTAGES
+
+log = logging.getLogger("dealstream.chat")
+RECENT_MS = 10_000  # said this recently before the relay heard a deal: handed out once more
+RECENT_COUNT = 20
+LOOK_S = 0.1  # how often the relay looks at which deals have seats' streams here
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One chat message for a seat's stream: the message as stored (JSON)."""
+
+    data: bytes
+
+
+class _At(msgspec.Struct):
+    at: int = 0
+
+
+_read_at = msgspec.json.Decoder(_At)
+
+
+def _at(raw: bytes) -> int:
+    return _read_at.decode(raw).at
+
+
+class ChatRelay:
+    def __init__(self, hub: StreamHub, chat: ChatStore) -> None:
+        self.hub = hub
+        self.chat = chat
+        self._seen: dict[str, int] = {}  # by deal: the number of the last message handed out
+        self._closed = False
+
+    def listening(self, deal_id: str) -> bool:
+        """Redis confirmed this process hears the deal's chat doorbell (for tests)."""
+        return deal_id in self._seen
+
+    def _seated_deals(self) -> set[str]:
+        return {
+            deal_id
+            for deal_id, feed in self.hub.feeds.items()
+            if any(sub.viewer.seat is not None for sub in feed.subscribers)
+        }
+
+    async def run(self) -> None:
+        backoff = 0.05
+        idle = f"{self.chat.prefix}:chat-idle"  # pub/sub needs one channel before it reads
+        while not self._closed:
+            bell = Doorbell(self.chat.redis)
+            self._seen.clear()
+            try:
+                await bell.open([idle])
+                subscribed: dict[str, str] = {}  # channel -> deal
+                pending: dict[str, int] = {}  # by deal: messages said before its subscription
+                backoff = 0.05
+                looked = 0.0
+                loop = asyncio.get_running_loop()
+                while not self._closed:
+                    # which deals have seats' streams here: looked at once per LOOK_S, not per message
+                    if loop.time() - looked >= LOOK_S:
+                        looked = loop.time()
+                        wanted = {self.chat.key(d): d for d in self._seated_deals()}
+                        new = [c for c in wanted if c not in subscribed]
+                        gone = [c for c in subscribed if c not in wanted]
+                        for channel in new:  # counted before: a message said meanwhile is read with the next
+                            pending[wanted[channel]] = await self.chat.said(wanted[channel])
+                        if new:
+                            await bell.subscribe(sorted(new))
+                        if gone:
+                            await bell.unsubscribe(sorted(gone))
+                            for channel in gone:
+                                self._seen.pop(subscribed[channel], None)
+                                pending.pop(subscribed[channel], None)
+                        subscribed = wanted
+                    message = await bell.next(LOOK_S)
+                    if message is None:
+                        continue
+                    kind, channel = message
+                    deal_id = subscribed.get(channel)
+                    if deal_id is None:
+                        continue
+                    if kind == "subscribe" and deal_id in pending:  # from here on every ring reaches us
+                        self._seen[deal_id] = pending.pop(deal_id)
+                        await self._hand_out_recent(deal_id)
+                        await self._hand_out(deal_id, None)
+                    elif kind == "message" and deal_id in self._seen:
+                        await self._hand_out(deal_id, bell.rung)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the relay must outlive any surprise
+                if isinstance(exc, (*STORE_OUTAGES, TimeoutError)):
+                    log.warning("chat doorbell lost (%s); reconnecting", exc)
+                else:
+                    log.exception("chat doorbell failed; reconnecting")
+            finally:
+                await bell.close()
+            await asyncio.sleep(backoff)
+            backoff = min(1.0, backoff * 2)
+
+    async def _hand_out(self, deal_id: str, number: int | None) -> None:
+        seen = self._seen[deal_id]
+        if number is None:
+            number = await self.chat.said(deal_id)
+        if number <= seen:
+            return
+        self._seen[deal_id] = number
+        self._give(deal_id, await self.chat.newest(deal_id, number - seen))
+
+    def _give(self, deal_id: str, raws: list[bytes]) -> None:
+        feed = self.hub.feeds.get(deal_id)
+        if feed is None or not raws:
+            return
+        for sub in list(feed.subscribers):
+            if sub.viewer.seat is not None and sub.reason is None:
+                for raw in raws:
+                    sub.queue.put_nowait(ChatLine(raw))
+
+    async def _hand_out_recent(self, deal_id: str) -> None:
+        """The messages of the last ``RECENT_MS`` up to the baseline: a seat's stream opened that
+        long before this process heard the deal's doorbell, and a page may have read the chat
+        before one of them was said. A client drops what it already has (same seat, time, text)."""
+        said = self._seen[deal_id]
+        since = int(time.time() * 1000) - RECENT_MS
+        raws = await self.chat.newest(deal_id, min(said, RECENT_COUNT))
+        kept = await self.chat.said(deal_id)
+        raws = raws[: max(0, len(raws) - (kept - said))]  # those after the baseline come next
+        recent = [raw for raw in raws if _at(raw) >= since]
+        self._give(deal_id, recent)
+
+    def close(self) -> None:
+        self._closed = True
