@@ -66,6 +66,7 @@ export async function bindAccountPanel(changed) {
   const body = $("#acct-body");
   if (!body) return;
   const me = await currentAccount();
+  if (!body.isConnected) return; // the page moved on while the account was asked for
   body.removeAttribute("aria-busy");
   const note = (text) => { const el = $("#acct-note"); if (el) el.textContent = text; };
   const after = () => { account = undefined; changed(); };
