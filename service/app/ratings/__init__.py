@@ -1,0 +1,73 @@
+"""Rated results read from deal logs alone, and every rating rebuilt from them.
+
+``result_of_records`` is what ``dealstream ratings rebuild`` reads of each deal: the first
+record says whether the deal was rated and who sat where (``DealCreated.rated``), the fold of
+the whole log gives the payments, the last record the time the result was recorded. The live
+path (``DealService.record_rated``) records the same result from the same log when the deal
+ends; ``projections.ratings.fold`` turns either list into the same ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.envelope import decode_record
+from projections.ratings import RatedResult, Ratings, deal_result, fold
+
+
+def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
+    """The rated result a finished deal's log records, or None (not rated, or not over)."""
+    from service.app.games import kit_for_ruleset
+
+    if not records:
+        return None
+    first = decode_record(records[0])
+    head = msgspec.json.decode(first.data)
+    if not isinstance(head, dict) or not head.get("rated"):
+        return None
+    kit_ = kit_for_ruleset(head["ruleset"])
+    events = [kit_.decode_event(decode_record(raw).data) for raw in records]
+    state = kit_.game.fold(events)
+    if not kit_.game.is_over(state):
+        return None
+    payments = kit_.deal_summary(state).payments
+    return deal_result(kit_.name, events[0], payments, decode_record(records[-1]).recorded_at)
+
+
+async def results_in_store(store: Any) -> list[RatedResult]:
+    """Every rated result of the store's deals, in Redis and in its archive (each deal once)."""
+    results: dict[str, RatedResult] = {}
+    offset, page = 0, 200
+    while True:
+        ids = await store.list_deals(offset, page, newest_first=False)
+        for deal_id in ids:
+            result = result_of_records(await store.read_raw(deal_id))
+            if result is not None:
+                results[deal_id] = result
+        if len(ids) < page:
+            break
+        offset += page
+    archive = store.archived
+    if archive is not None:
+        offset = 0
+        while True:
+            listings = await archive.list(offset, page)
+            for listing in listings:
+                if listing.deal_id in results:
+                    continue
+                log = await archive.log(listing.deal_id)
+                result = result_of_records(log.records) if log is not None else None
+                if result is not None:
+                    results[listing.deal_id] = result
+            if len(listings) < page:
+                break
+            offset += page
+    return list(results.values())
+
+
+async def rebuild(store: Any) -> Ratings:
+    """Every rating, from the logs alone."""
+    return fold(await results_in_store(store))
