@@ -328,6 +328,7 @@ class DealService:
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, deal_id, coach=coach,
             lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
+            rated_by=rated_by,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
