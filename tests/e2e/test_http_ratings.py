@@ -6,18 +6,23 @@ alone (``dealstream ratings rebuild``) gives the same numbers. A real Redis, a r
 from __future__ import annotations
 
 import json
+import uuid
+from dataclasses import replace
 
 import msgspec
 import pytest
 from openskill.models import PlackettLuce
 
 from domain.envelope import decode_record
+from service import bootstrap
 from service.app.games import kit
 from service.app.ratings import rebuild
 from service.store.ratings import RatingStore
-from tests.e2e.conftest import expect_problem, wait_for
+from tests.conftest import drop_prefix
+from tests.e2e.conftest import close_within, expect_problem, wait_for
 from tests.e2e.test_http_accounts import call, sign_up
 from tests.e2e.test_http_players import play_seats
+from tests.integration.test_cli_move import cli
 
 pytestmark = pytest.mark.redis
 SEATS = ["human", "bot:greedy", "bot:strong"]
@@ -129,3 +134,59 @@ async def test_rated_deals_move_the_ratings_and_a_rebuild_from_the_logs_agrees(h
             assert abs(table[name]["mu"] - rating.mu) <= 1e-9
             assert abs(table[name]["sigma"] - rating.sigma) <= 1e-9
     assert json.dumps(rebuilt, sort_keys=True) == json.dumps(fresh["paohuzi"], sort_keys=True)
+
+
+def _close(board: dict, table: dict) -> None:
+    """A leaderboard and a rebuild's table hold the same players and numbers (to 1e-9)."""
+    rows = {row["name"]: row for row in board["players"]}
+    assert set(rows) == set(table) and rows
+    for name, held in table.items():
+        assert rows[name]["games"] == held["games"]
+        assert abs(rows[name]["mu"] - held["mu"]) <= 1e-9
+        assert abs(rows[name]["sigma"] - held["sigma"]) <= 1e-9
+
+
+@pytest.mark.timeout(300)
+async def test_the_cli_rebuild_equals_the_service_after_a_restart_and_a_move(
+    http, store, aiohttp_client, real_redis_url, redis_client, tmp_path
+):
+    session = await sign_up(http, "Mover")
+    for n in range(2):
+        await _rated_deal(http, session, f"move-{n}")
+    board = await wait_for(lambda: _board_with(http, 2))
+    where = ("--redis", real_redis_url, "--prefix", store.prefix)
+    rebuilt = json.loads(cli("ratings", "rebuild", "--json", *where).stdout)
+    assert set(rebuilt) == {"paohuzi"}
+    _close(board, rebuilt["paohuzi"])
+
+    # a new service on the same Redis folds the index anew: the same numbers
+    settings = replace(bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True)
+    again = await aiohttp_client(bootstrap.application(redis_client, settings))
+    try:
+        _close(await _board(again), rebuilt["paohuzi"])
+    finally:
+        await close_within(again, 60)
+
+    # every deal moved to another store; the rebuild there, written into its index, agrees
+    out = tmp_path / "all.jsonl"
+    cli("export", "--all", "--out", str(out), *where)
+    target = f"dstest-{uuid.uuid4().hex[:12]}"
+    try:
+        cli("import", "--all", str(out), "--redis", real_redis_url, "--prefix", target)
+        there = ("--redis", real_redis_url, "--prefix", target)
+        moved_table = json.loads(cli("ratings", "rebuild", "--json", "--write", *there).stdout)
+        assert moved_table == rebuilt  # the same logs, the same order: the same floats
+        settings = replace(bootstrap.TEST_SETTINGS, prefix=target, dev=True)
+        moved = await aiohttp_client(bootstrap.application(redis_client, settings))
+        try:
+            _close(await _board(moved), rebuilt["paohuzi"])
+        finally:
+            await close_within(moved, 60)
+    finally:
+        await drop_prefix(redis_client, target)
+
+
+async def _board_with(http, games: int) -> dict | None:
+    board = await _board(http)
+    players = board["players"]
+    return board if players and all(p["games"] == games for p in players) else None
