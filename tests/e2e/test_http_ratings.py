@@ -190,3 +190,47 @@ async def _board_with(http, games: int) -> dict | None:
     board = await _board(http)
     players = board["players"]
     return board if players and all(p["games"] == games for p in players) else None
+
+
+@pytest.mark.timeout(600)
+async def test_the_rebuild_reads_the_archive_too(aiohttp_client, store, tmp_path, real_redis_url):
+    archive_url = f"sqlite://{tmp_path / 'archive.sqlite3'}"
+    settings = replace(
+        bootstrap.TEST_SETTINGS, prefix=store.prefix, dev=True, archive=True, archive_url=archive_url,
+        archive_after_s=3600.0, archive_interval_s=0.1,
+    )  # fmt: skip
+    app = bootstrap.application(store.redis, settings)
+    http = await aiohttp_client(app)
+    try:
+        session = await sign_up(http, "Archived")
+        gone = (await _rated_deal(http, session, "archived-0"))["deal_id"]
+        await wait_for(lambda: _board_with(http, 1))
+
+        async def finished() -> bool:
+            return await store.redis.zscore(store.finished_index_key, gone) is not None
+
+        await wait_for(finished, timeout=60)
+        await store.redis.zadd(store.finished_index_key, {gone: 1})  # its end dated back: archive it
+
+        async def archived() -> bool:
+            in_redis = await store.redis.exists(store.events_key(gone))
+            return not in_redis and await app[bootstrap.ARCHIVE].get(gone) is not None
+
+        await wait_for(archived, timeout=60)
+        await _rated_deal(http, session, "archived-1")  # this one stays in Redis
+        board = await wait_for(lambda: _board_with(http, 2))
+        where = ("--redis", real_redis_url, "--prefix", store.prefix, "--archive", archive_url)
+        rebuilt = json.loads(cli("ratings", "rebuild", "--json", *where).stdout)
+        _close(board, rebuilt["paohuzi"])
+        without = (
+            "--redis",
+            real_redis_url,
+            "--prefix",
+            store.prefix,
+            "--archive",
+            f"sqlite://{tmp_path / 'none'}",
+        )
+        partial = json.loads(cli("ratings", "rebuild", "--json", *without).stdout)
+        assert all(held["games"] == 1 for held in partial["paohuzi"].values())  # Redis alone: one deal
+    finally:
+        await close_within(http, 90)
