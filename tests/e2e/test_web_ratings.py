@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
 PASSWORD = "charted rating"
 
 
-async def _rated_games(base: str, name: str, deals: int) -> None:
+async def _rated_games(base: str, name: str, deals: int) -> list[str]:
     async with aiohttp.ClientSession(base, cookie_jar=aiohttp.DummyCookieJar()) as http:
         async with http.post("/accounts", json={"name": name, "password": PASSWORD}) as resp:
             assert resp.status == 201, await resp.text()
@@ -35,22 +35,24 @@ async def _rated_games(base: str, name: str, deals: int) -> None:
             "deck": list(range(kit("paohuzi").game.deck_size)),
             "dealer": 0,
         }
+        made_ids = []
         for n in range(deals):
             async with http.post("/deals", json=body, headers=cookie) as resp:
                 assert resp.status == 201, await resp.text()
                 made = await resp.json()
+                made_ids.append(made["deal_id"])
             await play_seats(http, made["deal_id"], [made["tokens"]["0"]], f"web-{n}")
         for _ in range(1500):
             async with http.get("/ratings/paohuzi") as resp:
                 players = (await resp.json())["players"]
             if len(players) == 3 and all(p["games"] == deals for p in players):
-                return
+                return made_ids
             await asyncio.sleep(0.02)
         raise AssertionError("the rated results were not counted")
 
 
 async def test_the_leaderboard_and_a_profile_with_its_rating_chart(web_server, browser):  # noqa: F811
-    await _rated_games(web_server, "Charted", 2)
+    deals = await _rated_games(web_server, "Charted", 2)
     page = await new_page(browser, web_server)
     await page.goto(web_server + "/#/ratings/paohuzi")
     await page.wait_for_selector("#leaderboard .rate-table tbody tr")
@@ -70,4 +72,22 @@ async def test_the_leaderboard_and_a_profile_with_its_rating_chart(web_server, b
     points = await page.get_attribute("#profile svg.rate-chart polyline", "points")
     assert len(points.split()) == 2
     await page.screenshot(path=shot("ratings-profile"), full_page=True)
+    history = await page.evaluate(
+        "async () => (await (await fetch('/accounts/Charted')).json()).history.paohuzi.map(p => p.rating)"
+    )
+
+    # signed in on this page, the last deal's result sheet shows the rating and its change
+    await page.goto(web_server + "/")
+    await page.wait_for_selector("#acct-form")
+    await page.fill("#acct-name", "Charted")
+    await page.fill("#acct-password", PASSWORD)
+    await page.click("#acct-signin")
+    await page.wait_for_selector("#acct-who")
+    await page.goto(web_server + f"/#/play/{deals[-1]}/0")
+    await page.wait_for_selector("#result #rating-change", timeout=30_000)
+    line = await page.text_content("#rating-change")
+    change = history[1] - history[0]
+    assert f"{round(history[1], 1):.1f}" in line
+    assert f"{'+' if change >= 0 else '−'}{round(abs(change), 1):.1f}" in line
+    await page.screenshot(path=shot("ratings-result-sheet"), full_page=True)
     assert page.js_errors == []

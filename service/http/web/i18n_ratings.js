@@ -2,6 +2,7 @@
 // its rating chart. i18n.js merges these into its table.
 
 const en = {
+  "rate.change": "Your rating: {rating} ({change}).",
   "rate.title": "Leaderboard", "rate.games": "Games", "rate.player": "Player", "rate.rating": "Rating",
   "rate.games.played": "Rated games", "rate.provisional": "provisional", "rate.none": "No rated results yet.",
   "rate.unrated": "No rated results under this name.", "rate.bot": "Bot ({level})",
@@ -10,6 +11,7 @@ const en = {
 };
 
 const pt = {
+  "rate.change": "A sua pontuação: {rating} ({change}).",
   "rate.title": "Classificação", "rate.games": "Jogos", "rate.player": "Jogador", "rate.rating": "Pontuação",
   "rate.games.played": "Jogos pontuados", "rate.provisional": "provisória", "rate.none": "Ainda não há resultados pontuados.",
   "rate.unrated": "Não há resultados pontuados com este nome.", "rate.bot": "Robô ({level})",
@@ -18,6 +20,7 @@ const pt = {
 };
 
 const nl = {
+  "rate.change": "Je rating: {rating} ({change}).",
   "rate.title": "Ranglijst", "rate.games": "Spellen", "rate.player": "Speler", "rate.rating": "Rating",
   "rate.games.played": "Gewaardeerde spellen", "rate.provisional": "voorlopig", "rate.none": "Nog geen gewaardeerde uitslagen.",
   "rate.unrated": "Geen gewaardeerde uitslagen onder deze naam.", "rate.bot": "Bot ({level})",
@@ -26,6 +29,7 @@ const nl = {
 };
 
 const ar = {
+  "rate.change": "تصنيفك: {rating} ({change}).",
   "rate.title": "لوحة الترتيب", "rate.games": "الألعاب", "rate.player": "اللاعب", "rate.rating": "التصنيف",
   "rate.games.played": "الألعاب المصنَّفة", "rate.provisional": "مؤقت", "rate.none": "لا توجد نتائج مصنَّفة بعد.",
   "rate.unrated": "لا توجد نتائج مصنَّفة بهذا الاسم.", "rate.bot": "روبوت ({level})",
@@ -34,6 +38,7 @@ const ar = {
 };
 
 const fi = {
+  "rate.change": "Luokituksesi: {rating} ({change}).",
   "rate.title": "Tulostaulu", "rate.games": "Pelit", "rate.player": "Pelaaja", "rate.rating": "Luokitus",
   "rate.games.played": "Luokitellut pelit", "rate.provisional": "alustava", "rate.none": "Ei vielä luokiteltuja tuloksia.",
   "rate.unrated": "Tällä nimellä ei ole luokiteltuja tuloksia.", "rate.bot": "Botti ({level})",

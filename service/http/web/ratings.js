@@ -64,3 +64,24 @@ export async function renderPlayer(name) {
     ${ratingChart(profile.history[game] || [])}</section>`).join("");
   $("#app").innerHTML = `<section class="card-panel" id="profile"><h1><bdi>${esc(playerName(profile.name))}</bdi></h1>${parts}</section>`;
 }
+
+/** The signed-in account's rating change from deal ``deal`` (HTML), or "" when the deal was not
+ * rated for it. The result may reach the ratings a moment after the deal's end: asked a few times. */
+export async function ratingChangeHtml(deal, accountName) {
+  if (!accountName) return "";
+  for (let tries = 0; tries < 6; tries++) {
+    let profile = null;
+    try { profile = await api(`/accounts/${encodeURIComponent(accountName)}`); } catch { profile = null; }
+    for (const history of Object.values(profile?.history || {})) {
+      const at = history.findIndex((p) => p.deal_id === deal);
+      if (at < 0) continue;
+      const before = at > 0 ? history[at - 1].rating : 0; // a new player's shown rating: 25 - 3 * 25/3
+      const change = history[at].rating - before;
+      const sign = change >= 0 ? "+" : "−";
+      return `<p id="rating-change">${esc(t("rate.change", { rating: shown(history[at].rating), change: sign + shown(Math.abs(change)) }))}
+        <a href="${playerHref(accountName)}">${esc(t("rate.mine"))}</a></p>`;
+    }
+    await new Promise((done) => setTimeout(done, 400));
+  }
+  return "";
+}
