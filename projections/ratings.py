@@ -69,11 +69,13 @@ def ranks_by_payments(payments: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in payments if other > mine) for mine in payments]
 
 
-def deal_result(game: str, created: Any, payments: Sequence[int], at: str) -> RatedResult | None:
+def deal_result(
+    game: str, created: Any, payments: Sequence[int], at: str, abandoned: bool = False
+) -> RatedResult | None:
     """The rated result of a finished deal from its first event and its payments, or None for
-    a deal that was not rated."""
+    a deal that was not rated, or that was abandoned (TB-2.7: nobody paid, nothing was decided)."""
     rated = getattr(created, "rated", None)
-    if not rated:
+    if not rated or abandoned:
         return None
     return RatedResult(game, "deal", created.deal_id, at, list(rated), ranks_by_payments(payments))
 

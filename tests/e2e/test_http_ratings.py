@@ -234,3 +234,28 @@ async def test_the_rebuild_reads_the_archive_too(aiohttp_client, store, tmp_path
         assert all(held["games"] == 1 for held in partial["paohuzi"].values())  # Redis alone: one deal
     finally:
         await close_within(http, 90)
+
+
+async def test_an_abandoned_rated_deal_is_not_rated(http, store):
+    session = await sign_up(http, "Idle")
+    body = {
+        "game": "mcr",
+        "seats": ["human", "bot:random", "bot:greedy", "bot:strong"],
+        "rated": True,
+        "idle_s": 1,
+    }
+    resp = await call(http, "POST", "/deals", session, json=body)
+    assert resp.status == 201, await resp.text()
+    deal_id = (await resp.json())["deal_id"]
+
+    async def over() -> bool:
+        return await store.redis.zscore(store.finished_index_key, deal_id) is not None
+
+    await wait_for(over, timeout=60, interval=0.1)
+    first = msgspec.json.decode(decode_record((await store.read_raw(deal_id))[0]).data)
+    assert first["rated"] == ["Idle", "bot:random", "bot:greedy", "bot:strong"]
+    assert any(b'"DealAbandoned"' in raw for raw in await store.read_raw(deal_id))
+    resp = await call(http, "GET", "/ratings/mcr")
+    assert (await resp.json()) == {"game": "mcr", "players": []}
+    assert (await rebuild(store)).table() == {}
+    await expect_problem(await call(http, "GET", "/accounts/Idle"), 404, "DS-42")

@@ -950,13 +950,14 @@ class DealService:
             return
         from domain.envelope import decode_record
         from projections.ratings import deal_result
+        from service.app.ratings import abandoned
 
         records = await self.store.read_raw(deal_id)
         if not records:
             return
         at = decode_record(records[-1]).recorded_at
         payments = folded.kit.deal_summary(folded.state).payments
-        result = deal_result(folded.kit.name, folded.events[0], payments, at)
+        result = deal_result(folded.kit.name, folded.events[0], payments, at, abandoned(folded.events))
         if result is not None:
             await self.ratings.record(result)
 

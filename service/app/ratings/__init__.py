@@ -15,7 +15,13 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record
+from domain.table.clock import DealAbandoned
 from projections.ratings import RatedResult, Ratings, deal_result, fold
+
+
+def abandoned(events: Sequence[Any]) -> bool:
+    """TB-2.7 ended the deal: nobody paid, it is not rated."""
+    return any(type(event) is DealAbandoned for event in events)
 
 
 def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
@@ -34,7 +40,8 @@ def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
     if not kit_.game.is_over(state):
         return None
     payments = kit_.deal_summary(state).payments
-    return deal_result(kit_.name, events[0], payments, decode_record(records[-1]).recorded_at)
+    at = decode_record(records[-1]).recorded_at
+    return deal_result(kit_.name, events[0], payments, at, abandoned(events))
 
 
 async def results_in_store(store: Any) -> list[RatedResult]:
