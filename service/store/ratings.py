@@ -67,18 +67,18 @@ class RatingStore:
         async with self._lock:
             held, last, count = self._folds.get(game, (Ratings(), None, 0))
             key = self.key(game)
-            if last is None:
-                fresh = await self.redis.zrange(key, 0, -1)
-            else:
-                fresh = await self.redis.zrangebylex(key, b"(" + last, b"+")
+            fresh = [] if last is None else await self.redis.zrangebylex(key, b"(" + last, b"+")
             total = await self.redis.zcard(key)
-            if total != count + len(fresh):  # one came in before the last applied: fold anew
+            # nothing folded yet, or one came in before the last applied: fold anew
+            if last is None or total != count + len(fresh):
                 everything = await self.redis.zrange(key, 0, -1)
-                held = fold(_result(m) for m in everything)
+                # a long fold runs off the event loop (a new process's first read folds them all)
+                held = await asyncio.to_thread(fold, [_result(m) for m in everything])
                 members = [m if isinstance(m, bytes) else m.encode() for m in everything]
-                self._folds[game] = (held, members[-1] if members else None, len(members))
+                if members:  # an empty index is asked again next time (cheap)
+                    self._folds[game] = (held, members[-1], len(members))
                 return held
-            if fresh:
+            if fresh:  # on the loop: the fold others hold is never changed from another thread
                 held.extend(_result(m) for m in fresh)
                 tail = fresh[-1]
                 last = tail if isinstance(tail, bytes) else tail.encode()

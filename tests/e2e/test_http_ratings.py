@@ -259,3 +259,24 @@ async def test_an_abandoned_rated_deal_is_not_rated(http, store):
     assert (await resp.json()) == {"game": "mcr", "players": []}
     assert (await rebuild(store)).table() == {}
     await expect_problem(await call(http, "GET", "/accounts/Idle"), 404, "DS-42")
+
+
+async def test_the_index_counts_each_result_once_and_folds_anew_for_a_late_one(store):
+    from projections.ratings import RatedResult, fold
+
+    def result(i: int, at: str) -> RatedResult:
+        ranks = [[1, 2, 3], [3, 1, 2], [2, 2, 1]][i % 3]
+        return RatedResult("paohuzi", "deal", f"r{i}", at, ["Ann", "bot:greedy", "bot:strong"], ranks)
+
+    one = RatingStore(store.redis, store.prefix, ["paohuzi"])
+    other = RatingStore(store.redis, store.prefix, ["paohuzi"])  # a second process
+    results = [result(i, f"2026-01-01T00:00:{10 + i:02d}.000000Z") for i in range(6)]
+    for r in results[:4]:
+        await one.record(r)
+        await other.record(r)  # both processes saw it end: counted once
+    assert (await one.ratings("paohuzi")).table() == fold(results[:4]).table()
+    await other.record(results[5])
+    assert (await one.ratings("paohuzi")).table() == fold([*results[:4], results[5]]).table()
+    await other.record(results[4])  # recorded late: it sorts before the last one applied
+    assert (await one.ratings("paohuzi")).table() == fold(results).table()
+    assert (await one.ratings("paohuzi")).games["paohuzi"]["Ann"].games == 6
