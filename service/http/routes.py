@@ -263,9 +263,9 @@ class Api(AccountHandlers):
     async def create_match(self, request: web.Request) -> web.Response:
         """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
         fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
-        if fields.pop("rated"):  # a match's standings are not rated yet: refused before anything is made
-            raise RuleViolation("DS-41", "a match cannot be rated yet; rate its deals one by one")
+        rated_by = await self.rated_by(request) if fields.pop("rated") else None
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
+        fields["rated_by"] = rated_by
         make = lambda: self.matches.create(game, length, target, **fields)  # noqa: E731
         created = await self._budgeted(request, make, fields.get("seats"))
         seats = [int(s) for s in created.get("tokens") or {}]

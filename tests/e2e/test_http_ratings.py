@@ -67,8 +67,10 @@ async def test_a_rated_table_seats_only_the_signed_in_account_and_house_bots(htt
     ]
     for who, body in bad:
         await expect_problem(await call(http, "POST", "/deals", who, json=body), 422, "DS-41")
-    match = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
+    match = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", session, json=match), 422, "DS-41")
+    match = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
+    await expect_problem(await call(http, "POST", "/matches", None, json=match), 422, "DS-41")
     assert await store.list_deals(0, 10) == []  # nothing was made
     await expect_problem(await call(http, "GET", "/ratings/chess"), 404, "DS-42")
     await expect_problem(await call(http, "GET", "/accounts/Nobody"), 404, "DS-42")
@@ -280,3 +282,36 @@ async def test_the_index_counts_each_result_once_and_folds_anew_for_a_late_one(s
     await other.record(results[4])  # recorded late: it sorts before the last one applied
     assert (await one.ratings("paohuzi")).table() == fold(results).table()
     assert (await one.ratings("paohuzi")).games["paohuzi"]["Ann"].games == 6
+
+
+@pytest.mark.timeout(300)
+async def test_a_rated_match_is_rated_once_by_its_standings(http, store, real_redis_url):
+    from tests.e2e.test_http_matches import _match, _over, _play_person, _until
+
+    session = await sign_up(http, "Matcher")
+    body = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
+    resp = await call(http, "POST", "/matches", session, json=body)
+    assert resp.status == 201, await resp.text()
+    created = await resp.json()
+    match_id, token = created["match_id"], created["tokens"]["0"]
+    await _play_person(http, created["deal_id"], token)
+
+    async def second():
+        m = await _match(http, match_id)
+        return m["deals"][1]["deal_id"] if len(m["deals"]) == 2 else None
+
+    await _play_person(http, await _until(second, "the second deal"), token)
+    m = await _until(lambda: _over(http, match_id), "the match to end")
+    board = await wait_for(lambda: _board_with(http, 1))  # one result: the match, not its deals
+    model = PlackettLuce()
+    ranks = [1 + sum(1 for o in m["scores"] if o > mine) for mine in m["scores"]]
+    teams = model.rate([[model.rating()] for _ in SEATS], ranks=[float(r) for r in ranks])
+    rows = {row["name"]: row for row in board["players"]}
+    for name, team in zip(["Matcher", *SEATS[1:]], teams, strict=True):
+        assert abs(rows[name]["mu"] - team[0].mu) <= 1e-9 and abs(rows[name]["sigma"] - team[0].sigma) <= 1e-9
+    profile = await (await call(http, "GET", "/accounts/Matcher")).json()
+    assert [h.get("match_id") for h in profile["history"]["paohuzi"]] == [match_id]
+    rebuilt = json.loads(
+        cli("ratings", "rebuild", "--json", "--redis", real_redis_url, "--prefix", store.prefix).stdout
+    )
+    _close(board, rebuilt["paohuzi"])

@@ -44,16 +44,49 @@ def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
     return deal_result(kit_.name, events[0], payments, at, abandoned(events))
 
 
+def result_of_match_records(records: Sequence[bytes]) -> RatedResult | None:
+    """The rated result a finished match's log records (its standings' ranks), or None: not
+    rated, not over, or ended by an abandoned deal (TB-5.3)."""
+    from domain.match import MatchDealEnded, MatchEvent
+    from domain.match import fold as fold_match
+
+    if not records:
+        return None
+    decode = msgspec.json.Decoder(MatchEvent).decode
+    events = [decode(decode_record(raw).data) for raw in records]
+    state = fold_match(events)
+    created = state.created
+    if created is None or not created.rated or state.ended is None:
+        return None
+    if any(type(e) is MatchDealEnded and e.abandoned for e in events):
+        return None
+    ranks = [0] * len(created.rated)
+    for standing in state.ended.standings:
+        ranks[standing.seat] = standing.rank
+    at = decode_record(records[-1]).recorded_at
+    return RatedResult(created.game, "match", created.match_id, at, list(created.rated), ranks)
+
+
 async def results_in_store(store: Any) -> list[RatedResult]:
     """Every rated result of the store's deals, in Redis and in its archive (each deal once)."""
     results: dict[str, RatedResult] = {}
+    matches: set[str] = set()
+
+    def seen(deal_id: str, records: Sequence[bytes]) -> None:
+        result = result_of_records(records)
+        if result is not None:
+            results[deal_id] = result
+        if records:  # a deal of a match names it: its match log is read below
+            head = msgspec.json.decode(decode_record(records[0]).data)
+            match = head.get("match") if isinstance(head, dict) else None
+            if isinstance(match, dict) and match.get("match_id"):
+                matches.add(match["match_id"])
+
     offset, page = 0, 200
     while True:
         ids = await store.list_deals(offset, page, newest_first=False)
         for deal_id in ids:
-            result = result_of_records(await store.read_raw(deal_id))
-            if result is not None:
-                results[deal_id] = result
+            seen(deal_id, await store.read_raw(deal_id))
         if len(ids) < page:
             break
         offset += page
@@ -66,12 +99,22 @@ async def results_in_store(store: Any) -> list[RatedResult]:
                 if listing.deal_id in results:
                     continue
                 log = await archive.log(listing.deal_id)
-                result = result_of_records(log.records) if log is not None else None
-                if result is not None:
-                    results[listing.deal_id] = result
+                if log is not None:
+                    seen(listing.deal_id, log.records)
             if len(listings) < page:
                 break
             offset += page
+    if matches:
+        from service.app.state.match_log import MatchLog
+
+        match_log = MatchLog(store)
+        try:
+            for match_id in sorted(matches):
+                result = result_of_match_records(await match_log.raw(match_id))
+                if result is not None:
+                    results[f"match:{match_id}"] = result
+        finally:
+            match_log.close()
     return list(results.values())
 
 
