@@ -91,3 +91,30 @@ async def test_the_leaderboard_and_a_profile_with_its_rating_chart(web_server, b
     assert f"{'+' if change >= 0 else '−'}{round(abs(change), 1):.1f}" in line
     await page.screenshot(path=shot("ratings-result-sheet"), full_page=True)
     assert page.js_errors == []
+
+
+async def test_a_rated_deal_from_the_lobby_shows_the_rating_change_on_its_result(web_server, browser):  # noqa: F811
+    from tests.e2e.test_web_accounts import pick
+    from tests.e2e.test_web_table import play_by_clicking
+
+    page = await new_page(browser, web_server)
+    await page.goto(web_server + "/")
+    await page.wait_for_selector("#acct-form")
+    await page.fill("#acct-name", "Lobbyist")
+    await page.fill("#acct-password", PASSWORD)
+    await page.click("#acct-signup")
+    await page.wait_for_selector("#acct-who")
+    await page.wait_for_selector("#start")
+    await page.check('input[name="game"][value="paohuzi"]')
+    for i, kind in enumerate(["human", "bot:greedy", "bot:strong"]):
+        await page.select_option(f"#seat-{i}", kind)
+    await page.check("#rated")
+    await page.click("#start")
+    await page.wait_for_selector(".play-page[data-game=paohuzi]")
+    await play_by_clicking(page, pick, name="rated-lobby", timeout=200)
+    await page.wait_for_selector("#result #rating-change", timeout=30_000)
+    line = await page.text_content("#rating-change")
+    profile = await page.evaluate("async () => (await fetch('/accounts/Lobbyist')).json()")
+    (point,) = profile["history"]["paohuzi"]
+    assert f"{round(point['rating'], 1):.1f}" in line
+    assert page.js_errors == []

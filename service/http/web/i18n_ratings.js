@@ -2,6 +2,7 @@
 // its rating chart. i18n.js merges these into its table.
 
 const en = {
+  "rate.lobby": "Rated (signed in, against house bots of different levels)",
   "rate.change": "Your rating: {rating} ({change}).",
   "rate.title": "Leaderboard", "rate.games": "Games", "rate.player": "Player", "rate.rating": "Rating",
   "rate.games.played": "Rated games", "rate.provisional": "provisional", "rate.none": "No rated results yet.",
@@ -11,6 +12,7 @@ const en = {
 };
 
 const pt = {
+  "rate.lobby": "Pontuado (com sessão iniciada, contra robôs da casa de níveis diferentes)",
   "rate.change": "A sua pontuação: {rating} ({change}).",
   "rate.title": "Classificação", "rate.games": "Jogos", "rate.player": "Jogador", "rate.rating": "Pontuação",
   "rate.games.played": "Jogos pontuados", "rate.provisional": "provisória", "rate.none": "Ainda não há resultados pontuados.",
@@ -20,6 +22,7 @@ const pt = {
 };
 
 const nl = {
+  "rate.lobby": "Gewaardeerd (ingelogd, tegen huisbots van verschillende niveaus)",
   "rate.change": "Je rating: {rating} ({change}).",
   "rate.title": "Ranglijst", "rate.games": "Spellen", "rate.player": "Speler", "rate.rating": "Rating",
   "rate.games.played": "Gewaardeerde spellen", "rate.provisional": "voorlopig", "rate.none": "Nog geen gewaardeerde uitslagen.",
@@ -29,6 +32,7 @@ const nl = {
 };
 
 const ar = {
+  "rate.lobby": "مصنَّف (بعد تسجيل الدخول، ضد روبوتات الخادم بمستويات مختلفة)",
   "rate.change": "تصنيفك: {rating} ({change}).",
   "rate.title": "لوحة الترتيب", "rate.games": "الألعاب", "rate.player": "اللاعب", "rate.rating": "التصنيف",
   "rate.games.played": "الألعاب المصنَّفة", "rate.provisional": "مؤقت", "rate.none": "لا توجد نتائج مصنَّفة بعد.",
@@ -38,6 +42,7 @@ const ar = {
 };
 
 const fi = {
+  "rate.lobby": "Luokiteltu (kirjautuneena, eritasoisia talon botteja vastaan)",
   "rate.change": "Luokituksesi: {rating} ({change}).",
   "rate.title": "Tulostaulu", "rate.games": "Pelit", "rate.player": "Pelaaja", "rate.rating": "Luokitus",
   "rate.games.played": "Luokitellut pelit", "rate.provisional": "alustava", "rate.none": "Ei vielä luokiteltuja tuloksia.",
