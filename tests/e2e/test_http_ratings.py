@@ -315,3 +315,56 @@ async def test_a_rated_match_is_rated_once_by_its_standings(http, store, real_re
         cli("ratings", "rebuild", "--json", "--redis", real_redis_url, "--prefix", store.prefix).stdout
     )
     _close(board, rebuilt["paohuzi"])
+
+
+@pytest.mark.timeout(300)
+async def test_a_killed_service_restarted_answers_what_the_rebuild_prints(
+    real_redis_url, redis_client, key_prefix
+):
+    import aiohttp
+
+    from tests.e2e.conftest import ServiceProcess
+
+    body = {
+        "game": "paohuzi", "seats": SEATS, "rated": True, "dealer": 0,
+        "deck": list(range(kit("paohuzi").game.deck_size)),
+    }  # fmt: skip
+    first = ServiceProcess(real_redis_url, key_prefix)
+    try:
+        async with aiohttp.ClientSession(first.base, cookie_jar=aiohttp.DummyCookieJar()) as web:
+            await first.started(web)
+            async with web.post(
+                "/accounts", json={"name": "Restarted", "password": "restart password"}
+            ) as resp:
+                assert resp.status == 201
+                cookie = {"Cookie": f"ds_session={resp.cookies['ds_session'].value}"}
+            async with web.post("/deals", json=body, headers=cookie) as resp:
+                assert resp.status == 201, await resp.text()
+                made = await resp.json()
+            await play_seats(web, made["deal_id"], [made["tokens"]["0"]], "restart")
+
+            async def counted() -> dict | None:
+                async with web.get("/ratings/paohuzi") as resp:
+                    board = await resp.json()
+                return board if len(board["players"]) == 3 else None
+
+            before = await wait_for(counted)
+        first.kill()  # SIGKILL: nothing is saved on the way out
+        second = ServiceProcess(real_redis_url, key_prefix)
+        try:
+            async with aiohttp.ClientSession(second.base, cookie_jar=aiohttp.DummyCookieJar()) as web:
+                await second.started(web)
+                async with web.get("/ratings/paohuzi") as resp:
+                    after = await resp.json()
+                async with web.get("/accounts/me", headers=cookie) as resp:
+                    mine = (await resp.json())["ratings"]["paohuzi"]
+        finally:
+            second.stop()
+        assert after == before
+        where = ("--redis", real_redis_url, "--prefix", key_prefix)
+        rebuilt = json.loads(cli("ratings", "rebuild", "--json", *where).stdout)
+        _close(after, rebuilt["paohuzi"])
+        assert abs(mine["mu"] - rebuilt["paohuzi"]["Restarted"]["mu"]) <= 1e-9
+    finally:
+        first.stop()
+        await drop_prefix(redis_client, key_prefix)
