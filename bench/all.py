@@ -2,7 +2,7 @@
 
 Runs ``python -m bench.<name> --json`` for store, each game's own bench (``bench/<game>.py`` for
 every game of ``domain.game.GAMES``, in the registry's order), service, streams, bot_table, coach,
-review, archive, cluster, clocks and arena, one after the other (so they do not steal each other's
+review, archive, cluster, clocks, ratings and arena, one after the other (so they do not steal each other's
 CPU), and merges their figures: each module's ratios are measured inside its own run, as the module
 documents.
 ``--quick`` passes smaller sizes (a smoke run of a few minutes); ``--only store,service`` picks
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_BENCHES = tuple(game for game in registered() if (ROOT / "bench" / f"{game}.py").exists())
 MODULES = (
     *("store", *GAME_BENCHES, "service", "streams"),
-    *("bot_table", "coach", "review", "archive", "cluster", "clocks", "arena"),
+    *("bot_table", "coach", "review", "archive", "cluster", "clocks", "ratings", "arena"),
 )
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts); a game's own
@@ -42,6 +42,7 @@ QUICK = {
     "archive": ["--deals", "60", "--live", "10"],
     "cluster": ["--appends", "60", "--rounds", "1"],
     "clocks": ["--tables", "100", "--seconds", "8", "--restart-tables", "20"],
+    "ratings": ["--quick"],
     "arena": ["--quick"],
 }
 ARENA_TIMEOUT_FACTOR = 12  # the full arena: hundreds to thousands of walls of strong against greedy per game

@@ -58,6 +58,9 @@ class DealCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     # deck and dealer are the match's (``fixed_deck``), its seed was never committed to before the
     # deal, so the audit checks no commitment; None: a deal played here
     imported: str | None = None
+    # a rated deal (docs/design.md, ratings): per seat the rated player, the signed-in account's
+    # name for a person seat, ``bot:<level>`` for a house bot; None: a deal that is not rated
+    rated: list[str] | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
@@ -151,6 +154,7 @@ class DealCreation:
         clock: ClockSettings | None = None,
         idle_limit_s: int | None = None,
         match: MatchPlace | None = None,
+        rated: list[str] | None = None,
     ) -> list[DealCreated]:
         seats_rule, deck_rule, dealer_rule = self.creation_rules
         if len(seats) != self.seat_count:
@@ -174,6 +178,7 @@ class DealCreation:
                 clock=clock,
                 idle_limit_s=idle_limit_s,
                 match=match,
+                rated=rated,
             )
         ]
 
@@ -203,6 +208,7 @@ class Game(Protocol):
         clock: Any = None,
         idle_limit_s: int | None = None,
         match: Any = None,
+        rated: list[str] | None = None,
     ) -> list[Any]: ...
 
     def initial_state(self) -> Any: ...

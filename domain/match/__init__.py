@@ -33,6 +33,9 @@ class MatchCreated(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     length: int
     length_word: str | None = None  # "round" / "game" when the request named MCR's rounds
     target: int | None = None
+    # a rated match (docs/api.md, ratings): per seat the rated player (the account's name or
+    # ``bot:<level>``), ranked by the standings when it ends; None: not rated
+    rated: list[str] | None = None
 
 
 class MatchDealStarted(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):

@@ -15,7 +15,7 @@ import sys
 import redis
 
 from domain.game import GAMES
-from service.cli import archive, botzone, env_config, logs, play, serve
+from service.cli import archive, botzone, env_config, logs, play, ratings, serve
 from service.cli.play import play_one
 from service.http.client_address import trusted_proxy
 
@@ -292,6 +292,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--json", action="store_true", help="one JSON object per round (no progress bar)")
     redis_opts(s)
     s.set_defaults(func=archive.cmd_archive)
+
+    s = sub.add_parser("ratings", help="the ratings, recomputed from the deal logs alone")
+    s.add_argument("action", choices=("rebuild",), help="rebuild: every rating from the logs")
+    s.add_argument(
+        "--archive", help="postgresql://… or sqlite:///path (default: DEALSTREAM_ARCHIVE_URL, else the"
+        " SQLite file archive.sqlite3 in the data directory)",
+    )  # fmt: skip
+    s.add_argument(
+        "--json", action="store_true", help="{game: {name: {mu, sigma, games}}} as one JSON object"
+    )
+    s.add_argument(
+        "--write", action="store_true",
+        help="also make the service's index of rated results hold exactly the logs' results",
+    )  # fmt: skip
+    redis_opts(s)
+    s.set_defaults(func=ratings.cmd_ratings)
 
     s = sub.add_parser("import", help="store an exported deal log (its hash chain must verify)")
     s.add_argument(

@@ -63,6 +63,48 @@ class Me(msgspec.Struct):
     ratings: dict[str, dict[str, float]]
 
 
+class RatingRow(msgspec.Struct):
+    """One player's rating in a game: ``rating`` is ``mu - 3 * sigma`` (what is shown);
+    ``provisional`` while ``sigma`` is above 3 (the rating has not settled yet)."""
+
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+class Leaderboard(msgspec.Struct):
+    """A game's rated players, the best rating first (equal ratings by name)."""
+
+    game: str
+    players: list[RatingRow]
+
+
+class HistoryRow(msgspec.Struct, omit_defaults=True):
+    """The rating after one rated result, recorded at ``at``."""
+
+    rating: float
+    at: str
+    deal_id: str | None = None
+    match_id: str | None = None
+
+
+class Profile(msgspec.Struct):
+    """A rated player's public profile: per game its rating and the rating after each result."""
+
+    name: str
+    ratings: dict[str, RatingRow]
+    history: dict[str, list[HistoryRow]]
+
+
+def _row(name: str, rated: Any) -> RatingRow:
+    from projections.ratings import SETTLED_SIGMA
+
+    return RatingRow(name, rated.rating, rated.mu, rated.sigma, rated.games, rated.sigma > SETTLED_SIGMA)
+
+
 class DeviceCode(msgspec.Struct):
     """A code another device signs in with once (``POST /sessions`` ``{"device_code"}``)."""
 
@@ -192,6 +234,13 @@ class AccountHandlers:
         rows = await self.reads.players.rows(digest, None, MAX_ROWS)
         await self.accounts.take_over(account, [(member(r.kind, r.id, r.seat), r.created_ms) for r in rows])
 
+    async def rated_by(self, request: web.Request) -> str:
+        """The name of the signed-in account creating a rated table (DS-41 without one)."""
+        account = await self.signed_in(request) if COOKIE in request.cookies else None
+        if account is None:
+            raise RuleViolation("DS-41", "a rated table's person seat is a signed-in account's (ds_session)")
+        return str(account.name)
+
     async def account_seats(self, request: web.Request, kind: str, id_: str, seats: list[int]) -> None:
         """List seats just taken under the signed-in account (nothing without one)."""
         if COOKIE not in request.cookies or not seats:
@@ -245,7 +294,43 @@ class AccountHandlers:
 
     async def me(self, request: web.Request) -> web.Response:
         account = await self._account(request)
-        return json_response(Me(name=account.name, ratings={}))
+        ratings: dict[str, dict[str, float]] = {}
+        for game in self.deals.ratings.games:
+            held = (await self.deals.ratings.ratings(game)).games.get(game, {}).get(account.name)
+            if held is not None:
+                ratings[game] = {
+                    "rating": held.rating,
+                    "mu": held.mu,
+                    "sigma": held.sigma,
+                    "games": held.games,
+                }
+        return json_response(Me(name=account.name, ratings=ratings))
+
+    async def leaderboard(self, request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        if game not in self.deals.ratings.games:
+            raise RuleViolation("DS-42", f"no ratings of a game {game!r}")
+        players = (await self.deals.ratings.ratings(game)).games.get(game, {})
+        rows = sorted((_row(n, r) for n, r in players.items()), key=lambda row: (-row.rating, row.name))
+        return json_response(Leaderboard(game, rows))
+
+    async def profile(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        ratings: dict[str, RatingRow] = {}
+        history: dict[str, list[HistoryRow]] = {}
+        for game in self.deals.ratings.games:
+            folded = await self.deals.ratings.ratings(game)
+            held = folded.games.get(game, {}).get(name)
+            if held is None:
+                continue
+            ratings[game] = _row(name, held)
+            history[game] = [
+                HistoryRow(p.rating, p.at, **{"deal_id" if p.kind == "deal" else "match_id": p.result_id})
+                for p in folded.history.get(game, {}).get(name, [])
+            ]
+        if not ratings:
+            raise RuleViolation("DS-42", "no rated player of this name")
+        return json_response(Profile(name, ratings, history))
 
     async def delete_me(self, request: web.Request) -> web.Response:
         account = await self._account(request)

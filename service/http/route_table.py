@@ -166,7 +166,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.CreatedDeal),),
         request=schemas.CreateDeal,
         errors=("DS-5", "DS-10", "DS-26", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "DS-12")
-        + ("DS-32", "DS-33", "DS-39"),
+        + ("DS-32", "DS-33", "DS-39", "DS-41"),
     ),
     Route(
         "GET",
@@ -406,7 +406,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(201, schemas.CreatedMatch),),
         request=schemas.CreateMatch,
         errors=("DS-5", "DS-10", "DS-1", "DS-9", "DS-11", "TB-1.2", "TB-1.3", "TB-2.1", "MC-6.1", "PH-9.1")
-        + ("DS-32", "DS-33", "DS-12", "DS-39"),
+        + ("DS-32", "DS-33", "DS-12", "DS-39", "DS-41"),
     ),
     Route(
         "GET",
@@ -472,6 +472,26 @@ ROUTES: tuple[Route, ...] = (
         "the signed-in account: its name and its ratings by game",
         (Answer(200, account_schemas.Me),),
         errors=("DS-34", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/ratings/{game}",
+        "leaderboard",
+        "the game's rated players, the best first: rating (mu - 3 sigma), mu, sigma, rated games "
+        "and whether the rating is still provisional",
+        (Answer(200, account_schemas.Leaderboard),),
+        parameters=(path_param("game"),),
+        errors=("DS-42", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/accounts/{name}",
+        "profile",
+        "a rated player's public profile: per game its rating and the rating after each rated "
+        "result (an account's name as it signed in, or a house bot: bot:greedy)",
+        (Answer(200, account_schemas.Profile),),
+        parameters=(path_param("name"),),
+        errors=("DS-42", "DS-12"),
     ),
     Route(
         "DELETE",

@@ -255,12 +255,13 @@ class Api(AccountHandlers):
 
     async def create_deal(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateDeal)
+        rated_by = await self.rated_by(request) if body.rated else None
         created = await self._budgeted(
             request,
             lambda: self.deals.create(
                 body.game, body.seats, body.client_seed, body.deck, body.dealer, spectators=body.spectators,
                 pace=body.pace, coach=body.coach, lobby=body.lobby, name=body.name, clock=body.clock,
-                idle_s=body.idle_s, player_key=body.player_key,
+                idle_s=body.idle_s, player_key=body.player_key, rated_by=rated_by,
             ),
             body.seats,
         )  # fmt: skip
@@ -272,7 +273,9 @@ class Api(AccountHandlers):
     async def create_match(self, request: web.Request) -> web.Response:
         """A match (TB-5) and its first deal: the body of ``POST /deals`` plus ``length``."""
         fields = msgspec.structs.asdict(parse(await read_body(request), CreateMatch))
+        rated_by = await self.rated_by(request) if fields.pop("rated") else None
         game, length, target = fields.pop("game"), fields.pop("length"), fields.pop("target")
+        fields["rated_by"] = rated_by
         make = lambda: self.matches.create(game, length, target, **fields)  # noqa: E731
         created = await self._budgeted(request, make, fields.get("seats"))
         seats = [int(s) for s in created.get("tokens") or {}]

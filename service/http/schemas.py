@@ -31,7 +31,8 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     normal: 1x, fast: 0.3x the server's ``--bot-delay``). ``coach``: whether the seats may ask
     for advice (``GET /deals/{id}/coach``; default: when exactly one seat is a person).
     ``player_key``: the creator's player key; its person seats are listed under it
-    (``GET /players/me/deals``)."""
+    (``GET /players/me/deals``). ``rated``: the deal counts for the ratings; its one person
+    seat is the signed-in account's, every other a house bot (DS-41 otherwise)."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)]
     seats: Annotated[list[SeatKind], msgspec.Meta(max_length=8)]
@@ -49,6 +50,8 @@ class CreateDeal(msgspec.Struct, forbid_unknown_fields=True):
     # the rule's hour); only with ``--dev``, as a test fixture
     idle_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
     player_key: PlayerKey = None
+    # a rated deal (docs/api.md, ratings): every seat the signed-in creator's or a house bot
+    rated: bool = False
 
 
 class CreateMatch(CreateDeal, forbid_unknown_fields=True, kw_only=True):

@@ -410,6 +410,10 @@ def fill(
             if player_key is None:
                 continue
             value = player_key
+        elif where == "path" and name == "game":  # a leaderboard: a game's, or one of no game
+            value = ["paohuzi", "mcr", "no-such-game"][n % 3]
+        elif where == "path" and name == "name":  # a rated player's profile, or nobody's
+            value = ["bot:greedy", "nobody-rated"][n % 2]
         elif where == "path":
             value = str(n % seats)
         else:

@@ -32,7 +32,7 @@ import msgspec
 
 from domain.envelope import GENESIS
 from domain.errors import RuleViolation
-from domain.game import MatchPlace, StartDeal
+from domain.game import GAMES, MatchPlace, StartDeal
 from domain.table.absence import away_seat
 from domain.table.clock import Back, idle_limit_ms, parse_clock
 from domain.table.names import seat_name
@@ -65,6 +65,7 @@ from service.app.state.seats import SeatTokens, token_digest
 from service.metrics import Metrics, command_outcome
 from service.store.event_store import EventStore, VersionConflict, now_ms
 from service.store.program_seats import ProgramSeats
+from service.store.ratings import RatingStore
 
 log = logging.getLogger("dealstream.deals")
 
@@ -178,6 +179,23 @@ def bot_kind(seat: Any, kit_: GameKit) -> str:
     raise RuleViolation("DS-5", f"a seat is 'human', 'open' or one of {levels}; got {seat!r}")
 
 
+def rated_seats(seat_kinds: list[str], account: str) -> list[str]:
+    """The rated player of each seat of a rated deal: ``account`` in its one person seat, the
+    house bot's kind in each other (DS-41 for any other table: an open seat, a bot program,
+    a second person seat, a player twice)."""
+    from projections.ratings import RATED_BOTS
+
+    players = [account if kind == PERSON else kind for kind in seat_kinds]
+    if seat_kinds.count(PERSON) != 1 or any(k != PERSON and k not in RATED_BOTS for k in seat_kinds):
+        raise RuleViolation(
+            "DS-41", "a rated deal seats the signed-in account once and house bots (bot:random, "
+            "bot:greedy, bot:strong) in every other seat",
+        )  # fmt: skip
+    if len(set(players)) != len(players):
+        raise RuleViolation("DS-41", "a rated deal seats each player once: its bots are of different levels")
+    return players
+
+
 def invited_token(join_key: str, deal_id: str, seat: int, invite: str, name: str) -> str:
     """An invited seat's token, the same for the same invite and name: a join whose answer was
     lost is answered again with it (TB-1.2). Only its digest is kept, in the log, as for any
@@ -263,6 +281,8 @@ class DealService:
         self.program_seats = ProgramSeats(store.redis, store.prefix)
         # called with a match's id when a deal of that match ends (TB-5.1: the next deal follows)
         self.on_match_deal_over: Callable[[str], Awaitable[None]] | None = None
+        # the rated results' index and this process's fold of it (``service.store.ratings``)
+        self.ratings = RatingStore(store.redis, store.prefix, sorted(GAMES))
         # one lock per deal serialises this process's commands on it; a held lock is never evicted
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(cache_size, keep=lambda lock: lock.locked())
 
@@ -284,6 +304,7 @@ class DealService:
         player_key: Any = None,
         deal_id: str | None = None,
         match: MatchPlace | None = None,
+        rated_by: str | None = None,
     ) -> dict[str, Any]:
         """A new deal. ``player_key``: the creator's (DS-26 unless well formed): its person
         seats are listed under the key's digest, never in the deal's log or meta.
@@ -297,7 +318,8 @@ class DealService:
         table). ``pace``: how long its
         bots think (``PACES``). ``coach``: whether its seats may ask for advice (default: when
         exactly one seat is a person; advice at a table of several people would be an aid the
-        others did not agree to)."""
+        others did not agree to). ``rated_by``: the signed-in account's name for a rated deal
+        (``rated_seats``)."""
         player = await self.players.digest(player_key) if player_key is not None else None
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
@@ -306,6 +328,7 @@ class DealService:
         return await self._create(
             game_name, seats, client_seed, deck, dealer, spectators, pace, None, deal_id, coach=coach,
             lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
+            rated_by=rated_by,
         )  # fmt: skip
 
     async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
@@ -430,6 +453,7 @@ class DealService:
         match: MatchPlace | None = None,
         creator_digests: dict[int, str] | None = None,
         joined: dict[int, tuple[str, str, bool]] | None = None,
+        rated_by: str | None = None,
     ) -> dict[str, Any]:
         """``match``: the deal is one of a match (TB-5.1); ``creator_digests`` and ``joined``
         (seat -> name, token digest, invited) carry the people of its previous deal over with
@@ -437,6 +461,7 @@ class DealService:
         creation, without an invite, and taken again by its person's digest at once."""
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
+        rated = rated_seats(seat_kinds, rated_by) if rated_by is not None else None
         if pace not in PACES:
             raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == PERSON}
@@ -468,6 +493,7 @@ class DealService:
             # TB-2.7: an untimed deal's idle limit, or a clocked deal's limit to be dealt in
             idle_limit_s=idle_s,
             match=match,
+            rated=rated,
         )
         if spectators is None:
             spectators = not tokens and not invites
@@ -909,12 +935,31 @@ class DealService:
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
                 await self.programs_over(deal_id, folded)
+                await self.record_rated(deal_id, folded)
             if folded.lobby and not folded.state.seating.open_seats and _seats_taken(events):
                 await self.store.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded, batch=delivered)
         raise RuleViolation("DS-4", "too many concurrent writers on this deal; try again")
+
+    async def record_rated(self, deal_id: str, folded: Folded) -> None:
+        """A rated deal's result into the ratings' index once it is over (adding it twice adds
+        nothing). Its time is the ``recorded_at`` of the log's last record, as the rebuild reads."""
+        if not folded.events or not getattr(folded.events[0], "rated", None):
+            return
+        from domain.envelope import decode_record
+        from projections.ratings import deal_result
+        from service.app.ratings import abandoned
+
+        records = await self.store.read_raw(deal_id)
+        if not records:
+            return
+        at = decode_record(records[-1]).recorded_at
+        payments = folded.kit.deal_summary(folded.state).payments
+        result = deal_result(folded.kit.name, folded.events[0], payments, at, abandoned(folded.events))
+        if result is not None:
+            await self.ratings.record(result)
 
     async def programs_over(self, deal_id: str, folded: Folded) -> None:
         """A deal with bot program seats ended: its program processes here end with it, and its

@@ -36,7 +36,7 @@ from domain.match import (
     rules_for,
 )
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import DealService
+from service.app.commands.deals import DealService, parse_seats, rated_seats
 from service.app.games import kit
 from service.app.lru import LRUCache
 from service.app.state.folds import DealNotFound
@@ -70,13 +70,24 @@ class MatchService:
         A refused request stores nothing: the length is checked first, the deal next."""
         kit_ = kit(game)
         deals, word = check_length(rules_for(kit_.name), length, target)
+        rated_by = deal.pop("rated_by", None)
+        # a rated match: its players, checked before anything is made (DS-41); its deals are
+        # not rated one by one, the match is, by its standings
+        rated = rated_seats(parse_seats(deal.get("seats"), kit_), rated_by) if rated_by is not None else None
         match_id, deal_id = secrets.token_hex(8), secrets.token_hex(8)
         first = plan(fold([MatchCreated(match_id, kit_.name, kit_.game.ruleset, [], deals, word, target)]))
         place = MatchPlace(match_id, first.index, first.round)
         created = await self.deals.create(kit_.name, deal_id=deal_id, match=place, **deal)
         events = [
             MatchCreated(
-                match_id, kit_.name, created["ruleset"], list(created["seats"]), deals, word, target
+                match_id,
+                kit_.name,
+                created["ruleset"],
+                list(created["seats"]),
+                deals,
+                word,
+                target,
+                rated=rated,
             ),
             MatchDealStarted(first.index, deal_id, first.dealer, first.round),
         ]
@@ -96,6 +107,15 @@ class MatchService:
             return
         await self.advance(match_id)
 
+    async def _record_rated(self, match_id: str) -> None:
+        """A rated match's result into the ratings' index (twice adds nothing), read from its
+        log as the rebuild reads it."""
+        from service.app.ratings import result_of_match_records
+
+        result = result_of_match_records(await self.log.raw(match_id))
+        if result is not None:
+            await self.deals.ratings.record(result)
+
     async def advance(self, match_id: str) -> MatchState | None:
         """Bring the match up to date with its deals; the state after (None: no such match)."""
         async with self._locks.get_or_put(match_id, asyncio.Lock):
@@ -112,6 +132,7 @@ class MatchService:
             except MatchNotFound:
                 return None
             if state.over:
+                await self._record_rated(match_id)
                 await self.log.done(match_id, now_ms())
                 await self.deals.program_seats.release(match_id)  # its bot program seats, if any
                 return state

@@ -55,6 +55,8 @@ function signedOutHtml() {
 
 function signedInHtml(me) {
   return `<p id="acct-who">${esc(t("acct.signedin", { name: me.name }))}</p>
+    <p><a id="acct-ratings" href="#/player/${encodeURIComponent(me.name)}">${esc(t("rate.mine"))}</a> ·
+      <a id="acct-board" href="#/ratings">${esc(t("rate.board"))}</a></p>
     <p><button id="acct-device" type="button" class="secondary">${esc(t("acct.newcode"))}</button>
       <button id="acct-signout" type="button" class="secondary">${esc(t("acct.signout"))}</button>
       <button id="acct-signout-all" type="button" class="secondary">${esc(t("acct.signoutall"))}</button></p>

@@ -13,6 +13,7 @@ import { soundOn, setSound, tone, tones, canVibrate, vibrateOn, setVibrate } fro
 import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 import { seatFromAccount } from "./account.js";
+import { renderPlayer, renderRatings } from "./ratings.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -95,6 +96,8 @@ function route() {
     return shown;
   }
   if (parts[0] === "match" && parts[1]) return renderMatch(parts[1]);
+  if (parts[0] === "ratings") return renderRatings(parts[1] || games()[0].name);
+  if (parts[0] === "player" && parts[1]) return renderPlayer(decodeURIComponent(parts[1]));
   // an invite (#/join/<deal>/<code>) or a lobby table's seat (#/join/<deal>/seat/<n>)
   if (parts[0] === "join" && parts[1]) return parts[2] === "seat" ? renderJoin(parts[1], undefined, parts[3]) : renderJoin(parts[1], parts[2]);
   if (parts[0] === "rules") {

@@ -102,6 +102,7 @@ export async function renderLobby() {
       ${PACES.map((p) => `<label class="pace-choice"><input type="radio" name="pace" value="${p}"${p === pace ? " checked" : ""}> ${t("pace." + p)}</label>`).join("")}
       <p class="help">${t("lobby.pacehelp")}</p>
       <label class="check"><input type="checkbox" id="spectators"${store.get("lobby.spectators", false) ? " checked" : ""}> ${t("lobby.spectators")}</label>
+      <label class="check"><input type="checkbox" id="rated"> ${t("rate.lobby")} <a href="#/ratings/${esc(game)}">${t("rate.board")}</a></label>
     </fieldset>
     ${matchChoiceHtml(game)}
     <fieldset class="clock" id="clock-set"><legend>${t("lobby.clock")}</legend>
@@ -196,6 +197,7 @@ async function startDeal(game) {
     const body = { game, seats, client_seed: clientSeed, pace }; // sent with this browser's key: "My games" lists it
     const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
+    if ($("#rated").checked) body.rated = true; // signed in, one person seat and house bots (DS-41)
     const open = seats.includes("open");
     const name = $("#my-name").value;
     if (name && !allBots) {

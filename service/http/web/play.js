@@ -17,6 +17,8 @@ import { coachOn, setCoach, coachBoxHtml, coachDetailHtml, coachHintHtml } from 
 import { mountMatch, drawMatchStrip, matchDealOver, matchLinksHtml, bindMatchLinks } from "./matches.js";
 import { postWithKey } from "./player_key.js";
 import { mountChat } from "./chat.js";
+import { currentAccount } from "./account.js";
+import { ratingChangeHtml } from "./ratings.js";
 
 export const HOLD_MS = 2200; // a prompt whose window closed stays at least this long, disabled, with the reason
 export const GUARD_MS = 450; // and the prompt after it ignores clicks this long
@@ -520,6 +522,7 @@ function renderResult(ctx, m) {
   ctx.resultLinks = resultLinks(ctx);
   slot.innerHTML = resultHtml({ ...m, me: ctx.seat }, ctx);
   if (open) slot.querySelector("#res-hands").open = true;
+  if (ctx.ratingLine) slot.querySelector("#result").insertAdjacentHTML("beforeend", ctx.ratingLine);
   const fair = $("#fair-run");
   if (fair) fair.onclick = () => runFairness(ctx, () => renderTable(ctx));
   const again = $("#play-again");
@@ -527,9 +530,20 @@ function renderResult(ctx, m) {
   bindMatchLinks(ctx);
   if (!ctx.resultShown) {
     ctx.resultShown = true;
+    showRatingChange(ctx);
     slot.querySelector("#result").scrollIntoView({ block: "start" });
     announce(slot.querySelector("#verdict")?.textContent || t("status.over"));
   }
+}
+
+/** The signed-in account's rating change on the result sheet, once known (a rated deal only). */
+async function showRatingChange(ctx) {
+  const me = await currentAccount();
+  const line = await ratingChangeHtml(ctx.deal, me && me.name);
+  if (!line || ctx.ratingLine) return;
+  ctx.ratingLine = line;
+  const sheet = $("#result");
+  if (sheet && !sheet.querySelector("#rating-change")) sheet.insertAdjacentHTML("beforeend", line);
 }
 
 function resultLinks(ctx) {
