@@ -31,7 +31,7 @@ def list_status(base: str, key: str) -> int:
 async def test_the_browser_gets_a_minted_key_instead_of_an_old_one(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server)
     await page.goto(web_server + "/")
-    await page.wait_for_selector("#mine-list")
+    await page.wait_for_selector("#mine-empty", timeout=30_000)  # the list asked for, with a key
     first = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     assert len(first) == 44 and list_status(web_server, first) == 200
     # a key made in the browser (43 characters), and a well-formed one the server never minted
