@@ -153,8 +153,9 @@ async def open_seat(page, base: str, deal: str, tokens: dict) -> None:
         [deal, tokens],
     )
     await page.goto(f"{base}/#/play/{deal}/0")
-    await page.click("#do-start")
-    await page.wait_for_selector("#my-hand button.piece")
+    # bounds a loaded machine meets with room: the deal starts once every seed is in
+    await page.click("#do-start", timeout=120_000)
+    await page.wait_for_selector("#my-hand button.piece", timeout=120_000)
 
 
 def make_deal(base: str, game: str, n: int, bots: str = "bot:greedy", path: str = "/deals", **extra) -> tuple:
