@@ -44,7 +44,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     unknown = [lv for lv in levels if not k.has_level(lv)]
     if unknown:
         print(
-            f"dealstream simulate: no bot level {unknown[0]!r} in {args.game}; its levels:"
+            f"dealstream simulate: --bots names no bot level {unknown[0]!r} in {args.game}; its levels:"
             f" {', '.join(k.bot_levels)}",
             file=sys.stderr,
         )
