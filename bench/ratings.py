@@ -4,7 +4,7 @@ were recorded) equals an incremental run (the results applied in batches as they
 service process does).
 
 The results are synthetic and seeded (``--seed``): per game a pool of accounts and the three
-house bots, each result a table of the game's seat count (Paohuzi 3, MCR 4) with random net
+house bots, each result a table of the game's seat count (the registry's) with random net
 payments summing to zero, ranked by the same ``ranks_by_payments`` the service uses. They are
 results, not whole deal logs: reading logs is the store's cost (``bench.store``), this is the
 fold's. ``python -m bench.ratings --json`` prints one JSON object.
@@ -18,18 +18,18 @@ import random
 import time
 from typing import Any
 
+from bench.common import registered, seat_count
 from projections.ratings import RATED_BOTS, RatedResult, Ratings, fold, ranks_by_payments
-
-SEATS = {"paohuzi": 3, "mcr": 4}
 
 
 def synthetic(count: int, seed: int, accounts: int) -> list[RatedResult]:
     rng = random.Random(seed)
     names = [f"player-{i:04d}" for i in range(accounts)]
+    games = registered()
     out = []
     for i in range(count):
-        game = "paohuzi" if i % 2 == 0 else "mcr"
-        seats = SEATS[game]
+        game = games[i % len(games)]
+        seats = seat_count(game)
         bots = rng.randint(0, min(len(RATED_BOTS), seats - 1))
         players = [rng.choice(names), *rng.sample(RATED_BOTS, bots)]
         while len(players) < seats:
