@@ -60,6 +60,7 @@ _DS_STATUS = {
     "DS-40": 404,  # the account holds no seat of this deal
     "DS-41": 422,  # a rated table with a seat that is neither the signed-in account's nor a house bot
     "DS-42": 404,  # no ratings: an unknown game, or an account name never rated
+    "DS-43": 409,  # a chat message for a deal already moved to the archive
     "DS-45": 422,  # a chat message that is empty, too long, or holds control characters
     "DS-46": 429,  # too many chat messages from this seat
     # table rules broken by a request's own content are bad requests; one broken by the
@@ -90,7 +91,7 @@ _TITLES = {
 _RULE_TITLES = {
     "DS-24": "Deal log does not replay", "DS-27": "Player key required", "DS-34": "Sign-in required",
     "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
-    "DS-41": "Table cannot be rated",
+    "DS-41": "Table cannot be rated", "DS-43": "Chat closed",
     "DS-45": "Chat message not accepted",
 }  # fmt: skip
 

@@ -147,7 +147,7 @@ class Api(AccountHandlers):
         # new reviews started per address (DS-29)
         self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
         # a word at the table: kept beside the deal, never in its log; a budget per seat (DS-46)
-        self.chat = ChatStore(redis, prefix)
+        self.chat = ChatStore(redis, prefix, deals.store.archived)
         self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs

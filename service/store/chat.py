@@ -1,41 +1,64 @@
 """A deal's chat in Redis: ``<prefix>:{<deal>}:chat``, a list of the newest messages (JSON,
 oldest first), in the deal's hash slot beside its log but never in it, so it has no part in the
 hash chain. Each message is also published on the same name, for the seats' live streams of
-every process."""
+every process. When the archiver moves a finished deal out of Redis, its chat goes with it into
+the archive (``Archive.put_chat``) and is read from there; a deal that left Redis takes no more
+messages (DS-43), so nothing said is left behind."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import msgspec
+from redis.exceptions import NoScriptError
 
+from domain.errors import RuleViolation
 from service.app.chat import KEPT, ChatMessage
+from service.store.archive import ArchivedLogs
+from service.store.keys import StoreKeys
 
 _decode = msgspec.json.Decoder(ChatMessage)
 
+# push, trim and count one message, only while the deal's log is still in Redis (an archived
+# deal's chat is closed: a message pushed after the archiver's removal would be left behind)
+_ADD = """
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return -1
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+return redis.call('INCR', KEYS[2])
+"""
+_ADD_SHA = hashlib.sha1(_ADD.encode()).hexdigest()
+
 
 class ChatStore:
-    def __init__(self, redis: Any, prefix: str) -> None:
+    def __init__(self, redis: Any, prefix: str, archive: ArchivedLogs | None = None) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.keys = StoreKeys(prefix)
+        self.archive = archive
 
     def key(self, deal_id: str) -> str:
-        return f"{self.prefix}:{{{deal_id}}}:chat"
+        return self.keys.chat(deal_id)
 
     def counter(self, deal_id: str) -> str:
         """How many messages the deal was ever said (the list keeps the newest ``KEPT``)."""
-        return f"{self.prefix}:{{{deal_id}}}:chat:n"
+        return self.keys.chat_said(deal_id)
 
     async def add(self, deal_id: str, message: ChatMessage) -> int:
         """Keep the message and ring the deal's chat doorbell with its number (the channel is the
-        list's name; ``service.app.chat.relay`` listens)."""
+        list's name; ``service.app.chat.relay`` listens). DS-43 once the deal is archived."""
         key = self.key(deal_id)
         raw = msgspec.json.encode(message)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, raw)
-            pipe.ltrim(key, -KEPT, -1)
-            pipe.incr(self.counter(deal_id))
-            number = int((await pipe.execute())[2])
+        keys = (key, self.counter(deal_id), self.keys.events(deal_id))
+        try:
+            number = int(await self.redis.evalsha(_ADD_SHA, len(keys), *keys, raw, KEPT))
+        except NoScriptError:
+            number = int(await self.redis.eval(_ADD, len(keys), *keys, raw, KEPT))
+        if number < 0:
+            raise RuleViolation("DS-43", "this deal has been archived: its chat is kept, and closed")
         await self.redis.publish(key, number)
         return number
 
@@ -49,7 +72,12 @@ class ChatStore:
         return list(await self.redis.lrange(self.key(deal_id), -min(count, KEPT), -1))
 
     async def messages(self, deal_id: str) -> list[ChatMessage]:
-        return [_decode.decode(raw) for raw in await self.redis.lrange(self.key(deal_id), 0, -1)]
+        return [_decode.decode(raw) for raw in await self.raw(deal_id)]
 
     async def raw(self, deal_id: str) -> list[bytes]:
-        return list(await self.redis.lrange(self.key(deal_id), 0, -1))
+        """The kept messages as stored: from Redis while the deal is there, else the archive's."""
+        kept = list(await self.redis.lrange(self.key(deal_id), 0, -1))
+        if kept or self.archive is None:
+            return kept
+        archived = await self.archive.chat(deal_id)
+        return [] if archived is None else archived[1]

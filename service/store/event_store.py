@@ -374,8 +374,14 @@ class EventStore:
         return await self.removal.archive_snapshot(deal_id)
 
     async def remove_archived(
-        self, deal_id: str, lease_token: str, head_hash: str, count: int, meta: dict[str, str]
+        self,
+        deal_id: str,
+        lease_token: str,
+        head_hash: str,
+        count: int,
+        meta: dict[str, str],
+        chat_said: int = 0,
     ) -> int:
         """Delete the deal's keys iff it is still what was archived (``DealRemoval``): 0 removed,
-        1 lease lost, 2 log changed, 3 meta changed."""
-        return await self.removal.remove_archived(deal_id, lease_token, head_hash, count, meta)
+        1 lease lost, 2 log changed, 3 meta changed, 4 chat said since its copy."""
+        return await self.removal.remove_archived(deal_id, lease_token, head_hash, count, meta, chat_said)

@@ -35,7 +35,10 @@ class DealRemoval:
     def _deal_keys(self, deal_id: str) -> list[str]:
         """Every key a deal owns that leaves Redis with it (presence expires on its own)."""
         keys = self.keys
-        return [keys.events(deal_id), keys.meta(deal_id), keys.commands(deal_id), keys.archive_lease(deal_id)]
+        return [
+            keys.events(deal_id), keys.meta(deal_id), keys.commands(deal_id), keys.archive_lease(deal_id),
+            keys.chat(deal_id), keys.chat_said(deal_id),
+        ]  # fmt: skip
 
     async def delete_deal(self, deal_id: str) -> None:
         """Remove a deal from Redis: its keys and every index entry (the finished index too, so
@@ -64,12 +67,28 @@ class DealRemoval:
             None if head is None else text(head),
         )
 
+    async def chat_snapshot(self, deal_id: str) -> tuple[int, list[bytes]]:
+        """(messages ever said, the kept messages as stored) of the deal's chat, in one round
+        trip; the removal script checks the count again before it deletes the chat."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(self.keys.chat_said(deal_id))
+        pipe.lrange(self.keys.chat(deal_id), 0, -1)
+        said, messages = await pipe.execute()
+        return int(said or 0), [m if isinstance(m, bytes) else m.encode() for m in messages]
+
     async def remove_archived(
-        self, deal_id: str, lease_token: str, head_hash: str, count: int, meta: dict[str, str]
+        self,
+        deal_id: str,
+        lease_token: str,
+        head_hash: str,
+        count: int,
+        meta: dict[str, str],
+        chat_said: int = 0,
     ) -> int:
         """Delete the deal's keys and index entries iff the lease is ``lease_token``'s and the
-        log and meta are still the archived ones. 0 removed, 1 lease lost, 2 log changed,
-        3 meta changed (``remove_archived.lua``); nothing is written unless 0.
+        log, meta and chat are still the archived ones. 0 removed, 1 lease lost, 2 log changed,
+        3 meta changed, 4 a chat message came since the chat's copy (``remove_archived.lua``);
+        nothing is written unless 0.
 
         On one server the index entries go in the same script. On Redis Cluster the indexes
         live in other slots, so the script deletes the deal's own keys and the entries follow
@@ -78,7 +97,8 @@ class DealRemoval:
         keys = self._deal_keys(deal_id)
         if not on_cluster:
             keys += [self.keys.index, self.keys.public_index, self.keys.finished_index]
-        args = (lease_token, deal_id, head_hash, count, *(part for item in meta.items() for part in item))
+        metas = (part for item in meta.items() for part in item)
+        args = (lease_token, deal_id, head_hash, count, chat_said, *metas)
         try:
             answer = int(await self.redis.evalsha(_REMOVE_SHA, len(keys), *keys, *args))
         except NoScriptError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 class StoreKeys:
-    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving``
+    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving|chat|chat:n``
     and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``,
     ``…:deals:open`` (with ``…:deals:open:built``); a
     player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests
@@ -52,6 +52,15 @@ class StoreKeys:
 
     def presence(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:presence"
+
+    def chat(self, deal_id: str) -> str:
+        """The deal's chat (newest messages, oldest first): beside its log, never in it; also the
+        channel a new message rings."""
+        return f"{self.prefix}:{{{deal_id}}}:chat"
+
+    def chat_said(self, deal_id: str) -> str:
+        """How many chat messages the deal was ever said (the chat list keeps the newest)."""
+        return f"{self.prefix}:{{{deal_id}}}:chat:n"
 
     def archive_lease(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:archiving"

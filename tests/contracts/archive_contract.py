@@ -316,3 +316,21 @@ class ArchiveContract:
         assert record_hash(back[-1]) == big.head_hash
         assert await archive.put(big) is False
         assert (await archive.get("big")).records == records
+
+    # chat ------------------------------------------------------------------------------
+    async def test_chat_is_kept_beside_the_deal_and_never_shrinks(self, archive, open_same):
+        assert await archive.chat("talk") is None
+        said = [b'{"seat":0,"text":"hi","at":1}', '{"seat":1,"text":"好","at":2}'.encode()]
+        await archive.put_chat("talk", 2, said)
+        assert await archive.chat("talk") == (2, said)
+        # a later copy with more said replaces it; an older copy (fewer said) never does
+        more = [*said, b'{"seat":2,"text":"gg","at":3}']
+        await archive.put_chat("talk", 3, more)
+        await archive.put_chat("talk", 2, said)
+        other = open_same()
+        try:
+            assert await other.chat("talk") == (3, more)
+        finally:
+            await other.close()
+        # the chat is not a deal: no listing, no count
+        assert await archive.count() == 0 and await archive.get("talk") is None

@@ -349,3 +349,25 @@ async def test_a_finished_match_leaves_redis_and_reads_as_it_did(served, store):
         assert (await (await http.get(f"/deals/{first}")).json())["match"] == link_before
     finally:
         matches.close()
+
+
+async def test_the_chat_of_an_archived_deal_reads_as_before_and_takes_no_more(served, store):
+    """The chat leaves Redis with its deal (never part of its log): the seat reads the same chat
+    from the archive, a stranger still reads nothing, and a new word is refused (409, DS-43)."""
+    deal_id, token = await _person_and_bots(served, "paohuzi", "chat-seed")
+    for text in ("good luck", "好"):
+        resp = await served.post(f"/deals/{deal_id}/chat", json={"text": text}, headers=auth(token))
+        assert resp.status == 201, await resp.text()
+    await _play_to_end(served, deal_id, token)
+    before = await (await served.get(f"/deals/{deal_id}/chat", headers=auth(token))).read()
+    await _age_and_wait(served, store, deal_id)
+    chat_keys = [f"{store.prefix}:{{{deal_id}}}:chat", f"{store.prefix}:{{{deal_id}}}:chat:n"]
+    assert not await store.redis.exists(*chat_keys)
+    resp = await served.get(f"/deals/{deal_id}/chat", headers=auth(token))
+    assert resp.status == 200 and await resp.read() == before
+    assert [m["text"] for m in json.loads(before)["messages"]] == ["good luck", "好"]
+    assert (await served.get(f"/deals/{deal_id}/chat")).status == 401
+    resp = await served.post(f"/deals/{deal_id}/chat", json={"text": "anyone?"}, headers=auth(token))
+    assert resp.status == 409 and resp.content_type == "application/problem+json"
+    assert (await resp.json())["rule"] == "DS-43"
+    assert not await store.redis.exists(*chat_keys)

@@ -7,7 +7,8 @@ For each deal in the finished index (``EventStore.mark_finished``) older than ``
 2. read the records, meta and head hash in one MULTI/EXEC, check the chain, and copy them to
    the archive (``Archive.put``: a no-op when the archive holds them already);
 3. read the copy back from the archive and check it byte for byte against Redis: the same
-   records, the chain verifies, the last record's hash is the recorded head hash;
+   records, the chain verifies, the last record's hash is the recorded head hash; the deal's
+   chat (never part of its log) is copied beside it and checked the same way;
 4. only then remove the deal's keys and index entries from Redis, with a script that first
    checks that the lease is still ours and the log and meta are still the ones archived, so a
    deal that changed in between stays in Redis (and is copied again next round).
@@ -209,11 +210,16 @@ class Archiver:
                     removed = True  # _dangling releases the lease itself
                     return await self._dangling(deal_id, token)
                 stored_now = await self.archive.put(deal)
+                said, chat = await self.store.removal.chat_snapshot(deal_id)
+                if said:
+                    await self.archive.put_chat(deal_id, said, chat)
                 self._step("copied", number)
                 await self._verify(deal)
+                if said and await self.archive.chat(deal_id) != (said, chat):
+                    raise CopyMismatch("the archived chat differs from Redis's")
                 self._step("verified", number)
                 answer = await self.store.remove_archived(
-                    deal_id, token, deal.head_hash, len(deal.records), deal.meta
+                    deal_id, token, deal.head_hash, len(deal.records), deal.meta, said
                 )
                 if answer == 0:
                     removed = True
@@ -225,6 +231,7 @@ class Archiver:
                 if answer == 2:
                     log.error("%s %s changed in Redis after it was archived; left there", self.kind, deal_id)
                     return "changed"
+                # 3 (meta) or 4 (chat) changed since the copy: copy again
             return "changed"
         finally:
             if not removed:

@@ -32,6 +32,7 @@ from service.store.archive.contract import (
     ArchiveConflict,
     ArchivedDeal,
     ArchivedListing,
+    ChatCopy,
     content_digest,
     merge_meta,
     spectators_of,
@@ -174,6 +175,10 @@ class ArchivedLogs:
 
     async def list(self, offset: int, count: int) -> list[ArchivedListing]:
         return await self._ask(self.archive.list(offset, count))
+
+    async def chat(self, deal_id: str) -> ChatCopy | None:
+        """An archived deal's chat (never cached: it is read once per page open)."""
+        return await self._ask(self.archive.chat(deal_id))
 
     async def claim_meta(self, deal_id: str, field: str, value: str) -> str | None:
         return await self._ask(self.archive.claim_meta(deal_id, field, value))

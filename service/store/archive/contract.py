@@ -10,6 +10,9 @@ import hashlib
 
 import msgspec
 
+ChatMessages = list[bytes]  # a deal's kept chat messages as stored (JSON), oldest first
+ChatCopy = tuple[int, ChatMessages]  # (messages ever said, the kept ones)
+
 
 class ArchivedDeal(msgspec.Struct, frozen=True):
     """A finished deal as it left Redis.
@@ -109,6 +112,16 @@ class Archive(abc.ABC):
     @abc.abstractmethod
     async def release_meta(self, deal_id: str, field: str, value: str) -> None:
         """Drop a field ``claim_meta`` set, if it still holds ``value`` (a claim rolled back)."""
+
+    @abc.abstractmethod
+    async def put_chat(self, deal_id: str, said: int, messages: ChatMessages) -> None:
+        """Keep a finished deal's chat (its newest messages as stored, oldest first, and how
+        many were ever said) beside the deal; a copy with fewer messages said never replaces
+        one with more, so a late copy cannot take back what an earlier one kept."""
+
+    @abc.abstractmethod
+    async def chat(self, deal_id: str) -> ChatCopy | None:
+        """(messages ever said, the kept messages) of an archived deal's chat; None if none."""
 
     @abc.abstractmethod
     def matches(self) -> Archive:

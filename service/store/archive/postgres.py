@@ -22,6 +22,8 @@ from service.store.archive.contract import (
     ArchiveConflict,
     ArchivedDeal,
     ArchivedListing,
+    ChatCopy,
+    ChatMessages,
     content_digest,
     merge_meta,
     spectators_of,
@@ -36,6 +38,7 @@ CLOSE_TIMEOUT_S = 10.0  # a close waits this long for connections in use, then c
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 DEALS_TABLE = "archived_deals"
 MATCHES_TABLE = "archived_matches"  # a match's own log (TB-5.1), in the same shape as a deal's
+CHAT_TABLE = "archived_chat"  # a deal's chat: beside its log, never in it
 
 
 def split_schema(url: str) -> tuple[str, str]:
@@ -126,6 +129,13 @@ class PostgresArchive(Archive):
                 await con.execute(
                     f"CREATE INDEX IF NOT EXISTS {name}_newest ON {table} (created_ms DESC, deal_id DESC)"
                 )
+            await con.execute(
+                f"""CREATE TABLE IF NOT EXISTS "{self.schema}".{CHAT_TABLE} (
+                    deal_id  text COLLATE "C" PRIMARY KEY,
+                    said     integer NOT NULL,
+                    messages bytea[] NOT NULL
+                )"""
+            )
 
     async def put(self, deal: ArchivedDeal) -> bool:
         pool = await self._conn_pool()
@@ -221,6 +231,25 @@ class PostgresArchive(Archive):
             field,
             value,
         )
+
+    async def put_chat(self, deal_id: str, said: int, messages: ChatMessages) -> None:
+        pool = await self._conn_pool()
+        table = f'"{self.schema}".{CHAT_TABLE}'
+        await pool.execute(
+            f"INSERT INTO {table} (deal_id, said, messages) VALUES ($1, $2, $3)"
+            f" ON CONFLICT (deal_id) DO UPDATE SET said = excluded.said, messages = excluded.messages"
+            f" WHERE excluded.said > {table}.said",
+            deal_id,
+            said,
+            messages,
+        )
+
+    async def chat(self, deal_id: str) -> ChatCopy | None:
+        pool = await self._conn_pool()
+        row = await pool.fetchrow(
+            f'SELECT said, messages FROM "{self.schema}".{CHAT_TABLE} WHERE deal_id = $1', deal_id
+        )
+        return None if row is None else (int(row["said"]), list(row["messages"]))
 
     async def close(self) -> None:
         if self._pool is not None:  # the matches' table has none of its own: the deals' closes it

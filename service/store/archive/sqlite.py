@@ -30,6 +30,8 @@ from service.store.archive.contract import (
     ArchiveConflict,
     ArchivedDeal,
     ArchivedListing,
+    ChatCopy,
+    ChatMessages,
     content_digest,
     merge_meta,
     spectators_of,
@@ -55,7 +57,15 @@ CREATE TABLE IF NOT EXISTS {table} (
 );
 CREATE INDEX IF NOT EXISTS {table}_newest ON {table} (created_ms DESC, deal_id DESC);
 """
-_SCHEMA = _TABLE.format(table=DEALS_TABLE) + _TABLE.format(table=MATCHES_TABLE)
+CHAT_TABLE = "archived_chat"  # a deal's chat: beside its log, never in it
+_CHAT = f"""
+CREATE TABLE IF NOT EXISTS {CHAT_TABLE} (
+    deal_id  TEXT PRIMARY KEY,
+    said     INTEGER NOT NULL,
+    messages BLOB NOT NULL
+);
+"""
+_SCHEMA = _TABLE.format(table=DEALS_TABLE) + _TABLE.format(table=MATCHES_TABLE) + _CHAT
 _COLUMNS = "deal_id, game, created_ms, finished_ms, meta, records, head_hash"
 _records_decoder = msgspec.msgpack.Decoder(list[bytes])
 
@@ -283,6 +293,32 @@ class SqliteArchive(Archive):
                 raise
 
         await self._writer.run(write)
+
+    async def put_chat(self, deal_id: str, said: int, messages: ChatMessages) -> None:
+        def write(con: sqlite3.Connection) -> None:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                con.execute(
+                    f"INSERT INTO {CHAT_TABLE} (deal_id, said, messages) VALUES (?,?,?)"
+                    " ON CONFLICT (deal_id) DO UPDATE SET said = excluded.said, messages = excluded.messages"
+                    f" WHERE excluded.said > {CHAT_TABLE}.said",
+                    (deal_id, said, msgspec.msgpack.encode(messages)),
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+        await self._writer.run(write)
+
+    async def chat(self, deal_id: str) -> ChatCopy | None:
+        def read(con: sqlite3.Connection) -> ChatCopy | None:
+            row = con.execute(
+                f"SELECT said, messages FROM {CHAT_TABLE} WHERE deal_id = ?", (deal_id,)
+            ).fetchone()
+            return None if row is None else (int(row[0]), _records_decoder.decode(row[1]))
+
+        return await self._read(read)
 
     async def close(self) -> None:
         if self._owner:  # the matches' table shares the deals' threads: they close them
