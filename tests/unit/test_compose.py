@@ -56,6 +56,9 @@ def test_compose_keeps_the_runbook_durable_and_the_streams_unbuffered():
     conf = next(v.split(":")[0] for v in proxy["volumes"] if "nginx.conf" in v)
     text = (ROOT / conf).read_text()
     assert "proxy_buffering off" in text and "proxy_read_timeout 1h" in text
+    # every location passes the scheme on, or the session cookie loses its Secure flag behind it
+    locations = text.count("proxy_pass ")
+    assert text.count("proxy_set_header X-Forwarded-Proto $scheme;") == locations
     runbook = (ROOT / "docs" / "runbook.md").read_text()
     for needle in ("proxy_buffering off", "appendfsync always", "export --all", "import --all", "/ready"):
         assert needle in runbook, needle
