@@ -304,7 +304,12 @@ class AccountHandlers:
                     "sigma": held.sigma,
                     "games": held.games,
                 }
-        return json_response(Me(name=account.name, ratings=ratings))
+        answer = json_response(Me(name=account.name, ratings=ratings))
+        # the web client asks this on every page: each visit gives the session its 30 days again
+        session = request.cookies[COOKIE]
+        if await self.accounts.renew(session):
+            self._with_session(request, answer, session)
+        return answer
 
     async def leaderboard(self, request: web.Request) -> web.Response:
         game = request.match_info["game"]

@@ -102,6 +102,10 @@ class AccountStore:
         await self.redis.set(self.session(digest), account_id, ex=ttl_s)
         await self.redis.sadd(self.sessions_of(account_id), digest)
 
+    async def renew_session(self, digest: str, ttl_s: int) -> bool:
+        """Give a live session its whole lifetime again; False if it is gone."""
+        return bool(await self.redis.expire(self.session(digest), ttl_s))
+
     async def session_account(self, digest: str) -> str | None:
         held = await self.redis.get(self.session(digest))
         return None if held is None else text(held)

@@ -7,6 +7,7 @@ every answer, so no request carries a session it did not name)."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import replace
 
@@ -378,3 +379,23 @@ async def test_a_match_made_signed_in_is_the_accounts(http, store):
     assert [(d["deal_id"], d["seat"]) for d in listed["deals"]] == [(made["deal_id"], 0)]
     mine = await (await call(http, "POST", f"/deals/{made['deal_id']}/my-seat", session)).json()
     assert mine["seat"] == 0
+
+
+async def test_a_session_in_use_is_renewed_for_its_whole_lifetime(http, store):
+    """A person who keeps coming back stays signed in: each GET /accounts/me (the web client
+    asks it on every page) gives the session its 30 days again, in Redis and in the cookie."""
+    from service.app.accounts import SESSION_S
+
+    session = await sign_up(http, "Comes Back")
+    digest = hashlib.sha256(session.encode()).hexdigest()
+    key = f"{store.prefix}:{{session:{digest}}}"
+    await store.redis.expire(key, 3600)  # as if signed in 29 days and 23 hours ago
+    me = await call(http, "GET", "/accounts/me", session)
+    assert me.status == 200
+    assert await store.redis.ttl(key) > SESSION_S - 600
+    renewed = me.headers["Set-Cookie"]
+    assert f"ds_session={session}" in renewed and f"Max-Age={SESSION_S}" in renewed and "HttpOnly" in renewed
+    # a session that ended is not brought back by a renewal
+    assert (await call(http, "DELETE", "/sessions/current", session)).status == 204
+    gone = await call(http, "GET", "/accounts/me", session)
+    assert gone.status == 401 and not await store.redis.exists(key)

@@ -32,7 +32,7 @@ from service.store.player_index import member
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # characters; a longer one is refused before it is hashed (no slow-hash flood)
-SESSION_S = 30 * 24 * 3600  # a session lives 30 days from sign-in
+SESSION_S = 30 * 24 * 3600  # a session lives 30 days from its last use of GET /accounts/me
 DEVICE_CODE_S = 600  # a device code signs in once within ten minutes
 DEVICE_TOKENS = 4  # seat tokens handed to other devices kept per seat (the oldest dropped)
 HASHING = 2  # Argon2id hashes computed at once (each takes 64 MiB and a core for a while)
@@ -154,6 +154,10 @@ class Accounts:
             return None
         fields = await self.store.get(account_id)
         return Account(account_id, fields["name"]) if fields.get("name") else None
+
+    async def renew(self, session: str) -> bool:
+        """Start the session's 30 days again (a person who keeps coming back stays signed in)."""
+        return await self.store.renew_session(sha256(session), SESSION_S)
 
     async def sign_out(self, account: Account, session: str) -> None:
         await self.store.drop_session(sha256(session), account.id)
