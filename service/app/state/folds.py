@@ -178,13 +178,35 @@ class Folds:
         and the log is folded again. The archive is asked first: a deal archived since it was
         folded is read on from the archived log (the store's read falls back to it), not lost.
         """
-        pending = self._loading.get(deal_id)
-        if pending is None or pending.done():
-            pending = self._loading[deal_id] = asyncio.ensure_future(self._load(deal_id))
-            pending.add_done_callback(
-                lambda f: self._loading.pop(deal_id, None) if self._loading.get(deal_id) is f else None
-            )
-        return await asyncio.shield(pending)
+        while True:
+            pending = self._loading.get(deal_id)
+            if pending is None or pending.done():
+                return await self._lead(deal_id)
+            # another caller's read is under way: share it; its caller's cancellation is not ours
+            await asyncio.wait([pending])
+            if not pending.cancelled():
+                return pending.result()
+
+    async def _lead(self, deal_id: str) -> Folded:
+        """The load in the caller's own task (no task of its own, no hop through the event loop
+        when nobody shares it), published for callers that come meanwhile (``load``)."""
+        shared: asyncio.Future[Folded] = asyncio.get_running_loop().create_future()
+        self._loading[deal_id] = shared
+        try:
+            folded = await self._load(deal_id)
+        except asyncio.CancelledError:
+            shared.cancel()  # those who wait read again themselves
+            raise
+        except BaseException as exc:
+            shared.set_exception(exc)
+            shared.exception()  # nobody may be waiting: no "never retrieved" warning
+            raise
+        else:
+            shared.set_result(folded)
+            return folded
+        finally:
+            if self._loading.get(deal_id) is shared:
+                del self._loading[deal_id]
 
     async def _load(self, deal_id: str) -> Folded:
         folded = self._cache.get(deal_id) or self._finished.get(deal_id)
