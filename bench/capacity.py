@@ -27,6 +27,14 @@ times a thousand), and the machine's load average, so a figure measured on a bus
 one measured on a quiet one. ``--appendfsync everysec`` measures Redis without a disk flush per
 write.
 
+``--target URL`` drives a service somewhere else (``http://host:port``, another machine's
+``dealstream serve``, started and stopped by whoever runs it): nothing is started here, the
+people and their streams are this process's only work, so the service gets its cores alone.
+The service's and Redis's CPU and memory are then not read (they are on the other host: read
+them there over the hold, e.g. from ``/proc/<pid>/stat`` or ``pidstat``); the steps report the
+latencies, the actions and this process's own CPU. ``--processes`` does not apply (the target
+runs as many as it was started with).
+
 ``--processes N[,M…]`` runs the whole ramp once per count (``dealstream serve --processes N``: N
 service processes on the one port, issue 26), one after the other in the same run against a
 fresh Redis each, and reports each count's ``capacity_tables`` (``capacity_by_processes``; a
@@ -51,11 +59,42 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
 from bench.common import add_game, by_name, emit, parser, registered, seat_count
 from bench.streams import Redis, Service, Subscriber, percentile
+
+
+class Remote:
+    """A service on another host (``--target``): its address only; nothing to start or stop."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"--target must be http://host[:port], not {url!r}")
+        self.host = parts.hostname
+        self.port = parts.port or 80
+        self.base = f"http://{self.host}:{self.port}"
+        self.process = None
+
+    async def ready(self) -> Remote:
+        """Waits (up to half a minute) for the target to answer its health check."""
+        async with aiohttp.ClientSession() as session:
+            for _ in range(300):
+                try:
+                    async with session.get(self.base + "/health") as resp:
+                        if resp.status == 200:
+                            return self
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.1)
+        raise RuntimeError(f"{self.base}/health does not answer 200")
+
+    def stop(self) -> None:
+        pass
+
 
 TARGET_P99_MS = 150.0
 TARGET_TABLES = 1000
@@ -120,7 +159,7 @@ class Action:
 class Tables:
     """Every table of the run, and what their people did."""
 
-    service: Service
+    service: Service | Remote
     think: tuple[float, float]
     rng: random.Random
     actions: list[Action] = field(default_factory=list)
@@ -148,7 +187,8 @@ class Tables:
         deal_id, token = created["deal_id"], created["tokens"]["0"]
         self.deals_started += 1
         self.live[index] = deal_id
-        sub = await Subscriber(self.service.port, deal_id, token, parse_views=True).open()
+        host = getattr(self.service, "host", "127.0.0.1")
+        sub = await Subscriber(self.service.port, deal_id, token, parse_views=True, host=host).open()
         try:
             start = {"type": "StartDeal", "client_seed": "capacity"}
             await self.command(session, sub, token, "start", start, None)
@@ -259,17 +299,28 @@ async def live_deal_memory(server: Redis, prefix: str, deal_ids: list[str]) -> d
 async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
     data_dir = tempfile.mkdtemp(prefix="ds-bench-capacity-")
     os.environ["DEALSTREAM_DATA_DIR"] = data_dir  # the service's archive file, not the checkout's
-    server = FsyncRedis(args.appendfsync).start()
-    service = Service(
-        server.port, "--bot-delay", str(args.bot_delay), "--keepalive", "15", "--processes", str(processes)
-    )
+    server: FsyncRedis | None = None
+    service: Service | Remote
+    if args.target:  # a service on another host: nothing of it runs here
+        service = Remote(args.target)
+    else:
+        server = FsyncRedis(args.appendfsync).start()
+        service = Service(
+            server.port,
+            "--bot-delay",
+            str(args.bot_delay),
+            "--keepalive",
+            "15",
+            "--processes",
+            str(processes),
+        )
     started = time.monotonic()
     steps: list[dict[str, Any]] = []
     memory: dict[str, Any] = {}
     tables = Tables(service, (args.think_min, args.think_max), random.Random(11))
     try:
         await service.ready()
-        prefix = next(a for a in service.process.args if str(a).startswith("bench-"))
+        prefix = getattr(service, "prefix", "")
         connector = aiohttp.TCPConnector(limit=0)
         timeout = aiohttp.ClientTimeout(total=60)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
@@ -284,9 +335,13 @@ async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
                     await asyncio.sleep(args.ramp / max(1, new))
                 await asyncio.sleep(args.warmup)
                 failed_before = len(tables.failed)
-                assert server.process is not None
-                workers = service_pids(service.process.pid, processes)
-                pids = {"redis": server.process.pid, **{f"service{i}": pid for i, pid in enumerate(workers)}}
+                pids: dict[str, int] = {}
+                if server is not None and server.process is not None and service.process is not None:
+                    workers = service_pids(service.process.pid, processes)
+                    pids = {
+                        "redis": server.process.pid,
+                        **{f"service{i}": pid for i, pid in enumerate(workers)},
+                    }
                 cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
                 own_before = time.process_time()
                 measure_from = time.monotonic()
@@ -294,11 +349,12 @@ async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
                 measure_to = time.monotonic()
                 span = measure_to - measure_from
                 cpu = {name: (cpu_seconds(pid) - cpu_before[name]) / span for name, pid in pids.items()}
+                local = bool(pids)  # else the service and Redis run on another host: not read here
                 cpu["service"] = sum(v for k, v in cpu.items() if k.startswith("service"))
                 cpu["bench"] = (time.process_time() - own_before) / span
                 await asyncio.sleep(2.0)  # events of the last actions still on their way
                 lat, answers, missing = action_latencies(tables.actions, measure_from, measure_to)
-                info = await asyncio.to_thread(redis_memory, server)
+                info = await asyncio.to_thread(redis_memory, server) if server is not None else {}
                 p99 = percentile(lat, 99) * 1000
                 step = {
                     "tables": target,
@@ -310,13 +366,20 @@ async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
                     "action_to_answer_p99_ms": round(percentile(answers, 99) * 1000, 1),
                     "events_missing": missing,
                     "commands_failed": len(tables.failed) - failed_before,
-                    "service_cpu_cores": round(cpu["service"], 2),
+                    "service_cpu_cores": round(cpu["service"], 2) if local else None,
                     # the service's cores per thousand tables held: the figure issue 46 aims at
-                    "service_cpu_per_1000_tables": round(cpu["service"] * 1000 / target, 3),
-                    "redis_cpu_cores": round(cpu["redis"], 2),
+                    "service_cpu_per_1000_tables": round(cpu["service"] * 1000 / target, 3)
+                    if local
+                    else None,
+                    # and per thousand actions of the people (with bots' moves in proportion): a
+                    # machine whose load slows the tables down does fewer actions per table
+                    "service_cpu_s_per_1000_actions": round(cpu["service"] * span * 1000 / len(lat), 2)
+                    if local and lat
+                    else None,
+                    "redis_cpu_cores": round(cpu["redis"], 2) if local else None,
                     "bench_cpu_cores": round(cpu["bench"], 2),
                     "machine_load_average_1m": round(os.getloadavg()[0], 2),
-                    "redis_used_memory": int(info["used_memory"]),
+                    "redis_used_memory": int(info["used_memory"]) if info else None,
                     "deals_finished_so_far": tables.deals_finished,
                 }
                 held = bool(lat) and p99 <= args.p99_ms and not missing and not step["commands_failed"]
@@ -324,7 +387,7 @@ async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
                 steps.append(step)
                 if not args.json:
                     print(step, flush=True)
-                if held:
+                if held and server is not None:
                     memory = await live_deal_memory(server, prefix, list(tables.live.values()))
                 elif len(steps) >= args.patience and not any(x["held"] for x in steps[-args.patience :]):
                     break  # the last ``patience`` steps all missed: past the capacity, not a spike
@@ -332,12 +395,14 @@ async def ramp(args: Any, processes: int = 1) -> dict[str, Any]:
             await asyncio.gather(*running, return_exceptions=True)
     finally:
         service.stop()
-        server.cleanup()
+        if server is not None:
+            server.cleanup()
         shutil.rmtree(data_dir, ignore_errors=True)
     capacity = max((s["tables"] for s in steps if s["held"]), default=0)
     return {
         "capacity_tables": capacity,
-        "processes": processes,
+        "processes": processes if not args.target else None,
+        "target": args.target,
         "target_tables": TARGET_TABLES,
         "p99_target_ms": args.p99_ms,
         "meets_target": capacity >= TARGET_TABLES,
@@ -377,6 +442,10 @@ def main(argv: list[str] | None = None) -> int:
         help="service processes (serve --processes N); a list (1,2): a ramp per count, and their ratio",
     )  # fmt: skip
     p.add_argument("--max-seconds", type=float, default=1500.0, help="no step starts after this")
+    p.add_argument(
+        "--target", default=None,
+        help="http://host:port of a service on another host to drive (none is started here)",
+    )  # fmt: skip
     p.add_argument("--archive-deals", type=int, default=300, help="bench.archive's deals (0: skip)")
     p.add_argument("--postgres", default=None, help="PostgreSQL for bench.archive ('' to skip)")
     add_game(p, "--archive-game", registered()[0], "bench.archive's game")
@@ -388,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
         args.postgres = "" if args.postgres is None else args.postgres
     args.steps = [int(s) for s in args.steps.split(",") if s.strip()]
     counts = [int(n) for n in str(args.processes).split(",") if n.strip()]
+    if args.target:
+        counts = [1]  # the target runs as many processes as it was started with
+        args.archive_deals = 0  # bench.archive measures this host's own Redis and archive
     if not counts or min(counts) < 1:
         p.error("--processes is a count from 1, or a list of them (1,2)")
     runs = [asyncio.run(ramp(args, n)) for n in counts]

@@ -125,10 +125,11 @@ class Redis:
 class Service:
     def __init__(self, redis_port: int, *extra: str) -> None:
         self.port = free_port()
+        self.prefix = f"bench-{uuid.uuid4().hex[:8]}"  # the service's keys in Redis
         self.log = tempfile.NamedTemporaryFile(prefix="ds-bench-service-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
-             "--redis", f"redis://127.0.0.1:{redis_port}/0", "--prefix", f"bench-{uuid.uuid4().hex[:8]}",
+             "--redis", f"redis://127.0.0.1:{redis_port}/0", "--prefix", self.prefix,
              "--create-limit", "1000000", "--max-streams", "20000", "--streams-per-address", "20000",
              "--processes", "1", *extra],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=self.log, stderr=subprocess.STDOUT,
@@ -171,8 +172,16 @@ class Subscriber:
     """One stream on a plain socket. Records when each id first arrived; parses only views (for
     the person's own stream, which must know when to act)."""
 
-    def __init__(self, port: int, deal_id: str, token: str | None = None, parse_views: bool = False) -> None:
+    def __init__(
+        self,
+        port: int,
+        deal_id: str,
+        token: str | None = None,
+        parse_views: bool = False,
+        host: str = "127.0.0.1",
+    ) -> None:
         self.port, self.deal_id, self.token, self.parse_views = port, deal_id, token, parse_views
+        self.host = host
         self.ids: list[tuple[int, float, str]] = []  # (id, arrival, event name)
         self.views: asyncio.Queue[dict] = asyncio.Queue()
         self.over = asyncio.Event()
@@ -181,10 +190,12 @@ class Subscriber:
         self._writer: asyncio.StreamWriter | None = None
 
     async def open(self) -> Subscriber:
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = await asyncio.open_connection(self.host, self.port)
         self._writer = writer
         auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
-        writer.write(f"GET /deals/{self.deal_id}/events/stream HTTP/1.1\r\nHost: b\r\n{auth}\r\n".encode())
+        writer.write(
+            f"GET /deals/{self.deal_id}/events/stream HTTP/1.1\r\nHost: {self.host}\r\n{auth}\r\n".encode()
+        )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
         self.status = int(head.split(b" ", 2)[1])
         self._task = asyncio.create_task(self._read(reader))

@@ -9,7 +9,7 @@ folder in each plus one line in ``GAMES`` and one kit in ``service.app.games``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import msgspec
@@ -17,6 +17,9 @@ import msgspec
 from domain.errors import RuleViolation
 from domain.shuffle import commitment
 from domain.table.clock import ClockSettings
+
+# shown each event of an execution with the state just after it (``Game.execute``)
+Watch = Callable[[Any, Any], None]
 
 
 class MatchPlace(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -215,9 +218,13 @@ class Game(Protocol):
 
     def decide(self, state: Any, command: Any) -> list[Any]: ...
 
-    def execute(self, state: Any, command: Any) -> tuple[list[Any], Any]:
+    def execute(self, state: Any, command: Any, watch: Watch | None = None) -> tuple[list[Any], Any]:
         """``decide`` plus the state after its events (equal to evolving ``state`` by them,
-        which is left unchanged): the service keeps it instead of evolving again."""
+        which is left unchanged): the service keeps it instead of evolving again. ``watch``,
+        when given, is called with each event and the state just after it, in order, as the
+        execution applies them (to be read then, not kept: the same state goes on changing):
+        the clock of a clocked deal reads each state on the way through a batch, so nothing
+        evolves the batch a second time to show it them."""
         ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...

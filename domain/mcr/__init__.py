@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.game import DealCreation
+from domain.game import DealCreation, Watch
 from domain.mcr import engine
 from domain.mcr.messages import Command, Event
 from domain.mcr.rulesets import MCR1, ruleset_of
@@ -40,8 +40,8 @@ class MCRGame(DealCreation):
     def decide(self, state: State, command: Any) -> list[Any]:
         return engine.decide(state, command)
 
-    def execute(self, state: State, command: Any) -> tuple[list[Any], State]:
-        return engine.execute(state, command)
+    def execute(self, state: State, command: Any, watch: Watch | None = None) -> tuple[list[Any], State]:
+        return engine.execute(state, command, watch)
 
     def evolve(self, state: State, event: Any) -> State:
         return engine.evolve(state, event)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.game import StartDeal
+from domain.game import StartDeal, Watch
 from domain.mcr.changes import evolve
 from domain.mcr.claims import after_discard, maybe_resolve
 from domain.mcr.dealing import start
@@ -43,7 +43,7 @@ def decide(state: State, cmd: Any) -> list[Event]:
     return execute(state, cmd)[0]
 
 
-def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 - one dispatch
+def execute(state: State, cmd: Any, watch: Watch | None = None) -> tuple[list[Event], State]:  # noqa: C901
     """``decide``, plus the clone the events were applied to as they were emitted: the state
     that folding them onto ``state`` gives, without folding again."""
     if not state.created:
@@ -51,7 +51,7 @@ def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 
     if type(cmd) is Abandon:  # TB-2.7: the table ends an untimed deal nobody moved in
         if state.phase == "over":
             raise RuleViolation("DS-6", "the deal is over")
-        run = Run(state.clone())
+        run = Run(state.clone(), watch)
         run.emit(DealAbandoned(cmd.idle_since_ms, cmd.idle_ms))
         reveal_seed(run)
         return run.events, run.s
@@ -63,7 +63,7 @@ def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 
     if type(cmd) is StartDeal:
         if state.phase != "new":
             raise RuleViolation("DS-2", "the deal has already started")
-        run = Run(state.clone())
+        run = Run(state.clone(), watch)
         plan = start_plan(state.seating, cmd)
         if plan and not isinstance(plan[0], str):
             for event in plan:  # TB-3.1: this person's seed, kept until every person has sent one
@@ -74,14 +74,14 @@ def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 
             start(run, cmd.client_seed, None)
         return run.events, run.s
     if type(cmd) is Expire:  # TB-2.5: the table plays the default move for the seat
-        return decide_expiry(execute, evolve, State.clone, state, cmd, default_move(state, seat))
+        return decide_expiry(execute, evolve, State.clone, state, cmd, default_move(state, seat), watch)
     if type(cmd) is Back:
-        run = Run(state.clone())
+        run = Run(state.clone(), watch)
         for event in decide_back(state.seating, cmd):
             run.emit(event)
         return run.events, run.s
     if type(cmd) in SEATING_COMMANDS:
-        run = Run(state.clone())
+        run = Run(state.clone(), watch)
         for event in decide_seating(state.seating, cmd, state.phase != "new"):
             run.emit(event)
         seeds = dealt_after_fill(run.s.seating) if type(cmd) is FillSeat else None
@@ -100,7 +100,7 @@ def execute(state: State, cmd: Any) -> tuple[list[Event], State]:  # noqa: C901 
         ok = cmd in legal_actions(state, seat)
     if not ok:
         refuse(state, cmd)
-    run = Run(state.clone())
+    run = Run(state.clone(), watch)
     s = run.s
     if t is Discard:
         run.emit(TileDiscarded(seat=seat, tile=cmd.tile))

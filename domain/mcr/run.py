@@ -3,7 +3,7 @@ step after a command is worked out from exactly the state the log will produce."
 
 from __future__ import annotations
 
-from domain.game import SeedRevealed
+from domain.game import SeedRevealed, Watch
 from domain.mcr.changes import evolve
 from domain.mcr.messages import Event
 from domain.mcr.state import State
@@ -11,15 +11,18 @@ from domain.table.seeds import deal_seed
 
 
 class Run:
-    __slots__ = ("s", "events")
+    __slots__ = ("s", "events", "watch")
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, watch: Watch | None = None) -> None:
         self.s = s
         self.events: list[Event] = []
+        self.watch = watch  # shown each event with the state just after it (``GameRules.execute``)
 
     def emit(self, e: Event) -> None:
         self.events.append(e)
         evolve(self.s, e)
+        if self.watch is not None:
+            self.watch(e, self.s)
 
 
 def reveal_seed(run: Run) -> None:

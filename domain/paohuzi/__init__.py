@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.game import DealCreation
+from domain.game import DealCreation, Watch
 from domain.paohuzi import aggregate
 from domain.paohuzi.messages import Command, Event
 
@@ -26,8 +26,10 @@ class Paohuzi(DealCreation):
     def decide(self, state: aggregate.State, command: Any) -> list[Any]:
         return aggregate.decide(state, command)
 
-    def execute(self, state: aggregate.State, command: Any) -> tuple[list[Any], aggregate.State]:
-        return aggregate.execute(state, command)
+    def execute(
+        self, state: aggregate.State, command: Any, watch: Watch | None = None
+    ) -> tuple[list[Any], aggregate.State]:
+        return aggregate.execute(state, command, watch)
 
     def evolve(self, state: aggregate.State, event: Any) -> aggregate.State:
         return aggregate.evolve(state, event)

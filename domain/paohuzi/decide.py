@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.game import StartDeal
+from domain.game import StartDeal, Watch
 from domain.paohuzi.cards import SEATS, group_huxi, kind_name
 from domain.paohuzi.changes import evolve
 from domain.paohuzi.forced import Ctx, end, next_reveal, open_window, payments, try_resolve
@@ -67,14 +67,14 @@ def _chi_ids(s: State, seat: int, card: int, choice: Any) -> list[list[int]]:
     return groups
 
 
-def _start(s: State, cmd: StartDeal) -> Ctx:
+def _start(s: State, cmd: StartDeal, watch: Watch | None = None) -> Ctx:
     """PH-2: deal the deck the seeds give, the opening ti and kan, a heavenly win, the first move.
     With several people, each one's ``StartDeal`` but the last only records its seed (TB-3.1)."""
     if s.created is None or s.phase != "new":
         raise RuleViolation("DS-2", "the deal is not created or already started")
     if not 0 <= cmd.seat < SEATS:
         raise RuleViolation("DS-3", f"unknown seat {cmd.seat}")
-    ctx = Ctx(s)
+    ctx = Ctx(s, watch)
     plan = start_plan(s.seating, cmd)
     if plan and not isinstance(plan[0], str):
         for event in plan:
@@ -158,7 +158,7 @@ def canonical(command: Any) -> Any:
     return Chi(seat=command.seat, window=command.window, groups=groups)
 
 
-def _answer(s: State, cmd: Any) -> Ctx:
+def _answer(s: State, cmd: Any, watch: Watch | None = None) -> Ctx:
     """A legal claim or pass: the answer, the chou a passed chi or peng causes (PH-6.7), and the
     window's resolution once nobody still to answer could beat the best claim (PH-6.4)."""
     seat = cmd.seat
@@ -167,7 +167,7 @@ def _answer(s: State, cmd: Any) -> Ctx:
     groups = None
     if answer == "chi":
         groups = _chi_ids(s, seat, s.table, chi_choice(cmd))
-    ctx = Ctx(s.copy())
+    ctx = Ctx(s.copy(), watch)
     ctx.emit(ClaimAnswered(window=s.window, seat=seat, answer=answer, groups=groups))
     if answer == "pass" and chou_on_pass(o.peng, bool(o.chi)):
         ctx.emit(ChouMarked(seat=seat, kind=kind_name(s.table >> 2)))
@@ -179,21 +179,21 @@ def decide(state: State, command: Any) -> list[Any]:
     return execute(state, command)[0]
 
 
-def execute(state: State, command: Any) -> tuple[list[Any], State]:
+def execute(state: State, command: Any, watch: Watch | None = None) -> tuple[list[Any], State]:
     """``decide``, plus the state those events lead to: the events are applied to a private
     copy as they are emitted, so it equals folding them onto ``state``, and it keeps what was
     worked out on the way (the options of a claim window just opened)."""
     if isinstance(command, Abandon):  # TB-2.7: the table ends an untimed deal nobody moved in
         if state.phase == "over":
             raise RuleViolation("DS-6", "the deal is over")
-        ctx = Ctx(state.copy())
+        ctx = Ctx(state.copy(), watch)
         end(ctx, DealAbandoned(command.idle_since_ms, command.idle_ms))
         return ctx.out, ctx.s
     if isinstance(command, StartDeal):
-        ctx = _start(state.copy(), command)
+        ctx = _start(state.copy(), command, watch)
         return ctx.out, ctx.s
     if isinstance(command, SEATING_COMMANDS):
-        ctx = Ctx(state.copy())
+        ctx = Ctx(state.copy(), watch)
         for event in decide_seating(state.seating, command, state.phase != "new"):
             ctx.emit(event)
         seeds = dealt_after_fill(ctx.s.seating) if isinstance(command, FillSeat) else None
@@ -201,9 +201,11 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
             _deal(ctx, *seeds)
         return ctx.out, ctx.s
     if isinstance(command, Expire):  # TB-2.5: the table plays the default move for the seat
-        return decide_expiry(execute, evolve, State.copy, state, command, default_move(state, command.seat))
+        return decide_expiry(
+            execute, evolve, State.copy, state, command, default_move(state, command.seat), watch
+        )
     if isinstance(command, Back):
-        ctx = Ctx(state.copy())
+        ctx = Ctx(state.copy(), watch)
         for event in decide_back(state.seating, command):
             ctx.emit(event)
         return ctx.out, ctx.s
@@ -217,9 +219,9 @@ def execute(state: State, command: Any) -> tuple[list[Any], State]:
     if not is_legal(state, command):
         raise refusal(state, command)
     if type(command) is Discard:
-        ctx = Ctx(state.copy())
+        ctx = Ctx(state.copy(), watch)
         ctx.emit(CardDiscarded(seat=seat, card=command.card))
         open_window(ctx)
     else:  # a claim or a pass in the open window: legal_actions lists nothing else
-        ctx = _answer(state, command)
+        ctx = _answer(state, command, watch)
     return ctx.out, ctx.s

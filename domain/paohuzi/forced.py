@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.claims import resolve
-from domain.game import SeedRevealed
+from domain.game import SeedRevealed, Watch
 from domain.paohuzi.cards import SEATS
 from domain.paohuzi.changes import evolve
 from domain.paohuzi.messages import (
@@ -46,15 +46,18 @@ from domain.table.seeds import deal_seed
 class Ctx:
     """The events of one ``decide`` call, each applied to a private state copy as it is emitted."""
 
-    __slots__ = ("s", "out")
+    __slots__ = ("s", "out", "watch")
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, watch: Watch | None = None) -> None:
         self.s = s
         self.out: list[Any] = []
+        self.watch = watch  # shown each event with the state just after it (``GameRules.execute``)
 
     def emit(self, e: Any) -> None:
         self.out.append(e)
         evolve(self.s, e)
+        if self.watch is not None:
+            self.watch(e, self.s)
 
 
 def end(ctx: Ctx, e: Any) -> None:

@@ -28,25 +28,31 @@ def away_seat(command_id: str | None) -> int | None:
 
 
 def decide_expiry(
-    execute: Callable[[Any, Any], tuple[list[Any], Any]],
+    execute: Callable[[Any, Any, Any], tuple[list[Any], Any]],
     evolve: Callable[[Any, Any], Any],
     copy: Callable[[Any], Any],
     state: Any,
     command: Expire,
     default_move: Any,
+    watch: Callable[[Any, Any], None] | None = None,
 ) -> tuple[list[Any], Any]:
     """``ClockExpired``, then the seat's default move decided as if the seat had sent it, then
-    ``SeatAway`` on a second expiry in a row: one batch, one append."""
+    ``SeatAway`` on a second expiry in a row: one batch, one append. ``watch``: as the game's
+    ``execute`` takes it."""
     if default_move is None:
         raise RuleViolation("DS-2", f"the deal does not wait on seat {command.seat}: nothing to expire")
     expired = ClockExpired(command.seat, command.deadline_ms, command.wait)
     before = evolve(copy(state), expired)
-    events, after = execute(before, default_move)
+    if watch is not None:
+        watch(expired, before)
+    events, after = execute(before, default_move, watch)
     out: list[Any] = [expired, *events]
     if command.away:
         away = SeatAway(command.seat)
         after = evolve(after, away)
         out.append(away)
+        if watch is not None:
+            watch(away, after)
     return out, after
 
 

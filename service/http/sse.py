@@ -35,8 +35,11 @@ def frame(data: bytes, ident: int | str | None, event: str) -> bytes:
     the data is the JSON the part holds, never decoded to text and encoded again."""
     out = [] if ident is None else [b"id: ", str(ident).encode(), _SEP]
     out += [b"event: ", event.encode(), _SEP]
-    for chunk in _LINES.split(data):
-        out += [b"data: ", chunk, _SEP]
+    if b"\n" in data or b"\r" in data:
+        for chunk in _LINES.split(data):
+            out += [b"data: ", chunk, _SEP]
+    else:  # one line (JSON as the parts hold it has no line break): no split to make
+        out += [b"data: ", data, _SEP]
     if event == "retry":  # a retry: field, for clients reconnecting alone
         out += [b"retry: ", str(RETRY_MS).encode(), _SEP]
     out.append(_SEP)

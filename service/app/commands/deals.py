@@ -52,6 +52,7 @@ from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.app.reads import queries
 from service.app.state.folds import (
+    ClockWatch,
     DealNotFound,
     Folded,
     Folds,
@@ -873,7 +874,9 @@ class DealService:
                         raise RuleViolation(
                             "DS-17", f"too late: seat {seat}'s time ran out {late} ms ago (TB-2.4)"
                         )
-                events, after = folded.kit.game.execute(folded.state, typed)
+                # a clocked deal's clock reads each state on the way through the batch
+                watched = ClockWatch(folded) if clock is not None else None
+                events, after = folded.kit.game.execute(folded.state, typed, watched)
                 if not events:
                     raise RuleViolation("DS-5", "the command changed nothing")
             except (RuleViolation, StaleVersion):
@@ -912,8 +915,8 @@ class DealService:
                         await self.load(deal_id), deal_id, result.first_version, result.last_version
                     )
                 if folded.version == result.first_version - 1:
-                    if clock is not None and at_ns is not None:
-                        step_clock_through(folded, folded.state, events, at_ns // 1_000_000, after)
+                    if watched is not None and at_ns is not None:
+                        step_clock_through(folded, events, at_ns // 1_000_000, watched)
                         away = away_seat(command_id)
                         if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
                             folded.clock.acted_for(away, result.first_version)

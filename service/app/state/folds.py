@@ -178,13 +178,35 @@ class Folds:
         and the log is folded again. The archive is asked first: a deal archived since it was
         folded is read on from the archived log (the store's read falls back to it), not lost.
         """
-        pending = self._loading.get(deal_id)
-        if pending is None or pending.done():
-            pending = self._loading[deal_id] = asyncio.ensure_future(self._load(deal_id))
-            pending.add_done_callback(
-                lambda f: self._loading.pop(deal_id, None) if self._loading.get(deal_id) is f else None
-            )
-        return await asyncio.shield(pending)
+        while True:
+            pending = self._loading.get(deal_id)
+            if pending is None or pending.done():
+                return await self._lead(deal_id)
+            # another caller's read is under way: share it; its caller's cancellation is not ours
+            await asyncio.wait([pending])
+            if not pending.cancelled():
+                return pending.result()
+
+    async def _lead(self, deal_id: str) -> Folded:
+        """The load in the caller's own task (no task of its own, no hop through the event loop
+        when nobody shares it), published for callers that come meanwhile (``load``)."""
+        shared: asyncio.Future[Folded] = asyncio.get_running_loop().create_future()
+        self._loading[deal_id] = shared
+        try:
+            folded = await self._load(deal_id)
+        except asyncio.CancelledError:
+            shared.cancel()  # those who wait read again themselves
+            raise
+        except BaseException as exc:
+            shared.set_exception(exc)
+            shared.exception()  # nobody may be waiting: no "never retrieved" warning
+            raise
+        else:
+            shared.set_result(folded)
+            return folded
+        finally:
+            if self._loading.get(deal_id) is shared:
+                del self._loading[deal_id]
 
     async def _load(self, deal_id: str) -> Folded:
         folded = self._cache.get(deal_id) or self._finished.get(deal_id)
@@ -340,35 +362,58 @@ def start_deadline_ms(folded: Folded) -> int | None:
     return None if limit is None else clock.seated_ms + limit
 
 
-def step_clock(folded: Folded, state: Any, event: Any, at_ms: int, version: int | None = None) -> None:
+# what the clock reads of the state after an event: the people it waits on, each with its wait
+# (``asked_people``), and whether every seat is taken
+ClockFacts = tuple[dict[int, str], bool]
+
+
+def clock_facts(folded: Folded, state: Any) -> ClockFacts:
+    return asked_people(folded, state), not state.seating.open_seats
+
+
+def step_clock(
+    folded: Folded,
+    state: Any,
+    event: Any,
+    at_ms: int,
+    version: int | None = None,
+    facts: ClockFacts | None = None,
+) -> None:
     """The clock after ``event`` (recorded at ``at_ms`` as ``version``, by default the fold's),
-    with ``state`` the state after it."""
+    with ``state`` the state after it (or ``facts``, what the clock reads of it, read earlier)."""
     if type(event) is DealCreated and event.clock is not None:
         folded.clock = ClockTrack(event.clock, len(event.seats))
     clock = folded.clock
     if clock is not None:
+        asked, seated = facts if facts is not None else clock_facts(folded, state)
         expired = event.seat if type(event) is ClockExpired else None
         if type(event) is SeatBack:  # back from away: the next expiry is a first one again
             clock.last_expired[event.seat] = False
-        if clock.seated_ms is None and not state.seating.open_seats:
+        if clock.seated_ms is None and seated:
             clock.seated_ms = at_ms  # the last open seat was taken here (TB-1.4, TB-2.7)
         at_version = folded.version if version is None else version
-        clock.step(at_ms, asked_people(folded, state), expired, at_version)
+        clock.step(at_ms, asked, expired, at_version)
 
 
-def step_clock_through(folded: Folded, before: Any, events: list[Any], at_ms: int, after: Any = None) -> None:
-    """The clock through a batch just appended (after ``folded.version``). ``after``: the state
-    after the whole batch, as the command's execution left it: the last event's step reads it,
-    so a batch of one event evolves nothing again, and a longer one evolves a copy of the state
-    before it only through the events before its last (the clock reads each state on the way)."""
-    game = folded.kit.game
-    last = len(events)
-    state = before
-    for i, event in enumerate(events, start=1):
-        if i == last and after is not None:
-            state = after
-        else:
-            if state is before:
-                state = game.copy_state(before)
-            state = game.evolve(state, event)
-        step_clock(folded, state, event, at_ms, folded.version + i)
+class ClockWatch:
+    """What the clock reads of each state on the way through a command's execution (the
+    ``watch`` the game's ``execute`` takes): the clock steps through the batch once it is
+    appended without evolving any of it again."""
+
+    __slots__ = ("folded", "facts")
+
+    def __init__(self, folded: Folded) -> None:
+        self.folded = folded
+        self.facts: list[ClockFacts] = []
+
+    def __call__(self, event: Any, state: Any) -> None:
+        self.facts.append(clock_facts(self.folded, state))
+
+
+def step_clock_through(folded: Folded, events: list[Any], at_ms: int, watched: ClockWatch) -> None:
+    """The clock through a batch just appended (after ``folded.version``), from what ``watched``
+    read of each state as the command's execution made it."""
+    if len(watched.facts) != len(events):  # an execution that did not show every event: a bug
+        raise AssertionError(f"the execution showed {len(watched.facts)} of its {len(events)} events")
+    for i, (event, facts) in enumerate(zip(events, watched.facts, strict=True), start=1):
+        step_clock(folded, None, event, at_ms, folded.version + i, facts)
