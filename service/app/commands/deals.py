@@ -919,7 +919,7 @@ class DealService:
                         step_clock_through(folded, events, at_ns // 1_000_000, watched)
                         away = away_seat(command_id)
                         if away is not None and folded.clock is not None:  # TB-2.8: moved for the seat
-                            folded.clock.acted_for(away, result.first_version)
+                            folded.clock.acted_for(away, result.last_version)  # as a fold marks it
                     folded.state = after  # what evolving by ``events`` gives, already worked out
                     folded.state_shared = False  # a new state, nobody else holds it yet
                     folded.events.extend(events)
