@@ -4,6 +4,7 @@ never counted as that person's decisions; a log with such moves reviews like any
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 
 import msgspec
@@ -14,6 +15,7 @@ from domain.table.absence import away_command_id
 from domain.table.clock import ClockSettings, Expire
 from domain.table.seating import TABLE_RULES
 from projections import review as rv
+from projections.mcr import review as mcr_review
 from service.app.analysis.reviews import build, decision_points
 from service.app.bots.runner import bot_command_id
 from service.app.games import kit
@@ -88,10 +90,16 @@ def _played(game_name: str) -> tuple[list[bytes], dict[str, list[int]]]:
     return raws, moves
 
 
+# What is checked here is which moves a review judges, not its values: the MCR evaluator plays
+# each option out on 8 paired deals, not the served review's up to 96 (as in test_review.py).
+EVALUATORS = {"mcr": functools.partial(mcr_review.evaluate, samples=8)}
+
+
 def _review(game_name: str, raws: list[bytes]) -> rv.Review:
     k = kit(game_name)
     ruleset, deal_id, points, moves = decision_points(raws, 0)
-    scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, k.review.evaluate, 0)
+    evaluate = EVALUATORS.get(game_name, k.review.evaluate)
+    scores = rv.evaluate_chunk(points, k.view_type, k.game.command_type, evaluate, 0)
     return build(ruleset, deal_id, 0, 0, points, scores, moves)
 
 

@@ -108,7 +108,8 @@ deals = st.tuples(
     st.lists(st.sampled_from(["random", "greedy"]), min_size=3, max_size=3),
     st.integers(0, 2**32),
 )
-SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 50 deals each here; tests/integration/test_properties_full.py runs the same three at 250
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -249,11 +250,14 @@ def test_PH_7_3_every_hand_and_kan_is_in_the_result_only_once_the_deal_is_over(d
     assert shown == view_from_state(state, 0).result  # the same sheet for every seat
 
 
-@settings(max_examples=3000, deadline=None)
-@given(
-    cards=st.lists(st.integers(min_value=0, max_value=79), min_size=1, max_size=21, unique=True),
-    k=st.integers(min_value=0, max_value=19),
-)
+CHI_HANDS = {
+    "cards": st.lists(st.integers(min_value=0, max_value=79), min_size=1, max_size=21, unique=True),
+    "k": st.integers(min_value=0, max_value=19),
+}
+
+
+@settings(max_examples=300, deadline=None)  # 3,000 in tests/integration/test_properties_full.py
+@given(**CHI_HANDS)
 def test_PH_6_5_chi_choices_shortcut_agrees_with_the_full_search(cards, k):
     """``chi_choices`` answers a hand without the claimed kind by a table look-up instead of
     the bi search: both must give the same chi, in the same order."""

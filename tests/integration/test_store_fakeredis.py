@@ -1,4 +1,6 @@
-"""The store and log recorder contracts on fakeredis (Lua through lupa); the race uses its TCP server."""
+"""The store and log recorder contracts on fakeredis (Lua through lupa), served over TCP by a
+fakeredis server in a thread; the race spawns two writer processes against it. Here, not in
+tests/unit, for that server and those processes (the race alone took 14 s of one core)."""
 
 from __future__ import annotations
 
