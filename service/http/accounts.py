@@ -251,6 +251,8 @@ class AccountHandlers:
         created_ms = int(time.time() * 1000)
         rows = [(member(kind, id_, seat), created_ms) for seat in seats]
         await self.accounts.take_over(account, rows)  # type: ignore[arg-type]
+        if kind == "deal":  # whose seat it is: Play again lists the next deal under the same account
+            await self.accounts.mark_seats(id_, seats, account)
 
     # handlers -------------------------------------------------------------------------
     async def sign_up(self, request: web.Request) -> web.Response:
@@ -349,6 +351,9 @@ class AccountHandlers:
         account = await self._account(request)
         folded = await self.deals.load(deal_id)  # 404 DS-7 for no such deal
         seat = await self.accounts.seat_in(account, deal_id, len(folded.seats))
+        match = getattr(folded.events[0], "match", None)
+        if seat is None and match is not None:  # a match's later deal: the same seats (TB-5.2)
+            seat = await self.accounts.seat_in(account, match.match_id, len(folded.seats), kind="match")
         if seat is None:
             raise RuleViolation("DS-40", "this account holds no seat of this deal")
         token = await self.accounts.hand_seat(deal_id, seat)

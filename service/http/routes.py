@@ -39,6 +39,7 @@ from service.http import sse
 from service.http.accounts import COOKIE, AccountHandlers, origin_guard
 from service.http.client_address import ClientAddress
 from service.http.openapi import openapi_document
+from service.http.people import PeopleHandlers
 from service.http.request import (
     MAX_BODY,
     RateLimiter,
@@ -104,7 +105,7 @@ class BudgetSpent(RuleViolation):
         self.retry_after = retry_after
 
 
-class Api(AccountHandlers):
+class Api(AccountHandlers, PeopleHandlers):
     def __init__(
         self,
         deals: DealService,
@@ -150,6 +151,7 @@ class Api(AccountHandlers):
         self.chat = ChatStore(redis, prefix)
         self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
+        self._people_init()  # the seat streams' wait for the next deal; quick play
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
@@ -346,6 +348,7 @@ class Api(AccountHandlers):
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()
         await self.account_seats(request, "deal", made["deal_id"], [int(s) for s in made.get("tokens") or {}])
+        await self.carry_accounts(deal_id, made["deal_id"])  # each account at the table
         return json_response(made, status=201 if made["created"] else 200)
 
     async def list_deals(self, request: web.Request) -> web.Response:
@@ -461,7 +464,8 @@ class Api(AccountHandlers):
             deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag,
             owner=self.client_address.of(request),  # a spectator's share of the streams (DS-31)
         )  # fmt: skip
-        return await sse.relay(request, live, self.keepalive)
+        after_end = self.follow_after(request, deal_id, viewer.seat)  # a seat waits for the next deal
+        return await sse.relay(request, live, self.keepalive, after_end)
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
