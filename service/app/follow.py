@@ -67,15 +67,20 @@ class FollowOn:
         again = await store.meta_field(deal_id, "rematched_by")
         return again or await store.meta_field(deal_id, "next_deal_id")
 
-    async def _holds(self, deal_id: str, seat: int) -> bool:
-        """Whether the deal seats a person in ``seat`` (a joined person's seat is open at the
-        creation and taken again at once: until then it does not)."""
+    async def _holds(self, old: Any, deal_id: str, seat: int) -> bool:
+        """Whether the deal follows ``old`` (its rematch, or the next deal of its match) and
+        seats a person in ``seat`` (a joined person's seat is open at the creation and taken
+        again at once: until then it does not)."""
         try:
             folded = await self.deals.load(deal_id)
         except Exception:  # noqa: BLE001 - not made yet (another process is making it)
             return False
+        match, old_match = getattr(folded.events[0], "match", None), getattr(old.events[0], "match", None)
+        follows = folded.rematch_of == old.events[0].deal_id or (
+            match is not None and old_match is not None and match.match_id == old_match.match_id
+        )
         kinds = folded.state.seating.kinds
-        return seat < len(kinds) and kinds[seat] == PERSON
+        return follows and seat < len(kinds) and kinds[seat] == PERSON
 
     async def wait(self, deal_id: str, seat: int, alive: Callable[[], bool]) -> tuple[str, bytes] | None:
         """``("rematch", message)`` once the next deal holds the seat; ``("retry", b"")`` when the
@@ -94,7 +99,7 @@ class FollowOn:
                 nxt = await self._next(deal_id)
                 if nxt is not None:
                     named_at = named_at or time.monotonic()
-                    if await self._holds(nxt, seat):
+                    if await self._holds(folded, nxt, seat):
                         token = await self.hand_seat(nxt, seat)
                         return "rematch", msgspec.json.encode(Rematch(nxt, seat, token))
                     if time.monotonic() - named_at > SEATED_S:

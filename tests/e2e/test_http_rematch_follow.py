@@ -97,18 +97,28 @@ async def test_every_account_at_the_table_holds_its_seat_of_the_new_deal(http):
     ana = (await resp.json())["token"]
     await _start(http, old, bo, "bo")
     await _start(http, old, ana, "ana")
-    resp = await call(http, "POST", f"/deals/{old}/rematch", bo_session, headers=auth(bo))
-    assert resp.status == 201, await resp.text()
-    new = (await resp.json())["deal_id"]
-    # Ana never asked: her phone, signed in by a device code, finds her seat of the new deal
+    # Ana's phone, signed in by a device code, holds her seat by a token handed to it alone (not
+    # carried into a rematch): it asks to play again and gets a token of her new seat
     code = (await (await call(http, "POST", "/accounts/me/device-codes", ana_session)).json())["device_code"]
     phone = await sign_in(http, device_code=code)
-    for session, seat in ((phone, 1), (bo_session, 0)):
+    resp = await call(http, "POST", f"/deals/{old}/my-seat", phone)
+    assert resp.status == 200, await resp.text()
+    phone_token = (await resp.json())["token"]
+    resp = await call(http, "POST", f"/deals/{old}/rematch", phone, headers=auth(phone_token))
+    assert resp.status == 201, await resp.text()
+    made = await resp.json()
+    new = made["deal_id"]
+    assert (
+        made["seat"] == 1 and made["token"] != phone_token and await _seat_of(http, new, made["token"]) == 1
+    )
+    # Bo never asked: his account holds seat 0 of the new deal all the same
+    for session, seat in ((bo_session, 0), (phone, 1)):
         resp = await call(http, "POST", f"/deals/{new}/my-seat", session)
         assert resp.status == 200, await resp.text()
         handed = await resp.json()
         assert handed["seat"] == seat and await _seat_of(http, new, handed["token"]) == seat
-    listed = await (await call(http, "GET", "/players/me/deals", phone)).json()
+    assert await _seat_of(http, new, bo) == 0  # and his own token of the old deal was carried
+    listed = await (await call(http, "GET", "/players/me/deals", bo_session)).json()
     assert new in json.dumps(listed)
     # an account that did not sit there holds no seat of it
     stranger = await sign_up(http, "Stranger")

@@ -331,7 +331,9 @@ class DealService:
             rated_by=rated_by,
         )  # fmt: skip
 
-    async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
+    async def rematch(
+        self, deal_id: str, seat: int, token: str, player_key: Any = None, hand_seat: Any = None
+    ) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
         one seat, ``rematch_of`` in its first event, every person in their seat again with their
         name and their token of this deal, as a match's next deal (TB-5.2). Made once
@@ -339,7 +341,9 @@ class DealService:
         whoever asks first creates it, and every later request of a seat of this deal, a retry
         too, answers the same deal with that seat (``created`` False). DS-15 only for a seat the
         new deal does not hold (a rematch made before every person was carried over). With
-        ``player_key`` the caller's seats in it are listed under the key."""
+        ``player_key`` the caller's seats in it are listed under the key. ``hand_seat(deal, seat)``:
+        a new token of the seat, for a caller whose token was handed to one device (``my-seat``,
+        a stream's ``rematch``) and so was not carried over, when the new deal seats a person there."""
         player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:
@@ -358,7 +362,13 @@ class DealService:
             made = {**await self._rematch_made(folded, plan, taken), "created": False}
         new = made["deal_id"]
         if await self.seats.seat_or_none(new, token) != seat:
-            raise AlreadyRematched(deal_id, new)
+            made_again = await self.load(new)  # this deal's own rematch, a person in the seat
+            kinds = made_again.state.seating.kinds
+            ours = made_again.rematch_of == deal_id and seat < len(kinds) and kinds[seat] == PERSON
+            handed = await hand_seat(new, seat) if hand_seat is not None and ours else None
+            if handed is None:
+                raise AlreadyRematched(deal_id, new)
+            token = handed
         if player is not None:  # the seats the caller holds the tokens of (all the creator's)
             created_ms = (await self.load(new)).created_ms or now_ms()
             await self.players.seated(player, "deal", new, folded.state.seating.party(seat), created_ms)
