@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
+from domain.errors import RuleViolation
 from domain.table.seating import PERSON
 from service.app.follow import FollowOn
 from service.http.request import transport_alive
@@ -21,6 +22,7 @@ class PeopleHandlers:
     deals: Any
     accounts: Any
     hub: Any
+    signed_in: Any
 
     def _people_init(self) -> None:
         self.follow = FollowOn(self.deals, self.accounts.hand_seat, lambda: bool(self.hub.closing))
@@ -38,3 +40,32 @@ class PeopleHandlers:
         """Every account that held a person seat of ``old`` holds the same seat of ``new``."""
         kinds = (await self.deals.load(old)).state.seating.kinds
         await self.accounts.carry_seats(old, new, [s for s, kind in enumerate(kinds) if kind == PERSON])
+
+    # rated tables of several accounts ---------------------------------------------------
+    async def _rated(self, deal_id: str) -> tuple[Any, list[str] | None]:
+        folded = await self.deals.load(deal_id)
+        return folded, getattr(folded.events[0], "rated", None)
+
+    async def rated_joiner(self, request: web.Request, deal_id: str, name: Any) -> Any:
+        """The seat name a join records: at a rated deal the signed-in account's name (the
+        rated player the ratings read from the log), DS-34 without a session and DS-41 for an
+        account that sits at the table already; elsewhere the name sent."""
+        from service.http.accounts import COOKIE
+
+        folded, rated = await self._rated(deal_id)
+        if not rated:
+            return name
+        account = await self.signed_in(request) if COOKIE in request.cookies else None
+        if account is None:
+            raise RuleViolation("DS-34", "a rated table's open seats are for signed-in accounts: sign in")
+        if account.name in rated or account.name in folded.state.seating.names:
+            raise RuleViolation("DS-41", "a rated deal seats each player once: this account sits here")
+        return account.name
+
+    async def rated_fill(self, deal_id: str, kind: str) -> None:
+        """At a rated deal an open seat takes a house bot not at the table yet (DS-41)."""
+        from projections.ratings import RATED_BOTS
+
+        folded, rated = await self._rated(deal_id)
+        if rated and (kind not in RATED_BOTS or kind in rated or kind in folded.state.seating.kinds):
+            raise RuleViolation("DS-41", "a rated deal's open seat takes a house bot of a level not there")

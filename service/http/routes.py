@@ -296,11 +296,12 @@ class Api(AccountHandlers, PeopleHandlers):
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), JoinRequest)
         token = bearer(request)  # a seat of this deal may not take a second one
+        name = await self.rated_joiner(request, deal_id, body.name)  # a rated deal: an account's seat
         joined = await self.deals.join(
             deal_id,
             invite=body.invite,
             seat=body.seat,
-            name=body.name,
+            name=name,
             token=token,
             player_key=body.player_key,
         )
@@ -315,6 +316,7 @@ class Api(AccountHandlers, PeopleHandlers):
         body = parse(await read_body(request), FillRequest)
         level = body.level if isinstance(body.level, str) else ""
         kinds = [""] * seat + [level if level.startswith("bot:") else f"bot:{level}"]
+        await self.rated_fill(deal_id, kinds[-1])  # a rated deal: a house bot not at the table yet
         places = await self._program_places(self.client_address.of(request), kinds)  # DS-32, DS-33
         try:
             filled = await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)

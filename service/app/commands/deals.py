@@ -179,19 +179,23 @@ def bot_kind(seat: Any, kit_: GameKit) -> str:
     raise RuleViolation("DS-5", f"a seat is 'human', 'open' or one of {levels}; got {seat!r}")
 
 
-def rated_seats(seat_kinds: list[str], account: str) -> list[str]:
-    """The rated player of each seat of a rated deal: ``account`` in its one person seat, the
-    house bot's kind in each other (DS-41 for any other table: an open seat, a bot program,
-    a second person seat, a player twice)."""
+def rated_seats(seat_kinds: list[str], account: str, open_seats: bool = False) -> list[str]:
+    """The rated player of each seat of a rated table: ``account`` in its one person seat, the
+    house bot's kind in each bot seat, and, with ``open_seats`` (a deal), ``""`` in each open seat:
+    the signed-in account that joins it (``rated_joiner``) or the house bot put there. DS-41 for
+    any other table: a bot program, a second person seat, an open seat of a match, a bot twice."""
     from projections.ratings import RATED_BOTS
 
-    players = [account if kind == PERSON else kind for kind in seat_kinds]
-    if seat_kinds.count(PERSON) != 1 or any(k != PERSON and k not in RATED_BOTS for k in seat_kinds):
+    players = [account if kind == PERSON else "" if kind == OPEN else kind for kind in seat_kinds]
+    allowed = (*RATED_BOTS, PERSON, *((OPEN,) if open_seats else ()))
+    if seat_kinds.count(PERSON) != 1 or any(k not in allowed for k in seat_kinds):
         raise RuleViolation(
-            "DS-41", "a rated deal seats the signed-in account once and house bots (bot:random, "
-            "bot:greedy, bot:strong) in every other seat",
+            "DS-41", "a rated table seats the signed-in account once, house bots (bot:random, "
+            "bot:greedy, bot:strong)" + (" and open seats for signed-in accounts" if open_seats else "")
+            + " in every other seat",
         )  # fmt: skip
-    if len(set(players)) != len(players):
+    named = [p for p in players if p]
+    if len(set(named)) != len(named):
         raise RuleViolation("DS-41", "a rated deal seats each player once: its bots are of different levels")
     return players
 
@@ -471,7 +475,7 @@ class DealService:
         creation, without an invite, and taken again by its person's digest at once."""
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
-        rated = rated_seats(seat_kinds, rated_by) if rated_by is not None else None
+        rated = rated_seats(seat_kinds, rated_by, match is None) if rated_by is not None else None
         if pace not in PACES:
             raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == PERSON}
@@ -967,7 +971,8 @@ class DealService:
             return
         at = decode_record(records[-1]).recorded_at
         payments = folded.kit.deal_summary(folded.state).payments
-        result = deal_result(folded.kit.name, folded.events[0], payments, at, abandoned(folded.events))
+        ended = abandoned(folded.events)
+        result = deal_result(folded.kit.name, folded.events[0], payments, at, ended, folded.events)
         if result is not None:
             await self.ratings.record(result)
 

@@ -41,7 +41,7 @@ def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
         return None
     payments = kit_.deal_summary(state).payments
     at = decode_record(records[-1]).recorded_at
-    return deal_result(kit_.name, events[0], payments, at, abandoned(events))
+    return deal_result(kit_.name, events[0], payments, at, abandoned(events), events)
 
 
 def result_of_match_records(records: Sequence[bytes]) -> RatedResult | None:

@@ -197,7 +197,7 @@ async function startDeal(game) {
     const body = { game, seats, client_seed: clientSeed, pace }; // sent with this browser's key: "My games" lists it
     const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
-    if ($("#rated").checked) body.rated = true; // signed in, one person seat and house bots (DS-41)
+    if ($("#rated").checked) body.rated = true; // signed in: its person seat, house bots and open seats for accounts (DS-41)
     const open = seats.includes("open");
     const name = $("#my-name").value;
     if (name && !allBots) {
