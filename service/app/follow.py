@@ -1,6 +1,6 @@
 """Where a seat goes after its deal: a seat's stream at a table of people outlives the deal's end.
 
-After ``deal-over`` a seat's stream of a deal with two or more person seats stays open and waits
+After ``deal-over`` a seat's stream of a deal people joined (``people_table``) stays open and waits
 for the deal that follows it: "Play again" (the ``rematched_by`` meta field) or, in a match, the
 next deal (``next_deal_id``). Once that deal holds the seat for a person (TB-5.2 carries every
 person to the same seat), the stream gets one ``rematch`` message, ``{"deal_id", "seat",
@@ -42,8 +42,10 @@ class Rematch(msgspec.Struct):
 
 
 def people_table(folded: Any) -> bool:
-    """Whether a deal seats two or more people (its seats' streams wait for what follows)."""
-    return sum(1 for kind in folded.state.seating.kinds if kind == PERSON) >= 2
+    """Whether people other than the creator sat at the deal (joined a seat by invite, from the
+    lobby, carried into a rematch, or seated by quick play): its seats' streams wait for what
+    follows. A creator's deal of several seats it holds itself is no table of people."""
+    return any(type(e).__name__ == "SeatJoined" and e.token_digest for e in folded.events)
 
 
 class FollowOn:

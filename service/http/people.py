@@ -13,7 +13,8 @@ from aiohttp import web
 from domain.errors import RuleViolation
 from domain.table.seating import PERSON
 from service.app.follow import FollowOn
-from service.http.request import transport_alive
+from service.app.seeks import QuickPlay, SeekMade, SeekRequest
+from service.http.request import json_response, parse, read_body, transport_alive
 
 
 class PeopleHandlers:
@@ -23,9 +24,11 @@ class PeopleHandlers:
     accounts: Any
     hub: Any
     signed_in: Any
+    _account: Any
 
     def _people_init(self) -> None:
         self.follow = FollowOn(self.deals, self.accounts.hand_seat, lambda: bool(self.hub.closing))
+        self.quick = QuickPlay(self.deals, self.accounts)
 
     def follow_after(
         self, request: web.Request, deal_id: str, seat: int | None
@@ -69,3 +72,22 @@ class PeopleHandlers:
         folded, rated = await self._rated(deal_id)
         if rated and (kind not in RATED_BOTS or kind in rated or kind in folded.state.seating.kinds):
             raise RuleViolation("DS-41", "a rated deal's open seat takes a house bot of a level not there")
+
+    # quick play ---------------------------------------------------------------------------
+    async def seek_create(self, request: web.Request) -> web.Response:
+        """Ask for a table of ``game`` (signed in): 201 with the seek's id."""
+        account = await self._account(request)  # DS-34 (401) before the body is read
+        body = parse(await read_body(request), SeekRequest)
+        return json_response(SeekMade(seek_id=await self.quick.seek(account, body)), status=201)
+
+    async def seek_read(self, request: web.Request) -> web.Response:
+        """The seek's state for its own account (404 to any other): waiting, or seated with a
+        new token of the seat. Reading it is what keeps it alive."""
+        account = await self._account(request)
+        return json_response(await self.quick.read(account, request.match_info["seek_id"]))
+
+    async def seek_delete(self, request: web.Request) -> web.Response:
+        """The person leaves the queue: 204; the seek is gone."""
+        account = await self._account(request)
+        await self.quick.leave(account, request.match_info["seek_id"])
+        return web.Response(status=204)

@@ -229,3 +229,9 @@ class Accounts:
             await self.events.put_meta(new, {f"{ACCOUNT_FIELD}{seat}": account_id})
             carried += 1
         return carried
+
+    async def list_seat(self, account_id: str, deal_id: str, seat: int) -> None:
+        """A seat the service gave the account (quick play): in its games and the deal's meta."""
+        key = self.events.keys.player(games_digest(account_id))
+        await self.events.redis.zadd(key, {member("deal", deal_id, seat): int(time.time() * 1000)}, nx=True)
+        await self.events.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account_id})

@@ -335,6 +335,20 @@ class DealService:
             rated_by=rated_by,
         )  # fmt: skip
 
+    async def create_seated(
+        self, game_name: str, seats: list[str], people: dict[int, str], deal_id: str
+    ) -> dict[str, Any]:
+        """A table the service seats people at (quick play): each person's seat open at the
+        creation and taken at once under its name, with a token nobody is given (each person
+        gets a token of its own seat later, as ``my-seat`` hands out); a clock (TB-2.1), not
+        listed while it is live. Made twice under one id, the second answers the first."""
+        joined = {
+            seat: (name, token_digest(secrets.token_urlsafe(32)), False) for seat, name in people.items()
+        }
+        return await self._create(
+            game_name, seats, None, None, None, False, "normal", None, deal_id, joined=joined, clock={}
+        )
+
     async def rematch(
         self, deal_id: str, seat: int, token: str, player_key: Any = None, hand_seat: Any = None
     ) -> dict[str, Any]:
