@@ -8,7 +8,9 @@ finds the run's spread within its own window: ``WINDOW_BASE`` rating points plus
 for every second it has waited, so a long wait accepts a wider table. A seek with ``bots_after_s``
 that has waited that long takes the nearest seekers within both windows and house bots
 (``BOT_LEVEL``) in the seats left. A seek whose person has not asked about it for ``STALE_S``
-ends (the person left), and ``DELETE`` ends it at once. The time every decision uses is this
+ends (the person left), and ``DELETE`` ends it at once. A table's plan is kept beside its seeks:
+if the process that matched it dies before making the deal, the next read of one of its seeks
+(on any process) makes it under the same id after ``MAKE_GRACE_S``. The time every decision uses is this
 process's clock, passed to the script as a number (the domain never reads a clock).
 
 A table is made like a deal of invited people: every seat is open at the creation and taken at
@@ -41,6 +43,7 @@ FORGET_S = 600.0  # a seated seek stays readable this long after its last read
 MATCH_EVERY_S = 0.05  # a process looks for tables of a game at most this often
 MAX_BOTS_AFTER_S = 3600
 BOT_LEVEL = "bot:greedy"
+MAKE_GRACE_S = 5.0  # a table matched this long ago whose deal is missing is made by whoever reads it
 TABLES_PER_LOOK = 64
 
 
@@ -121,6 +124,12 @@ class QuickPlay:
         waited = max(0.0, ((seek.seated_ms or self.now_ms()) - seek.since_ms) / 1000)
         if seek.status == "seated" and seek.deal_id is not None and seek.seat is not None:
             token = await self.accounts.hand_seat(seek.deal_id, seek.seat)
+            late = self.now_ms() - (seek.seated_ms or 0) > MAKE_GRACE_S * 1000
+            if token is None and late:  # the process that matched it died before making the deal
+                table = await self.store.plan(game, seek.deal_id, self.now_ms())
+                if table is not None:
+                    await self._make(game, table)
+                    token = await self.accounts.hand_seat(seek.deal_id, seek.seat)
             if token is not None:  # else the table is still being made (by another process)
                 return SeekState("seated", seek.deal_id, seek.seat, token, waited)
         return SeekState("waiting", None, None, None, waited)

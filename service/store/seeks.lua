@@ -101,6 +101,7 @@ elseif op == 'match' then
   end
   if not group then return nil end
   local out = {deal_id, bots}
+  local plan = {bots = bots, ids = {}, m = now, p = now}
   for seat, s in ipairs(group) do
     redis.call('ZREM', queue, s.id)
     local id = s.id
@@ -113,15 +114,21 @@ elseif op == 'match' then
     save(id, s)
     if redis.call('HGET', seeks, 'acct:' .. s.a) == id then redis.call('HDEL', seeks, 'acct:' .. s.a) end
     out[#out + 1] = id
+    plan.ids[#plan.ids + 1] = id
   end
+  -- the table's plan: any process makes the deal from it if the one that matched did not
+  redis.call('HSET', seeks, 'table:' .. deal_id, cjson.encode(plan))
   return out
+elseif op == 'plan' then
+  -- ARGV: deal_id: the table's plan as JSON, or nil
+  return redis.call('HGET', seeks, 'table:' .. ARGV[3])
 elseif op == 'sweep' then
   -- ARGV: forget_ms: seated seeks older than this and stale waiting ones are forgotten
   local forget = tonumber(ARGV[3])
   local all = redis.call('HGETALL', seeks)
   local gone = 0
   for k = 1, #all, 2 do
-    local s = string.sub(all[k], 1, 5) ~= 'acct:' and cjson.decode(all[k + 1]) or nil
+    local s = string.sub(all[k], 1, 5) ~= 'acct:' and cjson.decode(all[k + 1]) or nil  -- a seek or a plan
     if s and now - s.p > forget then
       redis.call('HDEL', seeks, all[k])
       redis.call('ZREM', queue, all[k])

@@ -3,7 +3,8 @@
 Per game two keys under the hash tag ``{seeks:<game>}`` (one slot on Redis Cluster): a sorted
 set of the waiting seeks scored by their account's rating, and a hash of every seek as JSON (its
 account, name, rating, when it began, when bots may fill in, when its person last asked about it,
-and once seated its deal and seat), plus ``acct:<account id>`` -> the account's waiting seek. One
+and once seated its deal and seat), plus ``acct:<account id>`` -> the account's waiting seek and
+``table:<deal id>`` -> the plan of a table made (its seeks in seat order, its bots). One
 script call adds, reads, drops or matches, so two processes (or two hosts) never seat a seeker
 twice: a match removes its seekers from the queue in the same step that picks them. No token is
 kept here; a seated seek's token is made when its account reads it.
@@ -95,6 +96,17 @@ class SeekStore:
             return None
         text = [x.decode() if isinstance(x, bytes) else str(x) for x in out]
         return Table(text[0], int(text[1]), text[2:])
+
+    async def plan(self, game: str, deal_id: str, now_ms: int) -> Table | None:
+        """The table a match made, as the script recorded it (to make its deal again)."""
+        raw = await self._call(game, "plan", now_ms, deal_id)
+        if raw is None:
+            return None
+        plan = json.loads(raw)
+        ids = plan.get("ids") or []
+        return Table(
+            deal_id, int(plan.get("bots", 0)), [str(i) for i in (ids if isinstance(ids, list) else [])]
+        )
 
     async def sweep(self, game: str, forget_ms: int, now_ms: int) -> int:
         return int(await self._call(game, "sweep", now_ms, forget_ms))

@@ -113,3 +113,37 @@ async def test_two_processes_seat_every_seeker_exactly_once(http, second_server)
         assert view["seat"] == state["seat"]
         summary = await (await http.get(f"/deals/{state['deal_id']}")).json()
         assert summary["names"][state["seat"]] == names[n]
+
+
+async def test_a_table_matched_by_a_process_that_died_is_made_by_the_next_read(store):
+    """The matching script seated two seekers, and the process that ran it died before making
+    the deal: once the grace is over, a read of either seek makes the deal under that id."""
+    from service.app.accounts import Account, Accounts
+    from service.app.commands.deals import DealService
+    from service.app.seeks import MAKE_GRACE_S, QuickPlay
+
+    now = [1_000_000.0]
+    deals = DealService(store, bot_delay=0.0)
+    quick = QuickPlay(deals, Accounts(store), clock=lambda: now[0])
+    try:
+        ana, bo = Account("acct-ana", "Ana"), Account("acct-bo", "Bo")
+        # the seeks go straight into the queue: no process looks for tables on its way
+        ids = {}
+        for account in (ana, bo):
+            ids[account.name] = f"mcr-{account.id.replace('-', '')}"
+            await quick.store.add(
+                "mcr", ids[account.name], account.id, account.name, 0.0, 0, 1_000_000_000, 30_000
+            )
+        table = await quick.store.match("mcr", "ab" * 8, 4, 2.0, 1.0, 30_000, 1_000_000_000)  # then it died
+        assert table is not None and table.bots == 2 and len(table.seek_ids) == 2
+        state = await quick.read(ana, ids["Ana"])
+        assert state.status == "waiting"  # the deal may still be on its way: not made twice at once
+        now[0] += MAKE_GRACE_S + 1
+        states = {a.name: await quick.read(a, ids[a.name]) for a in (ana, bo)}
+        assert {s.status for s in states.values()} == {"seated"}
+        assert {s.deal_id for s in states.values()} == {"ab" * 8}
+        folded = await deals.load("ab" * 8)
+        assert sorted(n for n in folded.state.seating.names if n) == ["Ana", "Bo"]
+        assert folded.seats.count("bot:greedy") == 2
+    finally:
+        await deals.close()
