@@ -254,6 +254,10 @@ class AccountHandlers:
         await self.accounts.take_over(account, rows)  # type: ignore[arg-type]
         if kind == "deal":  # whose seat it is: Play again lists the next deal under the same account
             await self.accounts.mark_seats(id_, seats, account)
+            match = getattr((await self.deals.load(id_)).events[0], "match", None)
+            if match is not None:  # a seat joined in a match's deal: the match's later deals too
+                more = [(member("match", match.match_id, seat), created_ms) for seat in seats]
+                await self.accounts.take_over(account, more)  # type: ignore[arg-type]
 
     # handlers -------------------------------------------------------------------------
     async def sign_up(self, request: web.Request) -> web.Response:

@@ -123,3 +123,39 @@ async def test_every_account_at_the_table_holds_its_seat_of_the_new_deal(http):
     # an account that did not sit there holds no seat of it
     stranger = await sign_up(http, "Stranger")
     await expect_problem(await call(http, "POST", f"/deals/{new}/my-seat", stranger), 404, "DS-40")
+
+
+async def test_a_matchs_next_deal_reaches_each_seat_by_its_stream_and_each_account_by_my_seat(http):
+    bo_session, ana_session = await sign_up(http, "Bo"), await sign_up(http, "Ana")
+    body = {
+        "game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "name": "Bo", "length": 2,
+        "deck": QUICK_END, "dealer": 0,
+    }  # fmt: skip
+    resp = await call(http, "POST", "/matches", bo_session, json=body)
+    assert resp.status == 201, await resp.text()
+    created = await resp.json()
+    first, bo = created["deal_id"], created["tokens"]["0"]
+    join = {"invite": created["invites"]["1"], "name": "Ana"}
+    resp = await call(http, "POST", f"/deals/{first}/join", ana_session, json=join)
+    assert resp.status == 201, await resp.text()
+    ana = (await resp.json())["token"]
+    streams = {0: await http.get(f"/deals/{first}/events/stream", headers=auth(bo))}
+    streams[1] = await http.get(f"/deals/{first}/events/stream", headers=auth(ana))
+    watcher = await http.get(f"/deals/{first}/events/stream")  # the match is private: refused, or nothing
+    await _start(http, first, bo, "bo")
+    await _start(http, first, ana, "ana")
+    told = {}
+    for seat, stream in streams.items():
+        rest = await _read(stream, None, timeout=90)
+        assert [name for name, _ in rest][-2:] == ["deal-over", "rematch"], [name for name, _ in rest]
+        told[seat] = json.loads(rest[-1][1])
+    second = told[0]["deal_id"]
+    assert second != first and told[1]["deal_id"] == second
+    for seat, message in told.items():
+        assert message["seat"] == seat and await _seat_of(http, second, message["token"]) == seat
+    if watcher.status == 200:
+        assert all(name != "rematch" for name, _ in await _read(watcher, None, timeout=90))
+    for session, seat in ((bo_session, 0), (ana_session, 1)):  # the match's seats, on any device
+        resp = await call(http, "POST", f"/deals/{second}/my-seat", session)
+        assert resp.status == 200, await resp.text()
+        assert (await resp.json())["seat"] == seat
