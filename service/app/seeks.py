@@ -109,18 +109,18 @@ class QuickPlay:
         held = await self.store.add(
             game, seek_id, account.id, account.name, rating, bots_ms, self.now_ms(), int(STALE_S * 1000)
         )
-        await self.look(game, force=True)
+        await self.look(game)  # at most once per MATCH_EVERY_S here, however many ask
         return held
 
     async def read(self, account: Account, seek_id: str) -> SeekState:
         game = _game_of(seek_id)
-        seek = await self.store.poll(game, seek_id, self.now_ms()) if game in _games() else None
+        seek = await self.store.poll(game, seek_id, self.now_ms(), account.id) if game in _games() else None
         if seek is None or seek.account != account.id:  # another account's seek is no seek to it
             raise RuleViolation("DS-51", "no seek of this account has this id (it ended, or is another's)")
         assert game is not None
         if seek.status == "waiting":
             await self.look(game)
-            seek = await self.store.poll(game, seek_id, self.now_ms()) or seek
+            seek = await self.store.poll(game, seek_id, self.now_ms(), account.id) or seek
         waited = max(0.0, ((seek.seated_ms or self.now_ms()) - seek.since_ms) / 1000)
         if seek.status == "seated" and seek.deal_id is not None and seek.seat is not None:
             token = await self.accounts.hand_seat(seek.deal_id, seek.seat)

@@ -30,9 +30,9 @@ if op == 'add' then
   redis.call('ZADD', queue, s.r, id)
   return id
 elseif op == 'poll' then
-  -- ARGV: id; the seek as JSON (its poll time moved on), or nil
+  -- ARGV: id, account; the seek as JSON (its poll time moved on), or nil (none of this account's)
   local s = load(ARGV[3])
-  if not s then return nil end
+  if not s or (ARGV[4] ~= '' and s.a ~= ARGV[4]) then return nil end
   s.p = now
   save(ARGV[3], s)
   return cjson.encode(s)

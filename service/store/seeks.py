@@ -74,8 +74,9 @@ class SeekStore:
         )
         return held.decode() if isinstance(held, bytes) else str(held)
 
-    async def poll(self, game: str, seek_id: str, now_ms: int) -> Seek | None:
-        raw = await self._call(game, "poll", now_ms, seek_id)
+    async def poll(self, game: str, seek_id: str, now_ms: int, account: str = "") -> Seek | None:
+        """The seek (of ``account`` only, when given: another's is not kept alive by its reads)."""
+        raw = await self._call(game, "poll", now_ms, seek_id, account)
         if raw is None:
             return None
         s = json.loads(raw)
