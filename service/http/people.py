@@ -25,6 +25,7 @@ class PeopleHandlers:
     hub: Any
     signed_in: Any
     _account: Any
+    matches: Any
 
     def _people_init(self) -> None:
         self.follow = FollowOn(self.deals, self.accounts.hand_seat, lambda: bool(self.hub.closing))
@@ -46,8 +47,14 @@ class PeopleHandlers:
 
     # rated tables of several accounts ---------------------------------------------------
     async def _rated(self, deal_id: str) -> tuple[Any, list[str] | None]:
+        """The deal and its rated players: its own, or its rated match's (a match's deal)."""
         folded = await self.deals.load(deal_id)
-        return folded, getattr(folded.events[0], "rated", None)
+        rated = getattr(folded.events[0], "rated", None)
+        match = getattr(folded.events[0], "match", None)
+        if not rated and match is not None:
+            state, _version = await self.matches.log.state(match.match_id)
+            rated = state.created.rated if state.created is not None else None
+        return folded, rated
 
     async def rated_joiner(self, request: web.Request, deal_id: str, name: Any) -> Any:
         """The seat name a join records: at a rated deal the signed-in account's name (the

@@ -67,7 +67,7 @@ async def test_a_rated_table_seats_only_the_signed_in_account_and_house_bots(htt
     ]
     for who, body in bad:
         await expect_problem(await call(http, "POST", "/deals", who, json=body), 422, "DS-41")
-    match = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True, "length": 2}
+    match = {"game": "paohuzi", "seats": ["human", "human", "bot:greedy"], "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", session, json=match), 422, "DS-41")
     match = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", None, json=match), 422, "DS-41")
@@ -419,3 +419,43 @@ async def test_a_killed_service_restarted_answers_what_the_rebuild_prints(
     finally:
         first.stop()
         await drop_prefix(redis_client, key_prefix)
+
+
+@pytest.mark.timeout(300)
+async def test_a_rated_match_of_two_accounts_is_rated_by_the_seats_they_took(http, store):
+    """A rated match leaves a seat open for another account: a guest may not take it; Ana's
+    account does; the match's result rates Bo, Ana and the bot by the standings, and the rebuild
+    from the logs alone agrees; the match audit holds."""
+    bo = await sign_up(http, "Bo")
+    ana = await sign_up(http, "Ana")
+    body = {
+        "game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True, "name": "Bo",
+        "length": 2, "deck": list(range(kit("paohuzi").game.deck_size)), "dealer": 0,
+    }  # fmt: skip
+    resp = await call(http, "POST", "/matches", bo, json=body)
+    assert resp.status == 201, await resp.text()
+    made = await resp.json()
+    match_id, first, bo_token = made["match_id"], made["deal_id"], made["tokens"]["0"]
+    join = {"invite": made["invites"]["1"], "name": "Annie"}
+    await expect_problem(await call(http, "POST", f"/deals/{first}/join", None, json=join), 401, "DS-34")
+    resp = await call(http, "POST", f"/deals/{first}/join", ana, json=join)
+    assert resp.status == 201, await resp.text()
+    ana_token = (await resp.json())["token"]
+    await play_seats(http, first, [bo_token, ana_token], "m1")
+
+    async def second() -> str | None:
+        m = await (await call(http, "GET", f"/matches/{match_id}")).json()
+        return m["deals"][1]["deal_id"] if len(m["deals"]) == 2 else None
+
+    second_id = await wait_for(second, timeout=120)
+    await play_seats(http, second_id, [bo_token, ana_token], "m2")
+
+    async def rated() -> dict | None:
+        board = await _board(http)
+        return board if len(board["players"]) == 3 else None
+
+    board = await wait_for(rated, timeout=120)
+    assert {row["name"] for row in board["players"]} == {"Bo", "Ana", "bot:greedy"}
+    _close(board, (await rebuild(store)).table()["paohuzi"])
+    audit = await (await call(http, "GET", f"/matches/{match_id}/audit")).json()
+    assert audit["ok"], audit
