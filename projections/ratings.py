@@ -1,7 +1,9 @@
 """Ratings from rated results: one pure fold (no I/O, no clock), per game.
 
 A rated deal names its rated player per seat in its first event (``DealCreated.rated``: the
-account's name for a person seat, ``bot:<level>`` for a house bot). When it ends, its result
+account's name for a person seat, ``bot:<level>`` for a house bot, ``""`` for a seat open at the
+creation: the signed-in account that joins it, its seat named with the account's name in its
+``SeatJoined``, or the house bot the creator put there, ``SeatFilled``). When it ends, its result
 ranks the seats by their net payments (the larger the better, equal payments an equal rank).
 The fold applies OpenSkill's Plackett-Luce model to the results in the order they were
 recorded (the time of the record that ended them, then their id), so the service's live
@@ -69,15 +71,41 @@ def ranks_by_payments(payments: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in payments if other > mine) for mine in payments]
 
 
+def rated_players(rated: Sequence[str], events: Iterable[Any]) -> list[str] | None:
+    """Each seat's rated player: the first event's list, a seat open at the creation taken by
+    the first ``SeatJoined`` (its name is the account's) or ``SeatFilled`` (a house bot) of it.
+    None when a seat was never taken or a player sits twice (the result is not rated)."""
+    players = list(rated)
+    for event in events:
+        kind = type(event).__name__
+        taken = kind in ("SeatJoined", "SeatFilled") and 0 <= event.seat < len(players)
+        if taken and players[event.seat] == "":
+            players[event.seat] = event.name if kind == "SeatJoined" else event.kind
+    if "" in players or len(set(players)) != len(players):
+        return None
+    if any(p.startswith("bot:") and p not in RATED_BOTS for p in players):
+        return None
+    return players
+
+
 def deal_result(
-    game: str, created: Any, payments: Sequence[int], at: str, abandoned: bool = False
+    game: str,
+    created: Any,
+    payments: Sequence[int],
+    at: str,
+    abandoned: bool = False,
+    events: Iterable[Any] = (),
 ) -> RatedResult | None:
-    """The rated result of a finished deal from its first event and its payments, or None for
-    a deal that was not rated, or that was abandoned (TB-2.7: nobody paid, nothing was decided)."""
+    """The rated result of a finished deal from its events (``events``: the whole log, for
+    seats open at the creation) and its payments, or None for a deal that was not rated, or that
+    was abandoned (TB-2.7: nobody paid, nothing was decided)."""
     rated = getattr(created, "rated", None)
     if not rated or abandoned:
         return None
-    return RatedResult(game, "deal", created.deal_id, at, list(rated), ranks_by_payments(payments))
+    players = rated_players(rated, events)
+    if players is None:
+        return None
+    return RatedResult(game, "deal", created.deal_id, at, players, ranks_by_payments(payments))
 
 
 class Ratings:

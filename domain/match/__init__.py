@@ -58,6 +58,9 @@ class MatchDealEnded(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
     winner: int | None
     payments: list[int]
     abandoned: bool = False
+    # a rated match's first deal whose seats were open at the creation: the rated player of each
+    # seat as that deal's log has it (the joining accounts' names); None otherwise
+    rated: list[str] | None = None
 
 
 class Standing(msgspec.Struct, frozen=True):

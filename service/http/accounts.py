@@ -161,6 +161,7 @@ COOKIE_ROUTES = frozenset(
         ("DELETE", "/sessions"), ("DELETE", "/accounts/me"), ("POST", "/accounts/me/device-codes"),
         ("POST", "/deals/{deal_id}/my-seat"), ("POST", "/deals"), ("POST", "/matches"),
         ("POST", "/deals/{deal_id}/join"), ("POST", "/deals/{deal_id}/rematch"),
+        ("POST", "/seeks"), ("DELETE", "/seeks/{seek_id}"),
     }
 )  # fmt: skip
 
@@ -251,6 +252,12 @@ class AccountHandlers:
         created_ms = int(time.time() * 1000)
         rows = [(member(kind, id_, seat), created_ms) for seat in seats]
         await self.accounts.take_over(account, rows)  # type: ignore[arg-type]
+        if kind == "deal":  # whose seat it is: Play again lists the next deal under the same account
+            await self.accounts.mark_seats(id_, seats, account)
+            match = getattr((await self.deals.load(id_)).events[0], "match", None)
+            if match is not None:  # a seat joined in a match's deal: the match's later deals too
+                more = [(member("match", match.match_id, seat), created_ms) for seat in seats]
+                await self.accounts.take_over(account, more)  # type: ignore[arg-type]
 
     # handlers -------------------------------------------------------------------------
     async def sign_up(self, request: web.Request) -> web.Response:
@@ -354,6 +361,9 @@ class AccountHandlers:
         account = await self._account(request)
         folded = await self.deals.load(deal_id)  # 404 DS-7 for no such deal
         seat = await self.accounts.seat_in(account, deal_id, len(folded.seats))
+        match = getattr(folded.events[0], "match", None)
+        if seat is None and match is not None:  # a match's later deal: the same seats (TB-5.2)
+            seat = await self.accounts.seat_in(account, match.match_id, len(folded.seats), kind="match")
         if seat is None:
             raise RuleViolation("DS-40", "this account holds no seat of this deal")
         token = await self.accounts.hand_seat(deal_id, seat)

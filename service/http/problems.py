@@ -63,6 +63,8 @@ _DS_STATUS = {
     "DS-43": 409,  # a chat message for a deal already moved to the archive
     "DS-45": 422,  # a chat message that is empty, too long, or holds control characters
     "DS-46": 429,  # too many chat messages from this seat
+    "DS-50": 422,  # a quick play seek that names no game or a bad bots_after_s
+    "DS-51": 404,  # no seek of this account has this id
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -92,7 +94,7 @@ _RULE_TITLES = {
     "DS-24": "Deal log does not replay", "DS-27": "Player key required", "DS-34": "Sign-in required",
     "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
     "DS-41": "Table cannot be rated", "DS-43": "Chat closed",
-    "DS-45": "Chat message not accepted",
+    "DS-45": "Chat message not accepted", "DS-50": "Seek not accepted", "DS-51": "No such seek",
 }  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal, get_type_hints
 
 from domain.game import GAMES
 from projections.review import Review
+from service.app import seeks
 from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
 from service.app.chat import ChatLog, ChatMessage, ChatPost
 from service.app.commands.deals import CommandAnswer
@@ -341,6 +342,8 @@ ROUTES: tuple[Route, ...] = (
             "DS-19",
             "DS-18",
             "DS-2",
+            "DS-34",
+            "DS-41",
             "DS-12",
             "DS-39",
         ),
@@ -354,7 +357,7 @@ ROUTES: tuple[Route, ...] = (
         request=schemas.FillRequest,
         parameters=(DEAL_ID, SEAT),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-12")
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-20", "DS-1", "DS-18", "DS-2", "DS-3", "DS-41", "DS-12")
         + ("DS-32", "DS-33"),
     ),
     Route(
@@ -518,6 +521,35 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, account_schemas.MySeat),),
         parameters=(DEAL_ID,),
         errors=("DS-39", "DS-34", "DS-7", "DS-40", "DS-6", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/seeks",
+        "seek_create",
+        "quick play: the signed-in account asks for a table of a game; people of similar rating are "
+        "seated together, house bots fill in after `bots_after_s` (if given)",
+        (Answer(201, seeks.SeekMade),),
+        request=seeks.SeekRequest,
+        errors=("DS-39", "DS-34", "DS-5", "DS-1", "DS-50", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/seeks/{seek_id}",
+        "seek_read",
+        "the account's own seek: `waiting`, or `seated` with the deal, the seat and a new token of it; "
+        "a seek not read for 30 s ends",
+        (Answer(200, seeks.SeekState),),
+        parameters=(path_param("seek_id"),),
+        errors=("DS-34", "DS-51", "DS-12"),
+    ),
+    Route(
+        "DELETE",
+        "/seeks/{seek_id}",
+        "seek_delete",
+        "the account leaves the queue; its seek ends",
+        (Answer(204, description="the seek ended"),),
+        parameters=(path_param("seek_id"),),
+        errors=("DS-39", "DS-34", "DS-51", "DS-12"),
     ),
 )
 # the rules whose problem answer carries a Retry-After header (seconds)

@@ -39,6 +39,7 @@ from service.http import sse
 from service.http.accounts import COOKIE, AccountHandlers, origin_guard
 from service.http.client_address import ClientAddress
 from service.http.openapi import openapi_document
+from service.http.people import PeopleHandlers
 from service.http.request import (
     MAX_BODY,
     RateLimiter,
@@ -104,7 +105,7 @@ class BudgetSpent(RuleViolation):
         self.retry_after = retry_after
 
 
-class Api(AccountHandlers):
+class Api(AccountHandlers, PeopleHandlers):
     def __init__(
         self,
         deals: DealService,
@@ -150,6 +151,7 @@ class Api(AccountHandlers):
         self.chat = ChatStore(redis, prefix, deals.store.archived)
         self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
         self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
+        self._people_init()  # the seat streams' wait for the next deal; quick play
         self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
@@ -294,11 +296,12 @@ class Api(AccountHandlers):
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), JoinRequest)
         token = bearer(request)  # a seat of this deal may not take a second one
+        name = await self.rated_joiner(request, deal_id, body.name)  # a rated deal: an account's seat
         joined = await self.deals.join(
             deal_id,
             invite=body.invite,
             seat=body.seat,
-            name=body.name,
+            name=name,
             token=token,
             player_key=body.player_key,
         )
@@ -313,6 +316,7 @@ class Api(AccountHandlers):
         body = parse(await read_body(request), FillRequest)
         level = body.level if isinstance(body.level, str) else ""
         kinds = [""] * seat + [level if level.startswith("bot:") else f"bot:{level}"]
+        await self.rated_fill(deal_id, kinds[-1])  # a rated deal: a house bot not at the table yet
         places = await self._program_places(self.client_address.of(request), kinds)  # DS-32, DS-33
         try:
             filled = await self.deals.fill_with_bot(deal_id, by_seat, seat, body.level)
@@ -340,12 +344,14 @@ class Api(AccountHandlers):
         raw = await read_body(request)
         body = parse(raw, RematchRequest) if raw.strip() else RematchRequest()
         seats = (await self.deals.load(deal_id)).seats  # its bot programs play again too
-        again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key)  # noqa: E731
+        hand = self.accounts.hand_seat  # a device's token (not carried over) gets one of the new seat
+        again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key, hand)  # noqa: E731
         if await self.deals.store.meta_field(deal_id, "rematched_by") is None:
             made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()
         await self.account_seats(request, "deal", made["deal_id"], [int(s) for s in made.get("tokens") or {}])
+        await self.carry_accounts(deal_id, made["deal_id"])  # each account at the table
         return json_response(made, status=201 if made["created"] else 200)
 
     async def list_deals(self, request: web.Request) -> web.Response:
@@ -461,7 +467,8 @@ class Api(AccountHandlers):
             deal_id, viewer, after, transport_alive(request), aborter(request), seen_tag,
             owner=self.client_address.of(request),  # a spectator's share of the streams (DS-31)
         )  # fmt: skip
-        return await sse.relay(request, live, self.keepalive)
+        after_end = self.follow_after(request, deal_id, viewer.seat)  # a seat waits for the next deal
+        return await sse.relay(request, live, self.keepalive, after_end)
 
     async def replay(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]

@@ -14,6 +14,7 @@ thousand tables, one stream ends that way every few seconds).
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -58,9 +59,25 @@ def _framed(part: Part) -> tuple[list[tuple[int, bytes]], bytes]:
     return cached
 
 
-async def relay(request: web.Request, live: Live, keepalive: float) -> web.StreamResponse:
+async def relay(
+    request: web.Request,
+    live: Live,
+    keepalive: float,
+    after_end: Callable[[], Awaitable[tuple[str, bytes] | None]] | None = None,
+) -> web.StreamResponse:
     """Write the live stream to the client until it ends (the deal's end, a reset, the hub
-    closing it, or the client hanging up)."""
+    closing it, or the client hanging up). ``after_end``: what a seat's stream waits for after
+    ``deal-over`` (``service.app.follow``), one last message or None; the stream has left the
+    hub by then (it counts as no live stream)."""
+    ended = False
+    left = False
+
+    def leave() -> None:
+        nonlocal left
+        if not left:
+            left = True
+            live.close()
+
     try:
         async with sse_response(request, ping_interval=keepalive, send_timeout=SEND_TIMEOUT_S) as resp:
             async for part, position in live.parts():
@@ -74,6 +91,14 @@ async def relay(request: web.Request, live: Live, keepalive: float) -> web.Strea
                     await resp.write(b"".join(f for _v, f in shown) + closing)
                 except ConnectionResetError:  # the client hung up: its stream is over
                     break
+                ended = part.over or any(name == "deal-over" for _v, name, _d in part.closing)
+            leave()
+            last = await after_end() if ended and after_end is not None else None
+            if last is not None:
+                try:
+                    await resp.write(frame(last[1], None, last[0]))
+                except ConnectionResetError:
+                    pass
     finally:
-        live.close()
+        leave()
     return resp

@@ -60,14 +60,14 @@ async def test_a_rated_table_seats_only_the_signed_in_account_and_house_bots(htt
     session = await sign_up(http, "Rater")
     bad = [
         (None, {"game": "paohuzi", "seats": SEATS, "rated": True}),  # not signed in
-        (session, {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True}),
         (session, {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"], "rated": True}),
         (session, {"game": "paohuzi", "seats": ["human", "human", "bot:greedy"], "rated": True}),
+        (session, {"game": "paohuzi", "seats": ["open", "open", "bot:greedy"], "rated": True}),
         (session, {"game": "paohuzi", "seats": ["bot:random", "bot:greedy", "bot:strong"], "rated": True}),
     ]
     for who, body in bad:
         await expect_problem(await call(http, "POST", "/deals", who, json=body), 422, "DS-41")
-    match = {"game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True, "length": 2}
+    match = {"game": "paohuzi", "seats": ["human", "human", "bot:greedy"], "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", session, json=match), 422, "DS-41")
     match = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", None, json=match), 422, "DS-41")
@@ -136,6 +136,57 @@ async def test_rated_deals_move_the_ratings_and_a_rebuild_from_the_logs_agrees(h
             assert abs(table[name]["mu"] - rating.mu) <= 1e-9
             assert abs(table[name]["sigma"] - rating.sigma) <= 1e-9
     assert json.dumps(rebuilt, sort_keys=True) == json.dumps(fresh["paohuzi"], sort_keys=True)
+
+
+@pytest.mark.timeout(240)
+async def test_a_rated_deal_of_several_accounts_rates_each_from_the_log(http, store):
+    """Bo's rated deal leaves a seat open for an account and one for a house bot: a guest, an
+    account that sits there already and a bot program or unknown level are refused; Ana joins
+    under her account's name; the result rates both accounts and the bot, live and rebuilt."""
+    bo = await sign_up(http, "Bo")
+    ana = await sign_up(http, "Ana")
+    body = {
+        "game": "paohuzi", "seats": ["human", "open", "open"], "rated": True, "name": "Bo",
+        "deck": list(range(kit("paohuzi").game.deck_size)), "dealer": 0,
+    }  # fmt: skip
+    resp = await call(http, "POST", "/deals", bo, json=body)
+    assert resp.status == 201, await resp.text()
+    made = await resp.json()
+    deal_id, bo_token = made["deal_id"], made["tokens"]["0"]
+    first = msgspec.json.decode(decode_record((await store.read_raw(deal_id))[0]).data)
+    assert first["rated"] == ["Bo", "", ""]
+    join = {"invite": made["invites"]["1"], "name": "Annie"}
+    await expect_problem(await call(http, "POST", f"/deals/{deal_id}/join", None, json=join), 401, "DS-34")
+    again = {"invite": made["invites"]["2"], "name": "Bo"}
+    await expect_problem(await call(http, "POST", f"/deals/{deal_id}/join", bo, json=again), 422, "DS-41")
+    resp = await call(http, "POST", f"/deals/{deal_id}/join", ana, json=join)
+    assert resp.status == 201, await resp.text()
+    ana_token = (await resp.json())["token"]
+    await expect_problem(await call(http, "POST", f"/deals/{deal_id}/join", ana, json=again), 422, "DS-41")
+    fill = f"/deals/{deal_id}/seats/2/bot"
+    for level in ("bot:program:x", "random-ish"):
+        resp = await call(
+            http, "POST", fill, json={"level": level}, headers={"Authorization": f"Bearer {bo_token}"}
+        )
+        assert resp.status in (400, 422), await resp.text()
+    resp = await call(
+        http, "POST", fill, json={"level": "strong"}, headers={"Authorization": f"Bearer {bo_token}"}
+    )
+    assert resp.status == 200, await resp.text()
+    summary = await (await call(http, "GET", f"/deals/{deal_id}")).json()
+    assert summary["names"][:2] == ["Bo", "Ana"]  # the seat is named by the account
+    await play_seats(http, deal_id, [bo_token, ana_token], "several")
+
+    async def rated() -> dict | None:
+        board = await _board(http)
+        return board if len(board["players"]) == 3 else None
+
+    board = await wait_for(rated)
+    assert {row["name"] for row in board["players"]} == {"Bo", "Ana", "bot:strong"}
+    assert all(row["games"] == 1 for row in board["players"])
+    _close(board, (await rebuild(store)).table()["paohuzi"])  # the log alone says the same
+    me = await (await call(http, "GET", "/accounts/me", ana)).json()
+    assert me["ratings"]["paohuzi"]["games"] == 1
 
 
 def _close(board: dict, table: dict) -> None:
@@ -368,3 +419,43 @@ async def test_a_killed_service_restarted_answers_what_the_rebuild_prints(
     finally:
         first.stop()
         await drop_prefix(redis_client, key_prefix)
+
+
+@pytest.mark.timeout(300)
+async def test_a_rated_match_of_two_accounts_is_rated_by_the_seats_they_took(http, store):
+    """A rated match leaves a seat open for another account: a guest may not take it; Ana's
+    account does; the match's result rates Bo, Ana and the bot by the standings, and the rebuild
+    from the logs alone agrees; the match audit holds."""
+    bo = await sign_up(http, "Bo")
+    ana = await sign_up(http, "Ana")
+    body = {
+        "game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "rated": True, "name": "Bo",
+        "length": 2, "deck": list(range(kit("paohuzi").game.deck_size)), "dealer": 0,
+    }  # fmt: skip
+    resp = await call(http, "POST", "/matches", bo, json=body)
+    assert resp.status == 201, await resp.text()
+    made = await resp.json()
+    match_id, first, bo_token = made["match_id"], made["deal_id"], made["tokens"]["0"]
+    join = {"invite": made["invites"]["1"], "name": "Annie"}
+    await expect_problem(await call(http, "POST", f"/deals/{first}/join", None, json=join), 401, "DS-34")
+    resp = await call(http, "POST", f"/deals/{first}/join", ana, json=join)
+    assert resp.status == 201, await resp.text()
+    ana_token = (await resp.json())["token"]
+    await play_seats(http, first, [bo_token, ana_token], "m1")
+
+    async def second() -> str | None:
+        m = await (await call(http, "GET", f"/matches/{match_id}")).json()
+        return m["deals"][1]["deal_id"] if len(m["deals"]) == 2 else None
+
+    second_id = await wait_for(second, timeout=120)
+    await play_seats(http, second_id, [bo_token, ana_token], "m2")
+
+    async def rated() -> dict | None:
+        board = await _board(http)
+        return board if len(board["players"]) == 3 else None
+
+    board = await wait_for(rated, timeout=120)
+    assert {row["name"] for row in board["players"]} == {"Bo", "Ana", "bot:greedy"}
+    _close(board, (await rebuild(store)).table()["paohuzi"])
+    audit = await (await call(http, "GET", f"/matches/{match_id}/audit")).json()
+    assert audit["ok"], audit

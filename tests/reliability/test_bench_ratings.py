@@ -1,5 +1,6 @@
 """``python -m bench.ratings`` rebuilds ratings from seeded synthetic results and checks the
-rebuild against an incremental run; through ``bench.all`` too."""
+rebuild against an incremental run, and seats quick play's seekers on one process; through
+``bench.all`` too."""
 
 from __future__ import annotations
 
@@ -29,3 +30,7 @@ def test_bench_all_runs_the_ratings_bench():
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)["ratings"]
     assert figures["results"] == 10_000 and figures["equal"] is True
+    # quick play on one process: every seeker seated once, none before a seat could exist
+    assert figures["quick_play_seekers"] == 200 and figures["quick_play_seated_once"] is True
+    assert 0 < figures["quick_play_p50_to_seat_s"] <= figures["quick_play_p99_to_seat_s"]
+    assert figures["quick_play_tables"] >= 200 // 3

@@ -285,6 +285,12 @@ async def play_deal(http, game: str, seed: int) -> dict:
     assert handed.status == 200, await handed.text()
     handed_token = (await handed.json())["token"]
     tokens = [created["tokens"][str(s)] for s in range(n)]
+    # a quick play seek of the creator's account: read by the account (either device), another
+    # account and nobody, like every GET route
+    resp = await http.post("/seeks", json={"game": game}, headers=cookie(sessions["mine"]))
+    assert resp.status == 201, await resp.text()
+    http.session.cookie_jar.clear()
+    sessions["seek_id"] = (await resp.json())["seek_id"]
     # a word among the seats: the chat route is probed like every other; no spectator and nobody
     # without a seat's token may ever receive it
     chat_word = f"seats-only-word-{seed}"
@@ -353,7 +359,8 @@ async def play_deal(http, game: str, seed: int) -> dict:
     # nor a seat token's digest, which the server keeps to recognise the token
     hidden_keys += [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
     # nor an account's password, session, device code or a token handed to another device
-    account_secrets = [*sessions.values(), ACCOUNT_PASSWORD, code["device_code"], handed_token]
+    account_secrets = [sessions["mine"], sessions["other"], sessions["phone"], ACCOUNT_PASSWORD]
+    account_secrets += [code["device_code"], handed_token]
     hidden_keys += account_secrets + [hashlib.sha256(t.encode()).hexdigest() for t in account_secrets]
     return {
         "deal_id": deal_id, "events": events, "received": received, "tokens": tokens, "probes": probes,
@@ -383,6 +390,7 @@ def fill(
     n: int,
     token: str | None,
     player_key: str | None = None,
+    seek_id: str | None = None,
 ):
     """Path, query and header values for one request (the n-th probe picks other candidates)."""
     path, query, headers = {}, {}, {}
@@ -414,6 +422,10 @@ def fill(
             value = ["paohuzi", "mcr", "no-such-game"][n % 3]
         elif where == "path" and name == "name":  # a rated player's profile, or nobody's
             value = ["bot:greedy", "nobody-rated"][n % 2]
+        elif where == "path" and name == "seek_id":  # the creator's account's seek
+            if seek_id is None:
+                continue
+            value = seek_id
         elif where == "path":
             value = str(n % seats)
         else:
@@ -475,8 +487,9 @@ async def probe_every_route(
             else:
                 player_key = None if n % 2 == 0 else f"nobody-used-this-key-{n:04d}"
             values, query, headers = fill(
-                parameters, deal_id, len(tokens), version, n + (viewer or 0), token, player_key
-            )
+                parameters, deal_id, len(tokens), version, n + (viewer or 0), token, player_key,
+                sessions.get("seek_id"),
+            )  # fmt: skip
             if token is not None and "token" not in query:
                 headers["Authorization"] = f"Bearer {token}"
             if viewer is not None:
@@ -554,6 +567,9 @@ def check_deal(game: str, played: dict) -> dict[str, int]:
                 listed = isinstance(body, dict) and played["deal_id"] in json.dumps(body.get("deals"))
                 kind = "listed" if listed else "refused" if message["status"] >= 400 else "other"
                 counted[f"players:{kind}"] = counted.get(f"players:{kind}", 0) + 1
+            if where == "route:/seeks/{seek_id}":  # the seek's account (200), another's (404), nobody (401)
+                kind = f"seek:{message['status']}"
+                counted[kind] = counted.get(kind, 0) + 1
             if where == "route:/accounts/me":  # asked signed in (as either account) and not
                 kind = "me:" + ("signed-in" if message["status"] == 200 else str(message["status"]))
                 counted[kind] = counted.get(kind, 0) + 1
@@ -618,6 +634,8 @@ async def test_no_message_or_frame_shows_a_seat_a_hidden_card(app_client, game):
         assert totals.get("players:other", 0)  # another player's list, or an unused key's empty one
     if "/deals/{deal_id}/chat" in operations:  # the seats read their chat; nobody else did (above)
         assert totals.get("chat:heard", 0) >= SEATS[game], totals
+    if "/seeks/{seek_id}" in operations:  # as the seek's account, another account, and nobody
+        assert totals.get("seek:200", 0) and totals.get("seek:404", 0) and totals.get("seek:401", 0), totals
     if "/accounts/me" in operations:  # as the creator's account, another account, and nobody
         assert totals.get("me:signed-in", 0) and totals.get("me:401", 0), totals
 

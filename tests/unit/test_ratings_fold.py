@@ -64,3 +64,24 @@ def test_incremental_batches_equal_the_fold_and_an_earlier_result_is_refused():
     late = RatedResult("paohuzi", "deal", "late", "2025-01-01T00:00:00.000000Z", PLAYERS[:3], [1, 2, 3])
     assert live.extend([late]) is False
     assert live.table() == fold(results).table()
+
+
+def test_a_seat_open_at_the_creation_is_rated_as_whoever_took_it():
+    from domain.table.seating import SeatFilled, SeatJoined
+    from projections.ratings import rated_players
+
+    taken = [
+        SeatJoined(0, "Bo", "", False),
+        SeatJoined(1, "Ana", "d" * 64, True),
+        SeatFilled(2, "bot:strong"),
+    ]
+    assert rated_players(["Bo", "", ""], taken) == ["Bo", "Ana", "bot:strong"]
+    # the first taker counts (a later event of the seat changes nothing), the creator's own naming too
+    assert rated_players(["Bo", "", ""], [*taken, SeatJoined(1, "Mallory", "e" * 64, False)]) == [
+        "Bo", "Ana", "bot:strong",
+    ]  # fmt: skip
+    assert rated_players(["Bo", "", ""], taken[:2]) is None  # a seat never taken: not rated
+    assert rated_players(["Bo", "", "bot:greedy"], [SeatJoined(1, "Bo", "d" * 64, True)]) is None  # Bo twice
+    assert (
+        rated_players(["Bo", "", "bot:greedy"], [SeatFilled(1, "bot:program-x")]) is None
+    )  # not a house bot

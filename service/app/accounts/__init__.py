@@ -39,6 +39,7 @@ HASHING = 2  # Argon2id hashes computed at once (each takes 64 MiB and a core fo
 # device codes: ten characters of an alphabet without look-alikes (50 bits), shown as XXXXX-XXXXX
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
+ACCOUNT_FIELD = "account:"  # a deal meta field: the account that holds a seat
 WRONG = "wrong name or password"  # one answer for both: a name's existence is not told
 
 
@@ -184,10 +185,11 @@ class Accounts:
     def games(self, account: Account) -> str:
         return games_digest(account.id)
 
-    async def seat_in(self, account: Account, deal_id: str, seats: int = 8) -> int | None:
-        """The lowest seat of the deal the account sits in, or None."""
+    async def seat_in(self, account: Account, deal_id: str, seats: int = 8, kind: str = "deal") -> int | None:
+        """The lowest seat of the deal (or, with ``kind`` "match", the match) the account sits
+        in, or None."""
         key = self.events.keys.player(games_digest(account.id))
-        names = [member("deal", deal_id, s) for s in range(seats)]
+        names = [member(kind, deal_id, s) for s in range(seats)]
         scores = await self.events.redis.zmscore(key, names)
         held = [s for s, score in enumerate(scores or []) if score is not None]
         return held[0] if held else None
@@ -208,3 +210,32 @@ class Accounts:
         key = self.events.keys.player(games_digest(account.id))
         await self.events.redis.zadd(key, {m: s for m, s in rows})
         return len(rows)
+
+    async def mark_seats(self, deal_id: str, seats: list[int], account: Account) -> None:
+        """Note in the deal's meta which account holds these seats (``account:<seat>``, the
+        account's id: no secret, never in a read), so the deal that plays it again is listed
+        under every account that sat at it, not only the one that asked (``carry_seats``)."""
+        if seats:
+            await self.events.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account.id for seat in seats})
+
+    async def carry_seats(self, old: str, new: str, held: list[int]) -> int:
+        """List the seats ``held`` of the deal ``new`` (which plays ``old`` again with the same
+        people in the same seats) under each account that held that seat of ``old``."""
+        meta = await self.events.get_meta(old)
+        now = int(time.time() * 1000)
+        carried = 0
+        for seat in held:
+            account_id = meta.get(f"{ACCOUNT_FIELD}{seat}")
+            if not account_id or not (await self.store.get(account_id)).get("name"):
+                continue  # no account's seat, or an account deleted since
+            key = self.events.keys.player(games_digest(account_id))
+            await self.events.redis.zadd(key, {member("deal", new, seat): now}, nx=True)
+            await self.events.put_meta(new, {f"{ACCOUNT_FIELD}{seat}": account_id})
+            carried += 1
+        return carried
+
+    async def list_seat(self, account_id: str, deal_id: str, seat: int) -> None:
+        """A seat the service gave the account (quick play): in its games and the deal's meta."""
+        key = self.events.keys.player(games_digest(account_id))
+        await self.events.redis.zadd(key, {member("deal", deal_id, seat): int(time.time() * 1000)}, nx=True)
+        await self.events.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account_id})

@@ -180,19 +180,23 @@ def bot_kind(seat: Any, kit_: GameKit) -> str:
     raise RuleViolation("DS-5", f"a seat is 'human', 'open' or one of {levels}; got {seat!r}")
 
 
-def rated_seats(seat_kinds: list[str], account: str) -> list[str]:
-    """The rated player of each seat of a rated deal: ``account`` in its one person seat, the
-    house bot's kind in each other (DS-41 for any other table: an open seat, a bot program,
-    a second person seat, a player twice)."""
+def rated_seats(seat_kinds: list[str], account: str, open_seats: bool = False) -> list[str]:
+    """The rated player of each seat of a rated table: ``account`` in its one person seat, the
+    house bot's kind in each bot seat, and, with ``open_seats`` (a deal), ``""`` in each open seat:
+    the signed-in account that joins it (``rated_joiner``) or the house bot put there. DS-41 for
+    any other table: a bot program, a second person seat, an open seat of a match, a bot twice."""
     from projections.ratings import RATED_BOTS
 
-    players = [account if kind == PERSON else kind for kind in seat_kinds]
-    if seat_kinds.count(PERSON) != 1 or any(k != PERSON and k not in RATED_BOTS for k in seat_kinds):
+    players = [account if kind == PERSON else "" if kind == OPEN else kind for kind in seat_kinds]
+    allowed = (*RATED_BOTS, PERSON, *((OPEN,) if open_seats else ()))
+    if seat_kinds.count(PERSON) != 1 or any(k not in allowed for k in seat_kinds):
         raise RuleViolation(
-            "DS-41", "a rated deal seats the signed-in account once and house bots (bot:random, "
-            "bot:greedy, bot:strong) in every other seat",
+            "DS-41", "a rated table seats the signed-in account once, house bots (bot:random, "
+            "bot:greedy, bot:strong)" + (" and open seats for signed-in accounts" if open_seats else "")
+            + " in every other seat",
         )  # fmt: skip
-    if len(set(players)) != len(players):
+    named = [p for p in players if p]
+    if len(set(named)) != len(named):
         raise RuleViolation("DS-41", "a rated deal seats each player once: its bots are of different levels")
     return players
 
@@ -332,7 +336,23 @@ class DealService:
             rated_by=rated_by,
         )  # fmt: skip
 
-    async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
+    async def create_seated(
+        self, game_name: str, seats: list[str], people: dict[int, str], deal_id: str
+    ) -> dict[str, Any]:
+        """A table the service seats people at (quick play): each person's seat open at the
+        creation and taken at once under its name, with a token nobody is given (each person
+        gets a token of its own seat later, as ``my-seat`` hands out); a clock (TB-2.1), not
+        listed while it is live. Made twice under one id, the second answers the first."""
+        joined = {
+            seat: (name, token_digest(secrets.token_urlsafe(32)), False) for seat, name in people.items()
+        }
+        return await self._create(
+            game_name, seats, None, None, None, False, "normal", None, deal_id, joined=joined, clock={}
+        )
+
+    async def rematch(
+        self, deal_id: str, seat: int, token: str, player_key: Any = None, hand_seat: Any = None
+    ) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
         one seat, ``rematch_of`` in its first event, every person in their seat again with their
         name and their token of this deal, as a match's next deal (TB-5.2). Made once
@@ -340,7 +360,9 @@ class DealService:
         whoever asks first creates it, and every later request of a seat of this deal, a retry
         too, answers the same deal with that seat (``created`` False). DS-15 only for a seat the
         new deal does not hold (a rematch made before every person was carried over). With
-        ``player_key`` the caller's seats in it are listed under the key."""
+        ``player_key`` the caller's seats in it are listed under the key. ``hand_seat(deal, seat)``:
+        a new token of the seat, for a caller whose token was handed to one device (``my-seat``,
+        a stream's ``rematch``) and so was not carried over, when the new deal seats a person there."""
         player = await self.players.digest(player_key) if player_key is not None else None
         folded = await self.load(deal_id)
         if not folded.over:
@@ -359,7 +381,13 @@ class DealService:
             made = {**await self._rematch_made(folded, plan, taken), "created": False}
         new = made["deal_id"]
         if await self.seats.seat_or_none(new, token) != seat:
-            raise AlreadyRematched(deal_id, new)
+            made_again = await self.load(new)  # this deal's own rematch, a person in the seat
+            kinds = made_again.state.seating.kinds
+            ours = made_again.rematch_of == deal_id and seat < len(kinds) and kinds[seat] == PERSON
+            handed = await hand_seat(new, seat) if hand_seat is not None and ours else None
+            if handed is None:
+                raise AlreadyRematched(deal_id, new)
+            token = handed
         if player is not None:  # the seats the caller holds the tokens of (all the creator's)
             created_ms = (await self.load(new)).created_ms or now_ms()
             await self.players.seated(player, "deal", new, folded.state.seating.party(seat), created_ms)
@@ -462,7 +490,7 @@ class DealService:
         creation, without an invite, and taken again by its person's digest at once."""
         kit_ = kit(game_name)
         seat_kinds = parse_seats(seats, kit_)
-        rated = rated_seats(seat_kinds, rated_by) if rated_by is not None else None
+        rated = rated_seats(seat_kinds, rated_by, match is None) if rated_by is not None else None
         if pace not in PACES:
             raise RuleViolation("DS-5", f"pace is one of {', '.join(PACES)}")
         tokens = {i: secrets.token_urlsafe(32) for i, kind in enumerate(seat_kinds) if kind == PERSON}
@@ -960,7 +988,8 @@ class DealService:
             return
         at = decode_record(records[-1]).recorded_at
         payments = folded.kit.deal_summary(folded.state).payments
-        result = deal_result(folded.kit.name, folded.events[0], payments, at, abandoned(folded.events))
+        ended = abandoned(folded.events)
+        result = deal_result(folded.kit.name, folded.events[0], payments, at, ended, folded.events)
         if result is not None:
             await self.ratings.record(result)
 

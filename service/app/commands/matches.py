@@ -73,7 +73,8 @@ class MatchService:
         rated_by = deal.pop("rated_by", None)
         # a rated match: its players, checked before anything is made (DS-41); its deals are
         # not rated one by one, the match is, by its standings
-        rated = rated_seats(parse_seats(deal.get("seats"), kit_), rated_by) if rated_by is not None else None
+        seats = parse_seats(deal.get("seats"), kit_)
+        rated = rated_seats(seats, rated_by, open_seats=True) if rated_by is not None else None
         match_id, deal_id = secrets.token_hex(8), secrets.token_hex(8)
         first = plan(fold([MatchCreated(match_id, kit_.name, kit_.game.ruleset, [], deals, word, target)]))
         place = MatchPlace(match_id, first.index, first.round)
@@ -155,7 +156,8 @@ class MatchService:
             if not folded.over:
                 await self.log.look_at(match_id, now_ms() + LOOK_AGAIN_MS)
                 return state
-            events = after_deal(state, deal_ended(entry, folded), secrets.token_hex(8))
+            match_rated = state.created.rated if state.created is not None else None
+            events = after_deal(state, deal_ended(entry, folded, match_rated), secrets.token_hex(8))
             try:
                 await self.log.append(match_id, version, events, command_id=f"ended:{entry.index}")
             except VersionConflict:

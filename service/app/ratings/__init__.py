@@ -41,7 +41,7 @@ def result_of_records(records: Sequence[bytes]) -> RatedResult | None:
         return None
     payments = kit_.deal_summary(state).payments
     at = decode_record(records[-1]).recorded_at
-    return deal_result(kit_.name, events[0], payments, at, abandoned(events))
+    return deal_result(kit_.name, events[0], payments, at, abandoned(events), events)
 
 
 def result_of_match_records(records: Sequence[bytes]) -> RatedResult | None:
@@ -60,11 +60,17 @@ def result_of_match_records(records: Sequence[bytes]) -> RatedResult | None:
         return None
     if any(type(e) is MatchDealEnded and e.abandoned for e in events):
         return None
-    ranks = [0] * len(created.rated)
+    players = list(created.rated)
+    if "" in players:  # seats open at the creation: who took them, as the first deal recorded it
+        first = next((e for e in events if type(e) is MatchDealEnded and e.index == 0), None)
+        if first is None or first.rated is None:
+            return None
+        players = list(first.rated)
+    ranks = [0] * len(players)
     for standing in state.ended.standings:
         ranks[standing.seat] = standing.rank
     at = decode_record(records[-1]).recorded_at
-    return RatedResult(created.game, "match", created.match_id, at, list(created.rated), ranks)
+    return RatedResult(created.game, "match", created.match_id, at, players, ranks)
 
 
 async def results_in_store(store: Any) -> list[RatedResult]:

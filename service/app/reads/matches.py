@@ -153,7 +153,10 @@ class MatchReads:
                 if current is None or current.result is not None or current.index != event.index:
                     problems.append(f"event {n + 1}: {kind} for deal {event.index} out of order")
                     break
-                audited.append(await self._deal(match_id, current.deal_id, current.round, event, problems))
+                match_rated = state.created.rated if state.created is not None else None
+                audited.append(
+                    await self._deal(match_id, current.deal_id, current.round, event, problems, match_rated)
+                )
             elif type(event) is MatchEnded:
                 after = fold_copy(state)
                 if plan(after) is not None or event.standings != standings(state.scores):
@@ -174,7 +177,13 @@ class MatchReads:
         return MatchAudit(not problems, match_id, chain_ok, audited, problems)
 
     async def _deal(
-        self, match_id: str, deal_id: str, round_: int, recorded: MatchDealEnded, problems: list[str]
+        self,
+        match_id: str,
+        deal_id: str,
+        round_: int,
+        recorded: MatchDealEnded,
+        problems: list[str],
+        match_rated: list[str] | None = None,
     ) -> MatchAuditDeal:
         before = len(problems)
         index = recorded.index
@@ -189,7 +198,7 @@ class MatchReads:
         if not folded.over:
             problems.append(f"deal {index} ({deal_id}) is recorded as ended but is not over")
             return MatchAuditDeal(index, deal_id, False, None, None)
-        found = deal_ended(_Entry(index, deal_id), folded)
+        found = deal_ended(_Entry(index, deal_id), folded, match_rated)
         if found != recorded:
             problems.append(f"deal {index} ({deal_id}): the match log has {recorded}, its own log {found}")
         if index > 0 and created.fixed_dealer != recorded.dealer:

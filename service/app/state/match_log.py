@@ -24,9 +24,14 @@ from service.store.event_store import AppendResult, EventStore
 _decode = msgspec.json.Decoder(MatchEvent).decode
 
 
-def deal_ended(entry: DealEntry, folded: Folded) -> MatchDealEnded:
-    """The deal's result as its own log has it (TB-5.5): dealer, winner and payments."""
+def deal_ended(entry: DealEntry, folded: Folded, match_rated: list[str] | None = None) -> MatchDealEnded:
+    """The deal's result as its own log has it (TB-5.5): dealer, winner and payments; for the
+    first deal of a rated match with open seats (``match_rated``, its ``MatchCreated.rated``)
+    also who took each seat, the rated players."""
+    from projections.ratings import rated_players
+
     outcome = folded.kit.deal_summary(folded.state)
+    open_seats = entry.index == 0 and bool(match_rated) and "" in (match_rated or [])
     return MatchDealEnded(
         index=entry.index,
         deal_id=entry.deal_id,
@@ -34,6 +39,7 @@ def deal_ended(entry: DealEntry, folded: Folded) -> MatchDealEnded:
         winner=outcome.winner,
         payments=list(outcome.payments),
         abandoned=any(type(e) is DealAbandoned for e in folded.events),
+        rated=rated_players(match_rated or [], folded.events) if open_seats else None,
     )
 
 

@@ -11,6 +11,7 @@ import { postWithKey } from "./player_key.js";
 import { matchChoiceHtml, bindMatchChoice, matchRequest } from "./matches.js";
 import { myGamesHtml, loadMyGames } from "./mygames.js";
 import { accountPanelHtml, bindAccountPanel } from "./account.js";
+import { quickPlayHtml, bindQuickPlay } from "./quickplay.js";
 
 const PACES = ["slow", "normal", "fast"];
 // TB-2.1: the server's defaults for a deal with people, and its bounds
@@ -85,6 +86,7 @@ export async function renderLobby() {
   <section class="lobby card-panel" aria-labelledby="lobby-title">
     <h1 id="lobby-title">${t("lobby.title")}</h1>
     <p class="lead">${t("lobby.lead")}</p>
+    ${quickPlayHtml()}
     <fieldset class="games"><legend>${t("lobby.game")}</legend>
       ${registered().map((ui) => ui.name).map((g) => `<label class="game-choice ${g === game ? "chosen" : ""}"><input type="radio" name="game" value="${g}"${g === game ? " checked" : ""}>
         <span class="game-icon" dir="ltr">${gameUi(g).iconHtml()}</span>
@@ -146,6 +148,7 @@ export async function renderLobby() {
   for (const k of Object.keys(CLOCK)) $("#clock-" + k).oninput = () => store.set("lobby.clock", clockValue());
   $("#new-seed").onclick = () => { store.set("lobby.seed", randomSeed()); renderLobby(); };
   bindMatchChoice(game);
+  bindQuickPlay();
   $("#start").onclick = () => startDeal(game);
   $("#open-replay").onsubmit = (e) => { e.preventDefault(); const id = $("#replay-id").value.trim(); if (id) location.hash = "#/replay/" + id; };
   loadDeals();
@@ -197,7 +200,7 @@ async function startDeal(game) {
     const body = { game, seats, client_seed: clientSeed, pace }; // sent with this browser's key: "My games" lists it
     const match = matchRequest(game); // a match (TB-5): POST /matches, whose answer is its first deal's
     if (spectators && !allBots) body.spectators = true;
-    if ($("#rated").checked) body.rated = true; // signed in, one person seat and house bots (DS-41)
+    if ($("#rated").checked) body.rated = true; // signed in: its person seat, house bots and open seats for accounts (DS-41)
     const open = seats.includes("open");
     const name = $("#my-name").value;
     if (name && !allBots) {

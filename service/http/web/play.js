@@ -208,7 +208,8 @@ async function openStream(ctx) {
   ctx.es = es;
   mountChat(ctx, es);
   es.addEventListener("error", () => {
-    if (es.readyState === EventSource.CLOSED && ctx.es === es && !ctx.closed && !ctx.streamDone) {
+    if (ctx.streamDone) { es.close(); return; } // after the end: the summary's look finds what follows
+    if (es.readyState === EventSource.CLOSED && ctx.es === es && !ctx.closed) {
       setTimeout(() => { if (ctx.es === es) openStream(ctx); }, 1000);
     }
   });
@@ -228,7 +229,14 @@ async function openStream(ctx) {
     } catch { if (ctx.token) scheduleRefresh(ctx); }
     const ol = $("#move-log"); if (ol) ol.setAttribute("aria-live", "polite"); // the backlog is in: read out what follows
   });
-  es.addEventListener("deal-over", () => { es.close(); ctx.streamDone = true; if (ctx.token) scheduleRefresh(ctx); });
+  // at a table of people a seat's stream stays open past the end: the server tells this seat
+  // where it sits in the deal that follows (Play again, a match's next deal) with a token of it
+  es.addEventListener("deal-over", () => {
+    ctx.streamDone = true;
+    if (!(ctx.token && peopleDeal(ctx.kinds || []))) es.close();
+    if (ctx.token) scheduleRefresh(ctx);
+  });
+  es.addEventListener("rematch", (e) => { es.close(); onRematchMessage(ctx, e.data); });
   // the store holds less than this page has seen (Redis came back older): start again from it
   es.addEventListener("reset", async () => {
     es.close(); ctx.view = null; ctx.over = false; ctx.lastId = ""; ctx.log.clear(); fillLog(ctx);
@@ -566,12 +574,19 @@ function resultLinks(ctx) {
 // looks once.
 const REMATCH_POLL_MS = 2000;
 const REMATCH_LOOK_MS = 30 * 60 * 1000;
+const STREAM_GRACE_MS = 15000; // how long the page lets its open stream bring the new seat first
 async function loadRematch(ctx) {
   const until = Date.now() + REMATCH_LOOK_MS;
   while (!ctx.closed && !ctx.rematchedBy) {
     try {
       const s = await api(`/deals/${ctx.deal}`, { token: ctx.token });
-      if (s.rematched_by && !ctx.closed) {
+      // the seat's stream is still open: it names this seat's place in the new deal in a moment
+      const streamWaits = ctx.es && ctx.es.readyState !== EventSource.CLOSED;
+      if (s.rematched_by && streamWaits && ctx.token && !ctx.match) {
+        ctx.rematchSeenAt = ctx.rematchSeenAt || Date.now();
+        if (Date.now() - ctx.rematchSeenAt < STREAM_GRACE_MS) { await new Promise((r) => setTimeout(r, 500)); continue; }
+      }
+      if (s.rematched_by && !ctx.closed && !ctx.following) {
         ctx.rematchedBy = s.rematched_by;
         if (ctx.token && peopleDeal(ctx.kinds) && !ctx.following) await playAgain(ctx);
         else renderTable(ctx);
@@ -607,6 +622,19 @@ async function playAgain(ctx) {
     if (btn) btn.disabled = false;
     if (ctx.rematchedBy) renderTable(ctx);
   }
+}
+
+// the seat's stream named the deal that follows, with this seat's token of it: a Play again
+// follows there in this seat (no request needed); a match's next deal keeps the token for its link
+function onRematchMessage(ctx, data) {
+  let m;
+  try { m = JSON.parse(data); } catch { return; }
+  if (!m || typeof m.deal_id !== "string" || typeof m.seat !== "number" || ctx.closed) return;
+  if (m.token) store.set("tokens." + m.deal_id, { ...tokensOf(m.deal_id), [String(m.seat)]: m.token });
+  if (ctx.match || ctx.following) return;
+  ctx.following = true;
+  ctx.rematchedBy = m.deal_id;
+  followRematch(ctx, { deal_id: m.deal_id, seat: m.seat, tokens: m.token ? { [String(m.seat)]: m.token } : {} });
 }
 
 // into the new deal in this seat: every seat token this browser holds of the finished deal holds
