@@ -161,6 +161,8 @@ COOKIE_ROUTES = frozenset(
         ("DELETE", "/sessions"), ("DELETE", "/accounts/me"), ("POST", "/accounts/me/device-codes"),
         ("POST", "/deals/{deal_id}/my-seat"), ("POST", "/deals"), ("POST", "/matches"),
         ("POST", "/deals/{deal_id}/join"), ("POST", "/deals/{deal_id}/rematch"),
+        ("POST", "/tournaments/{tournament_id}/entries"),
+        ("POST", "/tournaments/{tournament_id}/withdrawals"),
     }
 )  # fmt: skip
 

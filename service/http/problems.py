@@ -62,6 +62,9 @@ _DS_STATUS = {
     "DS-42": 404,  # no ratings: an unknown game, or an account name never rated
     "DS-45": 422,  # a chat message that is empty, too long, or holds control characters
     "DS-46": 429,  # too many chat messages from this seat
+    "DS-55": 404,  # no such tournament
+    "DS-56": 401,  # the tournament's arbiter token is missing or wrong
+    "DS-57": 409,  # the tournament takes no entries now (it lists its players, or has started)
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -92,6 +95,7 @@ _RULE_TITLES = {
     "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
     "DS-41": "Table cannot be rated",
     "DS-45": "Chat message not accepted",
+    "DS-56": "Arbiter token required",
 }  # fmt: skip
 
 

@@ -64,17 +64,20 @@ class MatchService:
         self._tasks: set[asyncio.Task] = set()
 
     # creation ----------------------------------------------------------------------------------
-    async def create(self, game: str, length: Any, target: Any = None, **deal: Any) -> dict[str, Any]:
+    async def create(
+        self, game: str, length: Any, target: Any = None, match_id: str | None = None, **deal: Any
+    ) -> dict[str, Any]:
         """A match and its first deal: ``deal`` is what ``DealService.create`` takes (the body
         of ``POST /deals``); the answer is the first deal's creation answer and ``match_id``.
-        A refused request stores nothing: the length is checked first, the deal next."""
+        A refused request stores nothing: the length is checked first, the deal next.
+        ``match_id``: the id a caller claimed for it beforehand (a tournament's table)."""
         kit_ = kit(game)
         deals, word = check_length(rules_for(kit_.name), length, target)
         rated_by = deal.pop("rated_by", None)
         # a rated match: its players, checked before anything is made (DS-41); its deals are
         # not rated one by one, the match is, by its standings
         rated = rated_seats(parse_seats(deal.get("seats"), kit_), rated_by) if rated_by is not None else None
-        match_id, deal_id = secrets.token_hex(8), secrets.token_hex(8)
+        match_id, deal_id = match_id or secrets.token_hex(8), secrets.token_hex(8)
         first = plan(fold([MatchCreated(match_id, kit_.name, kit_.game.ruleset, [], deals, word, target)]))
         place = MatchPlace(match_id, first.index, first.round)
         created = await self.deals.create(kit_.name, deal_id=deal_id, match=place, **deal)
