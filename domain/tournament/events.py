@@ -34,13 +34,13 @@ class SeedCommitted(msgspec.Struct, frozen=True, tag=True):
 
 
 class PlayerEntered(msgspec.Struct, frozen=True, tag=True, omit_defaults=True):
-    """An entrant: ``kind`` is ``person`` or a house bot's ``bot:<level>``; ``seed_digest`` is
+    """An entrant: ``kind`` is ``person`` or a house bot's ``bot:<level>``; ``seed_hash`` is
     ``sha256(client_seed)``, mixed into every round seed (TN-2.1). ``filler``: a house bot that
     plays but never ranks (TN-1.2); ``replaces``: the withdrawn player it stands in for."""
 
     player: str
     kind: str
-    seed_digest: str
+    seed_hash: str
     filler: bool = False
     replaces: str | None = None
 

@@ -71,7 +71,7 @@ def pair_round(state: TournamentState, round_no: int, round_seed: bytes) -> list
     """The tables of round ``round_no`` from the state before it was paired and its seed."""
     created = state.created
     assert created is not None
-    mixed = seeds.mixed_seed(round_seed, state.field_digests())
+    mixed = seeds.mixed_seed(round_seed, state.field_hashes())
     active = state.active()
     if round_no == 1:
         order = seeds.shuffled(active, seeds.stream(mixed, "draw"))

@@ -81,22 +81,22 @@ def filler_name(state: TournamentState, n: int) -> str:
     return f"filler:greedy#{sum(1 for e in state.entrants.values() if e.filler) + n}"
 
 
-def start(state: TournamentState, filler_digests: Sequence[str]) -> list[Any]:
+def start(state: TournamentState, filler_hashes: Sequence[str]) -> list[Any]:
     """Close entries: fillers for the empty seats (TN-1.2), then ``TournamentStarted``."""
     assert state.created is not None
     if state.started:
         raise RuleViolation("TN-1.1", "the tournament has started already")
     short = check_count(len(state.entrants), state.created.seats, state.created.fill_with_bots)
-    if len(filler_digests) < short:
+    if len(filler_hashes) < short:
         raise ValueError("a seed digest per filler")
     fillers = [
-        PlayerEntered(filler_name(state, i), FILLER_KIND, filler_digests[i - 1], True)
+        PlayerEntered(filler_name(state, i), FILLER_KIND, filler_hashes[i - 1], True)
         for i in range(1, short + 1)
     ]
     return [*fillers, TournamentStarted()]
 
 
-def withdraw(state: TournamentState, player: str, filler_digest: str) -> list[Any]:
+def withdraw(state: TournamentState, player: str, filler_hash: str) -> list[Any]:
     """TN-1.4: the player withdraws; before the start they just leave no seat to fill, after it a
     filler takes their place in the next round's pairing."""
     entrant = state.entrants.get(player)
@@ -108,7 +108,7 @@ def withdraw(state: TournamentState, player: str, filler_digest: str) -> list[An
         raise RuleViolation("TN-1.4", "the tournament is over")
     events: list[Any] = [PlayerWithdrew(player)]
     if state.started:
-        events.append(PlayerEntered(filler_name(state, 1), FILLER_KIND, filler_digest, True, player))
+        events.append(PlayerEntered(filler_name(state, 1), FILLER_KIND, filler_hash, True, player))
     return events
 
 
@@ -177,7 +177,7 @@ def board_of(
 ) -> tuple[int, list[int]]:
     """TN-3.4: the dealer and wall of deal ``deal_index`` of every table of a duplicate round."""
     assert state.created is not None
-    mixed = seeds.mixed_seed(round_seed, state.field_digests())
+    mixed = seeds.mixed_seed(round_seed, state.field_hashes())
     return seeds.board(mixed, deal_index, deck_size, state.created.seats)
 
 

@@ -12,10 +12,10 @@ import hashlib
 
 from domain.shuffle import SeedStream, commitment, dealer_and_deck
 
-__all__ = ["commitment", "seed_digest", "mixed_seed", "stream", "board", "shuffled"]
+__all__ = ["commitment", "seed_hash", "mixed_seed", "stream", "board", "shuffled"]
 
 
-def seed_digest(client_seed: str) -> str:
+def seed_hash(client_seed: str) -> str:
     """What an entry records of its client seed (the seed itself stays with the entrant)."""
     return hashlib.sha256(client_seed.encode("utf-8")).hexdigest()
 

@@ -27,7 +27,7 @@ HOUSE_TABLE = 0  # a duplicate round's table of house bots (TN-3.5)
 class Entrant(msgspec.Struct):
     player: str
     kind: str
-    seed_digest: str
+    seed_hash: str
     filler: bool = False
     withdrawn: bool = False
 
@@ -69,8 +69,8 @@ class TournamentState(msgspec.Struct):
         paired = [r for r in self.rounds.values() if r.paired]
         return paired[-1] if paired else None
 
-    def field_digests(self) -> list[str]:
-        return [self.entrants[p].seed_digest for p in self.field]
+    def field_hashes(self) -> list[str]:
+        return [self.entrants[p].seed_hash for p in self.field]
 
     def active(self) -> list[str]:
         """Who is paired next: every entrant not withdrawn, in entry order."""
@@ -84,7 +84,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
     elif t is SeedCommitted:
         state.rounds[event.round] = Round(event.round, event.commitment)
     elif t is PlayerEntered:
-        state.entrants[event.player] = Entrant(event.player, event.kind, event.seed_digest, event.filler)
+        state.entrants[event.player] = Entrant(event.player, event.kind, event.seed_hash, event.filler)
     elif t is TournamentStarted:
         state.started = True
         state.field = list(state.entrants)

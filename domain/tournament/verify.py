@@ -16,7 +16,14 @@ import msgspec
 
 from domain.envelope import decode_record, verify_chain
 from domain.tournament import seeds
-from domain.tournament.events import RoundPaired, RoundSeedRevealed, TableResult, TableStarted, event_decoder
+from domain.tournament.events import (
+    RoundPaired,
+    RoundSeedRevealed,
+    SeedCommitted,
+    TableResult,
+    TableStarted,
+    event_decoder,
+)
 from domain.tournament.pairing import pair_round
 from domain.tournament.scores import standings
 from domain.tournament.state import HOUSE_TABLE, TournamentState, evolve
@@ -57,7 +64,16 @@ def verify(
             events.append(event_decoder.decode(decode_record(raw).data))
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             return Failure(f"tournament record {version}", "decode", str(exc))
-    revealed = {e.round: e.seed for e in events if type(e) is RoundSeedRevealed}
+    # the seeds that match their commitments: a pairing is re-derived from those only, so a
+    # forged seed is named at its own record, not at the pairing it would fail to draw
+    committed = {e.round: e.commitment for e in events if type(e) is SeedCommitted}
+    revealed = {
+        e.round: e.seed
+        for e in events
+        if type(e) is RoundSeedRevealed
+        and (seed := _seed_bytes(e.seed)) is not None
+        and seeds.commitment(seed) == committed.get(e.round)
+    }
     state = TournamentState()
     for version, event in enumerate(events, start=1):
         where = f"tournament record {version}"
@@ -94,7 +110,7 @@ def _check(
     elif t is RoundPaired:
         seed = _seed_bytes(revealed.get(event.round))
         if seed is None:
-            return None  # a round still in play: its seed is not out yet
+            return None  # a round still in play (or a forged seed, named at its own record)
         if pair_round(state, event.round, seed) != event.tables:
             return Failure(where, "pairing", f"round {event.round}'s tables are not the ones its seed draws")
     elif t is TableStarted:
@@ -133,7 +149,7 @@ def _check_result(
             return Failure(where, "deal", f"deal {result.deal_id}'s payments are not its log's")
         if duplicate and seed is not None:
             dealer, deck = seeds.board(
-                seeds.mixed_seed(seed, state.field_digests()), j, facts.deck_size, len(table.players)
+                seeds.mixed_seed(seed, state.field_hashes()), j, facts.deck_size, len(table.players)
             )
             if facts.fixed_deck != deck or facts.fixed_dealer != dealer:
                 which = "the house table" if event.table == HOUSE_TABLE else f"table {event.table}"

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
+import subprocess
+import sys
 import time
 
 from domain.tournament import log as tlog
 from domain.tournament.events import TableStarted
-from tests.e2e.conftest import auth, expect_problem
+from tests.e2e.conftest import ROOT, auth, expect_problem
 
 WAIT_S = 300.0  # generous: the machine is shared
 
@@ -139,3 +142,61 @@ async def test_two_processes_leave_exactly_one_of_everything(http, store, second
     assert sorted(started) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     assert [type(e).__name__ for e in events].count("RoundSeedRevealed") == 2
     assert await _match_count(store.redis, store.prefix) == 4
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args], cwd=str(ROOT), capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+
+
+def _retype(lines: list[bytes], index: int, change) -> list[bytes]:
+    """The bundle with the tournament record at line ``index`` changed as an event and every
+    later tournament record chained again (only the content check can then catch it)."""
+    from domain.tournament import log as tlog
+
+    start = lines.index(b'{"section":"tournament"}') + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(b'{"section"'))
+    events = tlog.events_of(lines[start:end])
+    events[index - start] = change(events[index - start])
+    return lines[:start] + tlog.chain(events, 0, recorded_at="2026-01-01T00:00:00Z") + lines[end:]
+
+
+async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails(http, store, real_redis_url, tmp_path):
+    made = await _create(http, game="mcr", format="swiss", rounds=2, players=["bot:greedy"] * 8, pace="fast")
+    tid = made["tournament_id"]
+    await _until_over(http, tid)
+    ruling = {"player": "bot:greedy#1", "points": 5, "reason": "r", "rule": "TN-4.1", "deal_id": ""}
+    await http.post(f"/tournaments/{tid}/rulings", json=ruling, headers=auth(made["arbiter_token"]))
+    out = tmp_path / "t.jsonl"
+    done = _cli("tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix)
+    assert done.returncode == 0, done.stderr
+    text = out.read_bytes()
+    assert made["arbiter_token"].encode() not in text and b"digest" not in text
+    audited = _cli("audit", str(out))
+    assert audited.returncode == 0 and "AUDIT OK" in audited.stdout, audited.stdout + audited.stderr
+    lines = text.splitlines()
+    from domain.tournament.events import RoundPaired, RoundSeedRevealed
+
+    def first(kind) -> int:
+        return next(i for i, line in enumerate(lines) if f'"type":"{kind}"'.encode() in line)
+
+    def tables_swapped(e: RoundPaired) -> RoundPaired:
+        a, b = e.tables[0], e.tables[1]
+        return RoundPaired(e.round, [type(a)(a.table, b.players), type(b)(b.table, a.players)])
+
+    deal_line = lines.index(next(l for l in lines if l.startswith(b'{"section":"deal"'))) + 3
+    copies = {
+        "chain": lines[:5] + [lines[5].replace(b'"recorded_at":"', b'"recorded_at":"1')] + lines[6:],
+        "commitment": _retype(lines, first("RoundSeedRevealed"), lambda e: RoundSeedRevealed(e.round, "00")),
+        "pairing": _retype(lines, first("RoundPaired"), tables_swapped),
+        "deal": lines[:deal_line] + [lines[deal_line].replace(b'"prev":"', b'"prev":"0')] + lines[deal_line + 1 :],
+        "standings": lines[:-1] + [lines[-1].replace(b'"rank":1', b'"rank":9')],
+    }
+    for check, copy in copies.items():
+        bad = tmp_path / f"{check}.jsonl"
+        bad.write_bytes(b"\n".join(copy) + b"\n")
+        audited = _cli("audit", str(bad))
+        assert audited.returncode == 1, (check, audited.stdout)
+        assert f"[{check}]" in audited.stdout and "AUDIT FAILED" in audited.stdout, (check, audited.stdout)

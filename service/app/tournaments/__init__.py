@@ -113,7 +113,7 @@ class TournamentService:
         if players:
             from domain.tournament.state import fold
 
-            events += plan.start(fold(events), self._filler_digests(kit_.game.seat_count))
+            events += plan.start(fold(events), self._filler_hashes(kit_.game.seat_count))
         arbiter = secrets.token_urlsafe(32)
         # the secrets first: a runner that finds the log finds its seeds
         await self.store.put_secrets(
@@ -128,8 +128,8 @@ class TournamentService:
         return {"tournament_id": tournament_id, "arbiter_token": arbiter}
 
     @staticmethod
-    def _filler_digests(count: int) -> list[str]:
-        return [seeds.seed_digest(secrets.token_hex(16)) for _ in range(count)]
+    def _filler_hashes(count: int) -> list[str]:
+        return [seeds.seed_hash(secrets.token_hex(16)) for _ in range(count)]
 
     async def _entries(self, players: list[str]) -> list[tuple[str, str, str]]:
         out = []
@@ -140,7 +140,7 @@ class TournamentService:
                 raise RuleViolation(
                     "TN-1.2", f"a house bot is one of {', '.join('bot:' + x for x in HOUSE_LEVELS)}"
                 )
-            out.append((name, kind, seeds.seed_digest(secrets.token_hex(16))))
+            out.append((name, kind, seeds.seed_hash(secrets.token_hex(16))))
         return out
 
     async def _account_name(self, raw: str) -> str:
@@ -173,7 +173,7 @@ class TournamentService:
                 )
             if len(state.entrants) >= plan.MAX_ENTRANTS:
                 raise RuleViolation("TN-1.2", f"at most {plan.MAX_ENTRANTS} players")
-            digest = seeds.seed_digest(client_seed or secrets.token_hex(16))
+            digest = seeds.seed_hash(client_seed or secrets.token_hex(16))
             event = plan.PlayerEntered(account_name, "person", digest)
             try:
                 await self.store.append(tournament_id, version, [event], command_id=f"enter:{account_name}")
@@ -195,7 +195,7 @@ class TournamentService:
             state, version = await self._state(tournament_id)
             if state.started:
                 break
-            events = plan.start(state, self._filler_digests(state.created.seats if state.created else 0))
+            events = plan.start(state, self._filler_hashes(state.created.seats if state.created else 0))
             try:
                 await self.store.append(tournament_id, version, events, command_id="start")
             except VersionConflict:
@@ -242,7 +242,7 @@ class TournamentService:
             state, version = await self._state(tournament_id)
             if player in state.entrants and state.entrants[player].withdrawn:
                 return {"player": player, "withdrawn": True}
-            events = plan.withdraw(state, player, seeds.seed_digest(secrets.token_hex(16)))
+            events = plan.withdraw(state, player, seeds.seed_hash(secrets.token_hex(16)))
             try:
                 await self.store.append(tournament_id, version, events, command_id=f"withdraw:{player}")
                 return {"player": player, "withdrawn": True}
@@ -301,7 +301,13 @@ class TournamentService:
             "rounds": rounds,
             "standings": msgspec.to_builtins(standings(state)),
             "rulings": [
-                {"player": r.player, "points": r.points, "reason": r.reason, "rule": r.rule, "deal_id": r.deal_id}
+                {
+                    "player": r.player,
+                    "points": r.points,
+                    "reason": r.reason,
+                    "rule": r.rule,
+                    "deal_id": r.deal_id,
+                }
                 for r in state.rulings
             ],
             "benchmark": benchmark if created.format == "duplicate" else None,
