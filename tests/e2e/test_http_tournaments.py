@@ -63,7 +63,9 @@ async def test_a_two_round_swiss_of_house_bots_runs_to_the_end(http, store):
 
 
 async def test_a_count_that_does_not_fill_tables_is_refused_unless_filled(http, store):
-    resp = await http.post("/tournaments", json={"game": "paohuzi", "rounds": 1, "players": ["bot:greedy"] * 4})
+    resp = await http.post(
+        "/tournaments", json={"game": "paohuzi", "rounds": 1, "players": ["bot:greedy"] * 4}
+    )
     await expect_problem(resp, 422, "TN-1.2")
     assert not [k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament:*")]
     made = await _create(
@@ -126,9 +128,7 @@ async def test_open_entries_take_accounts_until_the_arbiter_starts(http):
 
 
 async def test_two_processes_leave_exactly_one_of_everything(http, store, second_server):
-    made = await _create(
-        http, game="mcr", rounds=2, players=["bot:random"] * 8, pace="fast"
-    )
+    made = await _create(http, game="mcr", rounds=2, players=["bot:random"] * 8, pace="fast")
     tid = made["tournament_id"]
     view = await _until_over(http, tid)
     other = await (await second_server.get(f"/tournaments/{tid}")).json()
@@ -146,7 +146,8 @@ async def test_two_processes_leave_exactly_one_of_everything(http, store, second
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], cwd=str(ROOT), capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "service.cli", *args], cwd=str(ROOT), capture_output=True, text=True,
+        timeout=300,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
 
@@ -163,14 +164,18 @@ def _retype(lines: list[bytes], index: int, change) -> list[bytes]:
     return lines[:start] + tlog.chain(events, 0, recorded_at="2026-01-01T00:00:00Z") + lines[end:]
 
 
-async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails(http, store, real_redis_url, tmp_path):
+async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails(
+    http, store, real_redis_url, tmp_path
+):
     made = await _create(http, game="mcr", format="swiss", rounds=2, players=["bot:greedy"] * 8, pace="fast")
     tid = made["tournament_id"]
     await _until_over(http, tid)
     ruling = {"player": "bot:greedy#1", "points": 5, "reason": "r", "rule": "TN-4.1", "deal_id": ""}
     await http.post(f"/tournaments/{tid}/rulings", json=ruling, headers=auth(made["arbiter_token"]))
     out = tmp_path / "t.jsonl"
-    done = _cli("tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix)
+    done = _cli(
+        "tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix
+    )
     assert done.returncode == 0, done.stderr
     text = out.read_bytes()
     assert made["arbiter_token"].encode() not in text and b"digest" not in text
@@ -186,12 +191,14 @@ async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails
         a, b = e.tables[0], e.tables[1]
         return RoundPaired(e.round, [type(a)(a.table, b.players), type(b)(b.table, a.players)])
 
-    deal_line = lines.index(next(l for l in lines if l.startswith(b'{"section":"deal"'))) + 3
+    deal_line = lines.index(next(x for x in lines if x.startswith(b'{"section":"deal"'))) + 3
     copies = {
         "chain": lines[:5] + [lines[5].replace(b'"recorded_at":"', b'"recorded_at":"1')] + lines[6:],
         "commitment": _retype(lines, first("RoundSeedRevealed"), lambda e: RoundSeedRevealed(e.round, "00")),
         "pairing": _retype(lines, first("RoundPaired"), tables_swapped),
-        "deal": lines[:deal_line] + [lines[deal_line].replace(b'"prev":"', b'"prev":"0')] + lines[deal_line + 1 :],
+        "deal": lines[:deal_line]
+        + [lines[deal_line].replace(b'"prev":"', b'"prev":"0')]
+        + lines[deal_line + 1 :],
         "standings": lines[:-1] + [lines[-1].replace(b'"rank":1', b'"rank":9')],
     }
     for check, copy in copies.items():
