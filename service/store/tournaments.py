@@ -73,6 +73,20 @@ class TournamentStore:
         held = await self.redis.hget(key, field)
         return held.decode() if isinstance(held, bytes) else str(held)
 
+    # a duplicate round's matches: whose board each deal of theirs is (one hash, read per deal)
+    def _boards_key(self) -> str:
+        return f"{self.store.prefix}:boards"
+
+    async def map_board(self, match_id: str, tournament_id: str, round_no: int) -> None:
+        await self.redis.hset(self._boards_key(), match_id, f"{tournament_id}:{round_no}")
+
+    async def board_of(self, match_id: str) -> tuple[str, int] | None:
+        held = await self.redis.hget(self._boards_key(), match_id)
+        if held is None:
+            return None
+        tournament_id, _, round_no = (held.decode() if isinstance(held, bytes) else held).rpartition(":")
+        return tournament_id, int(round_no)
+
     # the runner's lease and index -------------------------------------------------------------
     async def take_lease(self, tournament_id: str, holder: str, ttl_ms: int) -> bool:
         """One runner at a time per tournament (renewed by its holder, lapsing if it dies)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -207,3 +208,39 @@ async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails
         audited = _cli("audit", str(bad))
         assert audited.returncode == 1, (check, audited.stdout)
         assert f"[{check}]" in audited.stdout and "AUDIT FAILED" in audited.stdout, (check, audited.stdout)
+
+
+async def test_a_duplicate_event_deals_every_table_the_same_boards_and_a_house_table_too(
+    http, store, real_redis_url, tmp_path
+):
+    made = await _create(
+        http, game="paohuzi", format="duplicate", rounds=2, deals_per_round=2, players=["bot:greedy"] * 6,
+        pace="fast",
+    )  # fmt: skip
+    tid = made["tournament_id"]
+    view = await _until_over(http, tid)
+    assert [b["round"] for b in view["benchmark"]] == [1, 2]
+    assert all(p.startswith("house:strong") for b in view["benchmark"] for p in b["players"])
+    for rnd in view["rounds"]:
+        deals = [t["deals"] for t in rnd["tables"]] + [
+            b["deals"] for b in view["benchmark"] if b["round"] == rnd["round"]
+        ]
+        for j in range(len(deals[0])):
+            walls = set()
+            for table in deals:
+                if j < len(table):
+                    log = await (await http.get(f"/deals/{table[j]}/log")).read()
+                    created = json.loads(log.splitlines()[0])["data"]
+                    walls.add((created["fixed_dealer"], tuple(created["fixed_deck"])))
+            assert len(walls) == 1, (rnd["round"], j)
+    rows = view["standings"]
+    keys = [(-r["duplicate_score"], -r["table_points"], r["player"]) for r in rows]
+    assert keys == sorted(keys) and all(r["vs_house"] is not None for r in rows)
+    assert abs(sum(r["duplicate_score"] for r in rows)) < 1e-6
+    out = tmp_path / "d.jsonl"
+    done = _cli(
+        "tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix
+    )
+    assert done.returncode == 0, done.stderr
+    audited = _cli("audit", str(out))
+    assert "AUDIT OK" in audited.stdout, audited.stdout

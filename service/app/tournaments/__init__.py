@@ -75,6 +75,8 @@ class TournamentService:
         self._locks: dict[str, asyncio.Lock] = {}
         self.gaps: list[float] = []  # bench: ms from a round's last result to its next tables
         self._gap_at: dict[str, float] = {}
+        self._mixed: dict[tuple[str, int], tuple[bytes, int, int]] = {}  # a round's mixed seed, wall, seats
+        matches.board_for = self.board_for
 
     # creation and entries ------------------------------------------------------------------
     async def create(self, body: Any) -> dict[str, Any]:
@@ -447,12 +449,33 @@ class TournamentService:
             pass
         table = state.rounds[round_no].tables[table_no]
         seats = [plan.seat_kind(state, p) for p in table.players]
+        if created.format == "duplicate":  # every deal of the match is dealt the round's board
+            await self.store.map_board(match_id, tournament_id, round_no)
         made = await self.matches.create(
             created.game, created.deals_per_round, None, match_id=match_id, seats=seats, pace=created.pace,
             clock=created.clock, spectators=True,
         )  # fmt: skip
         await self._seat_people(state, table.players, made, match_id)
         return match_id
+
+    async def board_for(self, match_id: str, index: int) -> tuple[int, list[int]] | None:
+        """TN-3.4: the dealer and wall of deal ``index`` of a duplicate round's match (None for
+        any other match)."""
+        where = await self.store.board_of(match_id)
+        if where is None:
+            return None
+        known = self._mixed.get(where)
+        if known is None:
+            state, _ = await self._state(where[0])
+            assert state.created is not None
+            seed = await self._round_seed(*where)
+            mixed = seeds.mixed_seed(seed, state.field_hashes())
+            known = (mixed, kit(state.created.game).game.deck_size, state.created.seats)
+            if len(self._mixed) > 256:
+                self._mixed.clear()
+            self._mixed[where] = known
+        mixed, deck_size, seats = known
+        return seeds.board(mixed, index, deck_size, seats)
 
     async def _seat_people(
         self, state: TournamentState, players: list[str], made: dict[str, Any], match_id: str
