@@ -309,7 +309,8 @@ class DealService:
     ) -> dict[str, Any]:
         """A new deal. ``board``: the dealer and wall a duplicate tournament's round gives this
         deal (TN-3.4; from the service, never from a request). ``player_key``: the creator's
-        (DS-26 unless well formed): its person seats are listed under the key's digest, never in the deal's log or meta.
+        (DS-26 unless well formed): its person seats are listed under the key's digest, never in
+        the deal's log or meta.
         ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
         open seats has one (the default when none is given), a deal of one person only if asked.
         ``open`` seats are for people the creator invites (each gets an invite
