@@ -22,7 +22,7 @@ from domain.tournament.state import HOUSE_TABLE, TournamentState
 
 FORMATS = ("swiss", "duplicate")
 MAX_ROUNDS = 32
-MAX_ENTRANTS = 4096
+MAX_ENTRANTS = 1024
 FILLER_KIND = "bot:greedy"  # TN-1.2
 HOUSE_KIND = "bot:strong"  # TN-3.5
 

@@ -64,13 +64,15 @@ class TournamentHandlers:
     accounts: Any
     _account: Any  # AccountHandlers': the signed-in account or DS-34
     signed_in: Any  # AccountHandlers': the signed-in account or None
+    _budgeted: Any  # Api's: a creation within the address's budget (DS-11)
 
     def _tournaments_init(self) -> None:
         self.tournaments = TournamentService(self.matches, self.accounts)
 
     async def create_tournament(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateTournament)
-        created = await self.tournaments.create(msgspec.to_builtins(body))
+        # its tables are deals: made within the address's budget for new deals (DS-11)
+        created = await self._budgeted(request, lambda: self.tournaments.create(msgspec.to_builtins(body)))
         return json_response(created, status=201)
 
     async def tournament(self, request: web.Request) -> web.Response:
@@ -127,7 +129,7 @@ def tournament_routes(route: Any, answer: Any, path_param: Any) -> tuple[Any, ..
             "POST", "/tournaments", "create_tournament",
             "create a tournament (TN-1): answers its id and the arbiter's token (given only here)",
             (answer(201, CreatedTournament),), request=CreateTournament,
-            errors=("DS-5", "DS-10", "DS-1", "TN-1.1", "TN-1.2", "TB-2.1", "DS-12"),
+            errors=("DS-5", "DS-10", "DS-1", "DS-11", "TN-1.1", "TN-1.2", "TB-2.1", "DS-12"),
         ),
         route(
             "GET", "/tournaments/{tournament_id}", "tournament",
