@@ -29,7 +29,7 @@ async def test_a_restart_between_a_match_and_its_record_makes_no_second_match(re
     store = EventStore(client, key_prefix)
     deals = DealService(store)
     matches = MatchService(deals, MatchLog(store), sweep_s=0.05)
-    sweeping = asyncio.create_task(matches.run())
+    sweeping = asyncio.gather(matches.run(), deals.bots.supervise(2.0))
     try:
         first = TournamentService(matches)
         made = await first.create({"game": "mcr", "rounds": 2, "players": ["bot:random"] * 8, "pace": "fast"})

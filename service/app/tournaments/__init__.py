@@ -11,6 +11,7 @@ same match, never a second one.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import logging
 import os
@@ -73,8 +74,6 @@ class TournamentService:
         self.sweep_s = sweep_s
         self.holder = secrets.token_hex(8)  # this process's name on a lease
         self._locks: dict[str, asyncio.Lock] = {}
-        self.gaps: list[float] = []  # bench: ms from a round's last result to its next tables
-        self._gap_at: dict[str, float] = {}
         self._mixed: dict[tuple[str, int], tuple[bytes, int, int]] = {}  # a round's mixed seed, wall, seats
         matches.board_for = self.board_for
 
@@ -385,14 +384,17 @@ class TournamentService:
                     events = plan.pairing(state, step.round, seed)
                     await self.store.append(tournament_id, version, events, command_id=f"pair:{step.round}")
                 elif isinstance(step, plan.StartTables):
-                    for t in step.tables:
-                        match_id = await self._start_table(tournament_id, state, step.round, t)
-                        started = await self.store.append(
-                            tournament_id, version, [TableStarted(step.round, t, match_id)],
-                            command_id=f"table:{step.round}:{t}",
-                        )  # fmt: skip
-                        version = started.last_version
-                    self._gap_end(tournament_id)
+                    # the tables' matches are made at once (each claims its id first), then
+                    # recorded in one append: the round's deals start together
+                    match_ids = await asyncio.gather(
+                        *(self._start_table(tournament_id, state, step.round, t) for t in step.tables)
+                    )
+                    tables = ",".join(map(str, step.tables))
+                    await self.store.append(
+                        tournament_id, version,
+                        [TableStarted(step.round, t, m) for t, m in zip(step.tables, match_ids, strict=True)],
+                        command_id=f"tables:{step.round}:{hashlib.sha256(tables.encode()).hexdigest()[:16]}",
+                    )  # fmt: skip
                 elif isinstance(step, plan.Await):
                     results = await self._results(state, step.round, step.tables)
                     if not results:
@@ -406,8 +408,6 @@ class TournamentService:
                             command_id=f"result:{result.round}:{result.table}",
                         )
                         version = appended.last_version
-                    if len(results) == len(step.tables):
-                        self._gap_start(tournament_id)
                 elif isinstance(step, plan.Reveal):
                     seed = await self._round_seed(tournament_id, step.round)
                     await self.store.append(
@@ -420,14 +420,6 @@ class TournamentService:
                 continue
         await self.store.look_at(tournament_id, now_ms() + LOOK_AGAIN_MS)
         return None
-
-    def _gap_start(self, tournament_id: str) -> None:
-        self._gap_at[tournament_id] = asyncio.get_running_loop().time()
-
-    def _gap_end(self, tournament_id: str) -> None:
-        began = self._gap_at.pop(tournament_id, None)
-        if began is not None:
-            self.gaps.append((asyncio.get_running_loop().time() - began) * 1000)
 
     async def _round_seed(self, tournament_id: str, round_no: int) -> bytes:
         held = await self.store.secret(tournament_id, f"seed:{round_no}")
@@ -451,9 +443,11 @@ class TournamentService:
         seats = [plan.seat_kind(state, p) for p in table.players]
         if created.format == "duplicate":  # every deal of the match is dealt the round's board
             await self.store.map_board(match_id, tournament_id, round_no)
+        # a table with people is clocked (TB-2: an absent person is played for), by default TB-2.1's
+        clock = created.clock if created.clock is not None or "human" not in seats else {}
         made = await self.matches.create(
             created.game, created.deals_per_round, None, match_id=match_id, seats=seats, pace=created.pace,
-            clock=created.clock, spectators=True,
+            clock=clock, spectators=True,
         )  # fmt: skip
         await self._seat_people(state, table.players, made, match_id)
         return match_id
