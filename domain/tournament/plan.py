@@ -86,7 +86,7 @@ def start(state: TournamentState, filler_hashes: Sequence[str]) -> list[Any]:
     assert state.created is not None
     if state.started:
         raise RuleViolation("TN-1.1", "the tournament has started already")
-    short = check_count(len(state.entrants), state.created.seats, state.created.fill_with_bots)
+    short = check_count(len(state.active()), state.created.seats, state.created.fill_with_bots)
     if len(filler_hashes) < short:
         raise ValueError("a seed digest per filler")
     fillers = [

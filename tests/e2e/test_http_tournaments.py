@@ -244,3 +244,29 @@ async def test_a_duplicate_event_deals_every_table_the_same_boards_and_a_house_t
     assert done.returncode == 0, done.stderr
     audited = _cli("audit", str(out))
     assert "AUDIT OK" in audited.stdout, audited.stdout
+
+
+async def test_a_live_deal_of_a_person_shows_nothing_hidden_to_the_arbiter_or_anyone(http, store):
+    made = await _create(http, game="mcr", rounds=1, fill_with_bots=True, pace="fast")
+    tid, arbiter = made["tournament_id"], auth(made["arbiter_token"])
+    resp = await http.post("/accounts", json={"name": "Dora", "password": "correct horse"})
+    assert resp.status == 201
+    assert (await http.post(f"/tournaments/{tid}/entries", json={"client_seed": "dora's seed"})).status == 201
+    assert (await http.post(f"/tournaments/{tid}/start", headers=arbiter)).status == 200
+    table = await (await http.get(f"/tournaments/{tid}/my-table")).json()
+    seat = await (await http.post(f"/deals/{table['deal_id']}/my-seat")).json()
+    start = {"command_id": "go", "command": {"type": "StartDeal", "client_seed": "dora"}}
+    resp = await http.post(f"/deals/{table['deal_id']}/commands", json=start, headers=auth(seat["token"]))
+    assert resp.status == 200, await resp.text()
+    secret = await store.redis.hget(f"{store.prefix}:tournament:{{{tid}}}:meta", "seed:1")
+    assert secret
+    reads = [
+        await (await http.get(f"/tournaments/{tid}")).text(),
+        await (await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)).text(),
+        await (await http.get(f"/tournaments/{tid}/my-table")).text(),
+    ]
+    for text in reads:
+        assert secret.decode() not in text and seat["token"] not in text and made["arbiter_token"] not in text
+        assert "digest" not in text and "dora's seed" not in text and "hand" not in text
+    assert json.loads(reads[1])["deals"] == []  # the deal is live: the arbiter sees none of it
+    assert json.loads(reads[0])["rounds"][0]["seed"] is None

@@ -356,3 +356,14 @@ def test_the_log_names_no_round_seed_before_its_reveal():
     cut = _index(sim, RoundSeedRevealed, round=1)
     text = b"".join(tlog.chain(sim.events[: cut - 1], 0))
     assert round_seed(1).hex().encode() not in text and round_seed(2).hex().encode() not in text
+
+
+def test_a_player_who_withdraws_before_the_start_leaves_no_seat_to_fill():
+    created = TournamentCreated("t", "mcr", 4, "swiss", 1, 1, fill_with_bots=True, open_entries=True)
+    events = plan.opening(created, ["c"], [(f"p{i}", "person", "00") for i in range(5)])
+    events += plan.withdraw(fold(events), "p4", "11")
+    events += plan.start(fold(events), ["22"] * 4)
+    state = fold(events)
+    assert not any(e.filler for e in state.entrants.values())
+    tables = plan.pairing(state, 1, b"s")[0].tables
+    assert sorted(p for t in tables for p in t.players) == ["p0", "p1", "p2", "p3"]
