@@ -2,9 +2,9 @@
 
 Runs ``python -m bench.<name> --json`` for store, each game's own bench (``bench/<game>.py`` for
 every game of ``domain.game.GAMES``, in the registry's order), service, streams, bot_table, coach,
-review, archive, cluster, clocks, ratings and arena, one after the other (so they do not steal each other's
-CPU), and merges their figures: each module's ratios are measured inside its own run, as the module
-documents.
+review, archive, cluster, clocks, ratings, tournament and arena, one after the other (so they do
+not steal each other's CPU), and merges their figures: each module's ratios are measured inside
+its own run, as the module documents.
 ``--quick`` passes smaller sizes (a smoke run of a few minutes); ``--only store,service`` picks
 modules. The arena plays thousands of deals, so it gets ``ARENA_TIMEOUT_FACTOR`` times
 ``--timeout``. A module that fails is reported with its exit code and the last lines of its
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_BENCHES = tuple(game for game in registered() if (ROOT / "bench" / f"{game}.py").exists())
 MODULES = (
     *("store", *GAME_BENCHES, "service", "streams"),
-    *("bot_table", "coach", "review", "archive", "cluster", "clocks", "ratings", "arena"),
+    *("bot_table", "coach", "review", "archive", "cluster", "clocks", "ratings", "tournament", "arena"),
 )
 
 # smaller sizes for --quick, per module (only options the module's argparse accepts); a game's own
@@ -43,10 +43,11 @@ QUICK = {
     "cluster": ["--appends", "60", "--rounds", "1"],
     "clocks": ["--tables", "100", "--seconds", "8", "--restart-tables", "20"],
     "ratings": ["--quick"],
+    "tournament": ["--quick"],
     "arena": ["--quick"],
 }
 ARENA_TIMEOUT_FACTOR = 12  # the full arena: hundreds to thousands of walls of strong against greedy per game
-TAKES_REDIS = {"store", "service", "bot_table", "clocks"}
+TAKES_REDIS = {"store", "service", "bot_table", "clocks", "tournament"}
 
 
 def quick_args(name: str) -> list[str]:

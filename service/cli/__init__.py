@@ -15,7 +15,7 @@ import sys
 import redis
 
 from domain.game import GAMES
-from service.cli import archive, botzone, env_config, logs, play, ratings, serve
+from service.cli import archive, botzone, env_config, logs, play, ratings, serve, tournament
 from service.cli.play import play_one
 from service.http.client_address import trusted_proxy
 
@@ -260,6 +260,13 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--no-pause", action="store_true", help="print every step without waiting")
             s.add_argument("--json", action="store_true", help="each event as raw JSON (for scripts)")
         s.set_defaults(func=func)
+
+    s = sub.add_parser("tournament", help="a tournament's record (TN-5): export it as one bundle")
+    s.add_argument("action", choices=("export",))
+    s.add_argument("tournament", help="tournament id")
+    s.add_argument("--out", help="the bundle's file (default: standard output)")
+    log_opts(s)
+    s.set_defaults(func=tournament.cmd_tournament)
 
     s = sub.add_parser("review", help="review one seat's decisions of a finished deal (id or .jsonl file)")
     s.add_argument("deal", help="deal id or path to a .jsonl export")

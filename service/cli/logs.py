@@ -20,6 +20,10 @@ from service.cli.stores import NotADealLog, load_log, load_raws, read_log, with_
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from service.app.reads.audit import audit_log
+    from service.cli.tournament import audit_file, is_bundle_file
+
+    if is_bundle_file(args.deal):  # a tournament's record (TN-5)
+        return audit_file(Path(args.deal))
 
     raws, head = load_raws(args)
     if not raws:

@@ -162,6 +162,8 @@ COOKIE_ROUTES = frozenset(
         ("POST", "/deals/{deal_id}/my-seat"), ("POST", "/deals"), ("POST", "/matches"),
         ("POST", "/deals/{deal_id}/join"), ("POST", "/deals/{deal_id}/rematch"),
         ("POST", "/seeks"), ("DELETE", "/seeks/{seek_id}"),
+        ("POST", "/tournaments/{tournament_id}/entries"),
+        ("POST", "/tournaments/{tournament_id}/withdrawals"),
     }
 )  # fmt: skip
 

@@ -65,6 +65,9 @@ _DS_STATUS = {
     "DS-46": 429,  # too many chat messages from this seat
     "DS-50": 422,  # a quick play seek that names no game or a bad bots_after_s
     "DS-51": 404,  # no seek of this account has this id
+    "DS-55": 404,  # no such tournament
+    "DS-56": 401,  # the tournament's arbiter token is missing or wrong
+    "DS-57": 409,  # the tournament takes no entries now (it lists its players, or has started)
     # table rules broken by a request's own content are bad requests; one broken by the
     # table's state (starting with a seat still open) is a conflict
     "TB-1.2": 400,
@@ -95,6 +98,7 @@ _RULE_TITLES = {
     "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
     "DS-41": "Table cannot be rated", "DS-43": "Chat closed",
     "DS-45": "Chat message not accepted", "DS-50": "Seek not accepted", "DS-51": "No such seek",
+    "DS-56": "Arbiter token required",
 }  # fmt: skip
 
 

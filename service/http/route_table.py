@@ -24,6 +24,7 @@ from service.app.reads.matches import MatchAudit, MatchSummary
 from service.app.state.players import PLAYER_KEY_PATTERN
 from service.http import accounts as account_schemas
 from service.http import schemas
+from service.http.tournaments import tournament_routes
 
 # every route that reads or writes the event store lists DS-12 (503: Redis out of reach); what
 # aiohttp refuses before a handler runs (an unknown path, a method the path lacks, a header it
@@ -552,6 +553,7 @@ ROUTES: tuple[Route, ...] = (
         errors=("DS-39", "DS-34", "DS-51", "DS-12"),
     ),
 )
+ROUTES += tournament_routes(Route, Answer, path_param)  # TN-1..TN-5 (service/http/tournaments.py)
 # the rules whose problem answer carries a Retry-After header (seconds)
 RETRY_AFTER_RULES = frozenset(
     {"DS-11", "DS-14", "DS-22", "DS-28", "DS-29", "DS-30", "DS-31", "DS-32", "DS-33", "DS-38", "DS-46"}

@@ -69,6 +69,7 @@ from service.http.schemas import (
     ReviewRequest,
     StreamTicket,
 )
+from service.http.tournaments import TournamentHandlers
 from service.store.chat import ChatStore
 from service.store.event_store import EventStore
 from service.store.outages import STORE_OUTAGES
@@ -105,7 +106,7 @@ class BudgetSpent(RuleViolation):
         self.retry_after = retry_after
 
 
-class Api(AccountHandlers, PeopleHandlers):
+class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
     def __init__(
         self,
         deals: DealService,
@@ -157,6 +158,7 @@ class Api(AccountHandlers, PeopleHandlers):
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
         self.matches = MatchService(deals, self.reads.match_log)
         self.match_reads = MatchReads(self.matches.log, self.reads)
+        self._tournaments_init()  # tournaments (TN): their rounds run as matches
 
     async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
@@ -627,6 +629,7 @@ def build_app(
         background.append(asyncio.create_task(deals.bots.supervise(bot_supervisor_s)))
         background.append(asyncio.create_task(keeper.run()))
         background.append(asyncio.create_task(matches.run()))
+        background.append(asyncio.create_task(api.tournaments.run(), name="tournaments"))
         background.append(asyncio.create_task(chat_relay.run(), name="chat-relay"))
 
     async def on_shutdown(app: web.Application) -> None:
@@ -644,6 +647,7 @@ def build_app(
             log.warning("background task %s did not stop within %.0f s", task.get_name(), STOP_BACKGROUND_S)
         await keeper.close()
         await matches.close()
+        api.tournaments.close()
         await reviews.close()
         await deals.close()
 

@@ -310,9 +310,12 @@ class DealService:
         deal_id: str | None = None,
         match: MatchPlace | None = None,
         rated_by: str | None = None,
+        board: tuple[int, list[int]] | None = None,
     ) -> dict[str, Any]:
-        """A new deal. ``player_key``: the creator's (DS-26 unless well formed): its person
-        seats are listed under the key's digest, never in the deal's log or meta.
+        """A new deal. ``board``: the dealer and wall a duplicate tournament's round gives this
+        deal (TN-3.4; from the service, never from a request). ``player_key``: the creator's
+        (DS-26 unless well formed): its person seats are listed under the key's digest, never in
+        the deal's log or meta.
         ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
         open seats has one (the default when none is given), a deal of one person only if asked.
         ``open`` seats are for people the creator invites (each gets an invite
@@ -328,6 +331,8 @@ class DealService:
         player = await self.players.digest(player_key) if player_key is not None else None
         if (deck is not None or dealer is not None) and not self.dev:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
+        if board is not None:
+            dealer, deck = board
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
         return await self._create(

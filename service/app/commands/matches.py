@@ -19,6 +19,7 @@ import asyncio
 import contextvars
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -62,12 +63,18 @@ class MatchService:
         deals.on_match_deal_over = self.deal_over
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(2048, keep=lambda lock: lock.locked())
         self._tasks: set[asyncio.Task] = set()
+        # (match id, deal index) -> the dealer and wall that deal must have (a duplicate
+        # tournament's board, TN-3.4), or None; the tournament service sets it
+        self.board_for: Callable[[str, int], Awaitable[tuple[int, list[int]] | None]] | None = None
 
     # creation ----------------------------------------------------------------------------------
-    async def create(self, game: str, length: Any, target: Any = None, **deal: Any) -> dict[str, Any]:
+    async def create(
+        self, game: str, length: Any, target: Any = None, match_id: str | None = None, **deal: Any
+    ) -> dict[str, Any]:
         """A match and its first deal: ``deal`` is what ``DealService.create`` takes (the body
         of ``POST /deals``); the answer is the first deal's creation answer and ``match_id``.
-        A refused request stores nothing: the length is checked first, the deal next."""
+        A refused request stores nothing: the length is checked first, the deal next.
+        ``match_id``: the id a caller claimed for it beforehand (a tournament's table)."""
         kit_ = kit(game)
         deals, word = check_length(rules_for(kit_.name), length, target)
         rated_by = deal.pop("rated_by", None)
@@ -75,10 +82,11 @@ class MatchService:
         # not rated one by one, the match is, by its standings
         seats = parse_seats(deal.get("seats"), kit_)
         rated = rated_seats(seats, rated_by, open_seats=True) if rated_by is not None else None
-        match_id, deal_id = secrets.token_hex(8), secrets.token_hex(8)
+        match_id, deal_id = match_id or secrets.token_hex(8), secrets.token_hex(8)
         first = plan(fold([MatchCreated(match_id, kit_.name, kit_.game.ruleset, [], deals, word, target)]))
         place = MatchPlace(match_id, first.index, first.round)
-        created = await self.deals.create(kit_.name, deal_id=deal_id, match=place, **deal)
+        board = await self.board_for(match_id, first.index) if self.board_for is not None else None
+        created = await self.deals.create(kit_.name, deal_id=deal_id, match=place, board=board, **deal)
         events = [
             MatchCreated(
                 match_id,
@@ -171,12 +179,13 @@ class MatchService:
         before = await self.deals.load(state.deals[entry.index - 1].deal_id)
         created = before.events[0]
         plan = await self.deals.carried_seats(before)
+        board = await self.board_for(match_id, entry.index) if self.board_for is not None else None
         await self.deals._create(
             before.kit.name,
             plan.seats,
             None,
-            None,
-            entry.dealer,
+            board[1] if board is not None else None,
+            board[0] if board is not None else entry.dealer,
             before.spectators,
             before.pace,
             None,

@@ -14,6 +14,7 @@ import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 import { seatFromAccount } from "./account.js";
 import { renderPlayer, renderRatings } from "./ratings.js";
+import { renderTournament, stopTournamentPage } from "./tournament.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -78,7 +79,7 @@ function renderChrome() {
 }
 
 // ------------------------------------------------------------------ router
-function stopAll() { stopLive(); stopReplay(); stopLobby(); stopMatchPage(); }
+function stopAll() { stopLive(); stopReplay(); stopLobby(); stopMatchPage(); stopTournamentPage(); }
 
 function route() {
   stopAll();
@@ -96,6 +97,7 @@ function route() {
     return shown;
   }
   if (parts[0] === "match" && parts[1]) return renderMatch(parts[1]);
+  if (parts[0] === "tournament" && parts[1]) return renderTournament(parts[1]);
   if (parts[0] === "ratings") return renderRatings(parts[1] || games()[0].name);
   if (parts[0] === "player" && parts[1]) return renderPlayer(decodeURIComponent(parts[1]));
   // an invite (#/join/<deal>/<code>) or a lobby table's seat (#/join/<deal>/seat/<n>)

@@ -8,6 +8,7 @@ import { COUNT_STRINGS } from "./i18n_counts.js";
 import { ACCOUNT_STRINGS } from "./i18n_account.js";
 import { RATING_STRINGS } from "./i18n_ratings.js";
 import { QUICK_STRINGS } from "./i18n_quickplay.js";
+import { TOURNAMENT_STRINGS } from "./i18n_tournament.js";
 export const LANGS = [["en", "English"], ["pt", "Português"], ["nl", "Nederlands"], ["ar", "العربية"], ["fi", "Suomi"]];
 const RTL = new Set(["ar"]);
 
@@ -302,7 +303,7 @@ const fi = {
 };
 
 export const STRINGS = { en, pt, nl, ar, fi };
-for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS, COUNT_STRINGS, ACCOUNT_STRINGS, RATING_STRINGS, QUICK_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
+for (const more of [TABLE_STRINGS, PEOPLE_STRINGS, MATCH_STRINGS, BOARD_STRINGS, COUNT_STRINGS, ACCOUNT_STRINGS, RATING_STRINGS, QUICK_STRINGS, TOURNAMENT_STRINGS]) for (const [code, strings] of Object.entries(more)) Object.assign(STRINGS[code], strings);
 
 /** Add strings to the tables, per language ({ en: {...}, pt: {...}, ... }): each game's own
  * (games/<name>/i18n.js) add theirs when games.js imports them, before any page draws. A key

@@ -1,0 +1,272 @@
+"""Tournaments through HTTP (TN-1..TN-5): events of house bots run to their end, refusals store
+nothing, the arbiter's token guards rulings, and two processes make exactly one of everything."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+from domain.tournament import log as tlog
+from domain.tournament.events import TableStarted
+from tests.e2e.conftest import ROOT, auth, expect_problem
+
+WAIT_S = 300.0  # generous: the machine is shared
+
+
+async def _until_over(http, tournament_id: str, timeout: float = WAIT_S) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        resp = await http.get(f"/tournaments/{tournament_id}")
+        assert resp.status == 200, await resp.text()
+        view = await resp.json()
+        if view["over"]:
+            return view
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"tournament {tournament_id} did not end: {view}")
+
+
+async def _create(http, **body) -> dict:
+    resp = await http.post("/tournaments", json=body)
+    assert resp.status == 201, await resp.text()
+    return await resp.json()
+
+
+async def _match_count(redis, prefix: str) -> int:
+    return len([k async for k in redis.scan_iter(match=f"{prefix}:match:{{*}}:events")])
+
+
+async def test_a_two_round_swiss_of_house_bots_runs_to_the_end(http, store):
+    made = await _create(
+        http, game="mcr", format="swiss", rounds=2, deals_per_round=1, pace="fast",
+        players=["bot:greedy"] * 4 + ["bot:random"] * 4,
+    )  # fmt: skip
+    assert set(made) == {"tournament_id", "arbiter_token"}
+    view = await _until_over(http, made["tournament_id"])
+    assert [r["round"] for r in view["rounds"]] == [1, 2]
+    for rnd in view["rounds"]:
+        assert hashlib.sha256(bytes.fromhex(rnd["seed"])).hexdigest() == rnd["seed_commitment"]
+        assert len(rnd["tables"]) == 2 and all(t["over"] and len(t["deals"]) == 1 for t in rnd["tables"])
+        seated = sorted(p for t in rnd["tables"] for p in t["players"])
+        assert seated == sorted(e["player"] for e in view["entrants"])
+    rows = view["standings"]
+    assert [r["rank"] for r in rows] == list(range(1, 9))
+    keys = [(-r["table_points"], -r["score"], r["player"]) for r in rows]
+    assert keys == sorted(keys)
+    assert sum(r["table_points"] for r in rows) == 2 * 2 * (4 + 2 + 1 + 0)
+    assert await _match_count(store.redis, store.prefix) == 4
+    # the arbiter's token is nowhere in what anyone reads
+    assert made["arbiter_token"] not in await (await http.get(f"/tournaments/{made['tournament_id']}")).text()
+
+
+async def test_a_count_that_does_not_fill_tables_is_refused_unless_filled(http, store):
+    resp = await http.post(
+        "/tournaments", json={"game": "paohuzi", "rounds": 1, "players": ["bot:greedy"] * 4}
+    )
+    await expect_problem(resp, 422, "TN-1.2")
+    assert not [k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament:*")]
+    made = await _create(
+        http, game="paohuzi", rounds=1, players=["bot:greedy"] * 4, fill_with_bots=True, pace="fast"
+    )
+    view = await _until_over(http, made["tournament_id"])
+    fillers = [e for e in view["entrants"] if e["filler"]]
+    assert len(fillers) == 2 and len(view["standings"]) == 4
+    assert sum(r["table_points"] for r in view["standings"]) <= 2 * (3 + 1 + 0)
+
+
+async def test_rulings_need_the_arbiter_token_and_show_in_the_standings(http):
+    made = await _create(http, game="mcr", rounds=1, players=["bot:greedy"] * 4, pace="fast")
+    tid = made["tournament_id"]
+    view = await _until_over(http, tid)
+    player = view["standings"][0]["player"]
+    ruling = {"player": player, "points": -30, "reason": "claimed late", "rule": "TB-4.1", "deal_id": "x"}
+    await expect_problem(await http.post(f"/tournaments/{tid}/rulings", json=ruling), 401, "DS-56")
+    await expect_problem(
+        await http.post(f"/tournaments/{tid}/rulings", json=ruling, headers=auth("wrong")), 401, "DS-56"
+    )
+    resp = await http.post(f"/tournaments/{tid}/rulings", json=ruling, headers=auth(made["arbiter_token"]))
+    assert resp.status == 201, await resp.text()
+    after = await (await http.get(f"/tournaments/{tid}")).json()
+    row = next(r for r in after["standings"] if r["player"] == player)
+    assert row["score"] == view["standings"][0]["score"] - 30 and row["rulings"] == -30
+    assert after["rulings"] == [ruling]
+    arbiter = await http.get(f"/tournaments/{tid}/arbiter", headers=auth(made["arbiter_token"]))
+    assert arbiter.status == 200
+    deals = (await arbiter.json())["deals"]
+    assert len(deals) == 1 and deals[0]["audit_ok"] and isinstance(deals[0]["claim_windows"], list)
+    await expect_problem(await http.get(f"/tournaments/{tid}/arbiter"), 401, "DS-56")
+    await expect_problem(await http.get("/tournaments/nope"), 404, "DS-55")
+
+
+async def test_open_entries_take_accounts_until_the_arbiter_starts(http):
+    made = await _create(http, game="mcr", rounds=1, fill_with_bots=True, pace="fast")
+    tid = made["tournament_id"]
+    for name in ("Ada", "Brook"):
+        resp = await http.post("/accounts", json={"name": name, "password": "correct horse"})
+        assert resp.status == 201, await resp.text()
+        for _ in range(2):  # twice: the same entry
+            entered = await http.post(f"/tournaments/{tid}/entries", json={})
+            assert entered.status == 201, await entered.text()
+    view = await (await http.get(f"/tournaments/{tid}")).json()
+    assert [e["player"] for e in view["entrants"]] == ["Ada", "Brook"] and view["open_entries"]
+    await expect_problem(await http.post(f"/tournaments/{tid}/start"), 401, "DS-56")
+    resp = await http.post(f"/tournaments/{tid}/start", headers=auth(made["arbiter_token"]))
+    assert resp.status == 200, await resp.text()
+    started = await resp.json()
+    assert started["started"] and len([e for e in started["entrants"] if e["filler"]]) == 2
+    table = await (await http.get(f"/tournaments/{tid}/my-table")).json()  # Brook is signed in
+    assert table["round"] == 1 and table["deal_id"] is not None
+    seat = await http.post(f"/deals/{table['deal_id']}/my-seat")
+    assert seat.status == 200, await seat.text()
+    assert (await seat.json())["seat"] == table["seat"]
+    resp = await http.post("/accounts", json={"name": "Cleo", "password": "correct horse"})
+    assert resp.status == 201
+    await expect_problem(await http.post(f"/tournaments/{tid}/entries", json={}), 409, "DS-57")
+
+
+async def test_two_processes_leave_exactly_one_of_everything(http, store, second_server):
+    made = await _create(http, game="mcr", rounds=2, players=["bot:random"] * 8, pace="fast")
+    tid = made["tournament_id"]
+    view = await _until_over(http, tid)
+    other = await (await second_server.get(f"/tournaments/{tid}")).json()
+    assert other["standings"] == view["standings"]
+    raws = await store.redis.xrange(f"{store.prefix}:tournament:{{{tid}}}:events")
+    assert raws
+    from service.store.tournaments import TournamentStore
+
+    events = tlog.events_of(await TournamentStore(store).raw(tid))
+    started = [(e.round, e.table) for e in events if type(e) is TableStarted]
+    assert sorted(started) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert [type(e).__name__ for e in events].count("RoundSeedRevealed") == 2
+    assert await _match_count(store.redis, store.prefix) == 4
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args], cwd=str(ROOT), capture_output=True, text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+
+
+def _retype(lines: list[bytes], index: int, change) -> list[bytes]:
+    """The bundle with the tournament record at line ``index`` changed as an event and every
+    later tournament record chained again (only the content check can then catch it)."""
+    from domain.tournament import log as tlog
+
+    start = lines.index(b'{"section":"tournament"}') + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(b'{"section"'))
+    events = tlog.events_of(lines[start:end])
+    events[index - start] = change(events[index - start])
+    return lines[:start] + tlog.chain(events, 0, recorded_at="2026-01-01T00:00:00Z") + lines[end:]
+
+
+async def test_the_exported_record_verifies_offline_and_each_tampered_copy_fails(
+    http, store, real_redis_url, tmp_path
+):
+    made = await _create(http, game="mcr", format="swiss", rounds=2, players=["bot:greedy"] * 8, pace="fast")
+    tid = made["tournament_id"]
+    await _until_over(http, tid)
+    ruling = {"player": "bot:greedy#1", "points": 5, "reason": "r", "rule": "TN-4.1", "deal_id": ""}
+    await http.post(f"/tournaments/{tid}/rulings", json=ruling, headers=auth(made["arbiter_token"]))
+    out = tmp_path / "t.jsonl"
+    done = _cli(
+        "tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix
+    )
+    assert done.returncode == 0, done.stderr
+    text = out.read_bytes()
+    assert made["arbiter_token"].encode() not in text and b"digest" not in text
+    audited = _cli("audit", str(out))
+    assert audited.returncode == 0 and "AUDIT OK" in audited.stdout, audited.stdout + audited.stderr
+    lines = text.splitlines()
+    from domain.tournament.events import RoundPaired, RoundSeedRevealed
+
+    def first(kind) -> int:
+        return next(i for i, line in enumerate(lines) if f'"type":"{kind}"'.encode() in line)
+
+    def tables_swapped(e: RoundPaired) -> RoundPaired:
+        a, b = e.tables[0], e.tables[1]
+        return RoundPaired(e.round, [type(a)(a.table, b.players), type(b)(b.table, a.players)])
+
+    deal_line = lines.index(next(x for x in lines if x.startswith(b'{"section":"deal"'))) + 3
+    copies = {
+        "chain": lines[:5] + [lines[5].replace(b'"recorded_at":"', b'"recorded_at":"1')] + lines[6:],
+        "commitment": _retype(lines, first("RoundSeedRevealed"), lambda e: RoundSeedRevealed(e.round, "00")),
+        "pairing": _retype(lines, first("RoundPaired"), tables_swapped),
+        "deal": lines[:deal_line]
+        + [lines[deal_line].replace(b'"prev":"', b'"prev":"0')]
+        + lines[deal_line + 1 :],
+        "standings": lines[:-1] + [lines[-1].replace(b'"rank":1', b'"rank":9')],
+    }
+    for check, copy in copies.items():
+        bad = tmp_path / f"{check}.jsonl"
+        bad.write_bytes(b"\n".join(copy) + b"\n")
+        audited = _cli("audit", str(bad))
+        assert audited.returncode == 1, (check, audited.stdout)
+        assert f"[{check}]" in audited.stdout and "AUDIT FAILED" in audited.stdout, (check, audited.stdout)
+
+
+async def test_a_duplicate_event_deals_every_table_the_same_boards_and_a_house_table_too(
+    http, store, real_redis_url, tmp_path
+):
+    made = await _create(
+        http, game="paohuzi", format="duplicate", rounds=2, deals_per_round=2, players=["bot:greedy"] * 6,
+        pace="fast",
+    )  # fmt: skip
+    tid = made["tournament_id"]
+    view = await _until_over(http, tid)
+    assert [b["round"] for b in view["benchmark"]] == [1, 2]
+    assert all(p.startswith("house:strong") for b in view["benchmark"] for p in b["players"])
+    for rnd in view["rounds"]:
+        deals = [t["deals"] for t in rnd["tables"]] + [
+            b["deals"] for b in view["benchmark"] if b["round"] == rnd["round"]
+        ]
+        for j in range(len(deals[0])):
+            walls = set()
+            for table in deals:
+                if j < len(table):
+                    log = await (await http.get(f"/deals/{table[j]}/log")).read()
+                    created = json.loads(log.splitlines()[0])["data"]
+                    walls.add((created["fixed_dealer"], tuple(created["fixed_deck"])))
+            assert len(walls) == 1, (rnd["round"], j)
+    rows = view["standings"]
+    keys = [(-r["duplicate_score"], -r["table_points"], r["player"]) for r in rows]
+    assert keys == sorted(keys) and all(r["vs_house"] is not None for r in rows)
+    assert abs(sum(r["duplicate_score"] for r in rows)) < 1e-6
+    out = tmp_path / "d.jsonl"
+    done = _cli(
+        "tournament", "export", tid, "--out", str(out), "--redis", real_redis_url, "--prefix", store.prefix
+    )
+    assert done.returncode == 0, done.stderr
+    audited = _cli("audit", str(out))
+    assert "AUDIT OK" in audited.stdout, audited.stdout
+
+
+async def test_a_live_deal_of_a_person_shows_nothing_hidden_to_the_arbiter_or_anyone(http, store):
+    made = await _create(http, game="mcr", rounds=1, fill_with_bots=True, pace="fast")
+    tid, arbiter = made["tournament_id"], auth(made["arbiter_token"])
+    resp = await http.post("/accounts", json={"name": "Dora", "password": "correct horse"})
+    assert resp.status == 201
+    assert (await http.post(f"/tournaments/{tid}/entries", json={"client_seed": "dora's seed"})).status == 201
+    assert (await http.post(f"/tournaments/{tid}/start", headers=arbiter)).status == 200
+    table = await (await http.get(f"/tournaments/{tid}/my-table")).json()
+    seat = await (await http.post(f"/deals/{table['deal_id']}/my-seat")).json()
+    start = {"command_id": "go", "command": {"type": "StartDeal", "client_seed": "dora"}}
+    resp = await http.post(f"/deals/{table['deal_id']}/commands", json=start, headers=auth(seat["token"]))
+    assert resp.status == 200, await resp.text()
+    secret = await store.redis.hget(f"{store.prefix}:tournament:{{{tid}}}:meta", "seed:1")
+    assert secret
+    reads = [
+        await (await http.get(f"/tournaments/{tid}")).text(),
+        await (await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)).text(),
+        await (await http.get(f"/tournaments/{tid}/my-table")).text(),
+    ]
+    for text in reads:
+        assert secret.decode() not in text and seat["token"] not in text and made["arbiter_token"] not in text
+        assert "digest" not in text and "dora's seed" not in text and "hand" not in text
+    assert json.loads(reads[1])["deals"] == []  # the deal is live: the arbiter sees none of it
+    assert json.loads(reads[0])["rounds"][0]["seed"] is None
