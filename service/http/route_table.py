@@ -253,7 +253,7 @@ ROUTES: tuple[Route, ...] = (
         request=ChatPost,
         parameters=(DEAL_ID,),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-45", "DS-46", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-10", "DS-43", "DS-45", "DS-46", "DS-12"),
     ),
     Route(
         "GET",
