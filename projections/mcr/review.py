@@ -110,8 +110,11 @@ def evaluate(
     samples: int = SAMPLES,
     policy: rollout.Policy | None = None,
     max_moves: int = MAX_MOVES,
+    play_out_all: bool = False,
 ) -> list[tuple[Any, float, float]]:
-    """Every option's (action, value, noise) in legal-action order (module doc)."""
+    """Every option's (action, value, noise) in legal-action order (module doc). With
+    ``play_out_all`` no decision is valued by the model alone (``bench.review_playout``: what
+    that would give and cost; not a review's method)."""
     acts = list(view.legal_actions)
     model = option_values(view, seed)
     reps: dict[Any, Any] = {}
@@ -123,7 +126,7 @@ def evaluate(
     mine = same_play(chosen)
     top = max(best_model.values())
     win_passed = any(_is_win(a) for k, a in reps.items() if k != mine)
-    if not _model_sees_a_loss(top - best_model[mine], win_passed):
+    if not play_out_all and not _model_sees_a_loss(top - best_model[mine], win_passed):
         # nothing to learn by the model's reckoning: its values, with its honest noise
         return [(a, o.value, MODEL_NOISE) for a, o in zip(acts, model, strict=True)]
     ranked = sorted(reps, key=lambda k: -best_model[k])
