@@ -33,7 +33,7 @@ from service.app.archive.archiver import DEFAULT_OLDER_THAN_S, Archiver
 from service.app.bots.runner import BotPool
 from service.app.commands.deals import DealService
 from service.app.live.hub import StreamHub
-from service.app.reads.queries import ReadSide
+from service.app.reads.side import ReadSide
 from service.app.state.folds import Folds
 from service.app.state.players import Players
 from service.app.state.presence import Presence

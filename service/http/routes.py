@@ -1,7 +1,7 @@
 """The HTTP API's handlers: deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request (``service.http.request``), call one function of the command side
-(``DealService``) or of the read side (``service.app.reads.queries``, the one visibility gate) and
+(``DealService``) or of the read side (``service.app.reads``, behind the one visibility gate) and
 encode the answer; ``build_app`` mounts them as ``route_table.ROUTES`` lists them (the table
 ``/openapi.json`` is built from; docs/api.md shows each route), with the middleware and the
 web client's files.
@@ -30,11 +30,12 @@ from service.app.commands.deals import CommandAnswer, DealService, is_program
 from service.app.commands.matches import MatchService
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
-from service.app.reads import queries
+from service.app.reads import catalog
 from service.app.reads.matches import MatchReads
-from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
+from service.app.reads.side import ReadSide
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
+from service.app.viewer import NOBODY, SPECTATOR, Viewer
 from service.http import sse
 from service.http.accounts import COOKIE, AccountHandlers, origin_guard
 from service.http.client_address import ClientAddress
@@ -156,7 +157,7 @@ class Api(AccountHandlers):
         self.matches = MatchService(deals, self.reads.match_log)
         self.match_reads = MatchReads(self.matches.log, self.reads)
 
-    async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
+    async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
 
     # handlers ------------------------------------------------------------------
@@ -351,7 +352,7 @@ class Api(AccountHandlers):
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = whole(request, "offset", 0, 0, 10**9)
         count = whole(request, "count", 50, 1, 200)
-        return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
+        return json_response(await self.reads.deals_list(NOBODY, offset, count))
 
     async def my_deals(self, request: web.Request) -> web.Response:
         """The deals of the player whose key is in ``X-Player-Key``, newest first. No
@@ -383,7 +384,7 @@ class Api(AccountHandlers):
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""
-        return json_response(queries.games())
+        return json_response(catalog.games())
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]

@@ -50,7 +50,7 @@ from service.app.bots import programs
 from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
-from service.app.reads import queries
+from service.app.reads import gate
 from service.app.state.folds import (
     DealNotFound,
     Folded,
@@ -62,6 +62,7 @@ from service.app.state.folds import (
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens, token_digest
+from service.app.viewer import Viewer
 from service.metrics import Metrics, command_outcome
 from service.store.event_store import EventStore, VersionConflict, now_ms
 from service.store.program_seats import ProgramSeats
@@ -807,17 +808,17 @@ class DealService:
             person=True,
             seen_version=seen_version,
         )
-        viewer = queries.Viewer.of_seat(seat)
+        viewer = Viewer.of_seat(seat)
         folded = outcome.folded
         return CommandAnswer(
             version=outcome.last_version,
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
-            events=queries.command_events(folded, outcome.events, viewer),
+            events=gate.command_events(folded, outcome.events, viewer),
             view=await self._answer_view(deal_id, outcome, viewer) if return_view else None,
         )
 
-    async def _answer_view(self, deal_id: str, outcome: Outcome, viewer: queries.Viewer) -> Any:
+    async def _answer_view(self, deal_id: str, outcome: Outcome, viewer: Viewer) -> Any:
         """The seat's view after its command. When this process's stream hub delivered the batch
         (the seat's stream may be open here), the view is the one its stream part shows, made
         once for both; else it is made from the fold."""
@@ -825,11 +826,11 @@ class DealService:
         assert folded is not None
         state = batch.memo.get("state") if batch is not None else None
         if state is None:
-            return queries.view(folded, viewer, await self.presence.seats(deal_id))
+            return gate.view(folded, viewer, await self.presence.seats(deal_id))
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(deal_id)
-        return batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
+        return batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
 
     async def _execute_locked(
         self,
