@@ -10,7 +10,7 @@ API never names a program: it only seats a registered name. ``docs/bots.md`` is 
 - Our protocol: one JSON line in per decision, ``{"protocol": "dealstream-bot/1", "deal_id",
   "game", "seat", "view"}``, one JSON line out, a command that must be one of
   ``view.legal_actions`` (its ``seat`` may be left out). The Botzone protocol (a game whose
-  ``domain/<game>/botzone_program.py`` translates) is the judge's text lines instead.
+  ``domain/<game>/botzone/program.py`` translates) is the judge's text lines instead.
 - Limits, set in the child before it runs (``preexec_fn``): address space (``RLIMIT_AS``), CPU
   seconds (``RLIMIT_CPU``), no core files; a clean environment (``PATH``, ``LANG`` and ``HOME``, a
   fresh temporary folder: no ``DEALSTREAM_*``, no store URL, no token); no inherited descriptor
@@ -239,7 +239,7 @@ def program(level: str) -> ProgramSpec | None:
 
 def protocol_games(protocol: str) -> list[str]:
     """The games a program of ``protocol`` may play: ours, every game; another, the games whose
-    folder has a translation (``domain/<game>/<protocol>_program.py``)."""
+    folder has a translation (``domain/<game>/<protocol>/program.py``)."""
     from domain.game import GAMES
 
     if protocol == "dealstream":
@@ -249,7 +249,7 @@ def protocol_games(protocol: str) -> list[str]:
 
 def _translation(package: str, protocol: str) -> Any:
     try:
-        return importlib.import_module(f"{package}.{protocol}_program")
+        return importlib.import_module(f"{package}.{protocol}.program")
     except ImportError:
         return None
 
