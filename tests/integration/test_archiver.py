@@ -81,7 +81,7 @@ class DealServiceFactory:
     async def create_unfinished(self) -> dict:
         from service.app.commands.deals import DealService
 
-        deals = DealService(self.store, bot_delay=0.0)
+        deals = DealService(self.store)
         try:
             return await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"])
         finally:

@@ -235,15 +235,17 @@ class CommandSide(Protocol):
 class BotRunner:
     """Moves the bot seats of the deals this process holds folds of."""
 
+    deals: CommandSide  # the command side it appends through (``attach``)
+
     def __init__(
         self,
-        deals: CommandSide,
         delay: float = 0.0,
         pool: BotPool | None = None,
         *,
         metrics: Metrics | None = None,
     ) -> None:
-        self.deals = deals
+        """``bootstrap`` makes the runner and hands it to the command side, which attaches
+        itself (the two need each other)."""
         self.delay = delay
         self.pool = pool
         self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks
@@ -251,6 +253,10 @@ class BotRunner:
         self._standing: dict[str, tuple[int, float]] = {}  # deal -> (version, since): the sweep's memory
         self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
+
+    def attach(self, deals: CommandSide) -> None:
+        """The command side whose deals this runner moves (it calls this when handed the runner)."""
+        self.deals = deals
 
     def kick(self, deal_id: str) -> None:
         """Make sure a task is moving this deal's bot seats if any must act."""

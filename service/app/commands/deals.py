@@ -47,7 +47,7 @@ from domain.table.seating import (
     replaces_person,
 )
 from service.app.bots import programs
-from service.app.bots.runner import PACE_FACTORS, BotPool, BotRunner
+from service.app.bots.runner import PACE_FACTORS, BotRunner
 from service.app.games import GameKit, kit
 from service.app.lru import LRUCache
 from service.app.reads import gate
@@ -119,6 +119,63 @@ class Carried:
     creator: dict[int, str]
     joined: dict[int, tuple[str, str, bool]]
     name: str | None
+
+
+@dataclass(frozen=True)
+class NewDeal:
+    """What a new deal is made from (``DealService._create``): the game and its seats, and the
+    choices of ``DealService.create``. A deal made for another: ``rematch_of`` (the deal it plays
+    again), ``match`` (its place in a match, TB-5.1), ``creator_digests`` and ``joined`` (seat ->
+    name, token digest, invited), which carry the people of the deal before over with their
+    tokens (TB-5.2): the creator's seats by their digests, each joined seat open at creation,
+    without an invite, and taken again by its person's digest at once. ``player``: the digest of
+    the creator's player key, whose list gets the deal's person seats."""
+
+    game: str
+    seats: Any
+    client_seed: str | None = None
+    deck: list[int] | None = None
+    dealer: int | None = None
+    spectators: bool | None = None
+    pace: str = "normal"
+    rematch_of: str | None = None
+    deal_id: str | None = None
+    coach: bool | None = None
+    lobby: bool = False
+    name: str | None = None
+    clock: Any = None
+    idle_s: int | None = None
+    player: str | None = None
+    match: MatchPlace | None = None
+    creator_digests: dict[int, str] | None = None
+    joined: dict[int, tuple[str, str, bool]] | None = None
+    rated_by: str | None = None
+
+
+class CreatedDeal(msgspec.Struct):
+    """The answer to a creation: the deal, its seats and choices, its version, and what only
+    its creator is given (each person seat's token, each open seat's invite and join link; empty
+    when the deal was created already or its people were carried over)."""
+
+    deal_id: str
+    game: str
+    ruleset: str
+    seats: list[str]
+    commitment: str
+    tokens: dict[str, str]
+    invites: dict[str, str]
+    join_links: dict[str, str]
+    lobby: bool
+    clock: Any
+    version: int
+    spectators: bool
+    pace: str
+    rematch_of: str | None
+    coach: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """The answer as the HTTP layer and the command line show it (its fields, in order)."""
+        return msgspec.structs.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -249,9 +306,8 @@ class DealService:
         store: EventStore,
         *,
         dev: bool = False,
-        bot_delay: float = 0.0,
         cache_size: int = 2048,
-        bot_pool: BotPool | None = None,
+        bots: BotRunner | None = None,
         folds: Folds | None = None,
         seats: SeatTokens | None = None,
         presence: Presence | None = None,
@@ -260,7 +316,9 @@ class DealService:
     ) -> None:
         """The command side over ``store``. ``folds``, ``seats``, ``presence`` and ``players``
         are the parts it shares with the read side (``bootstrap`` makes them once and hands them
-        to both); left out, it makes its own."""
+        to both); ``bots`` the runner that moves its bot seats (``bootstrap`` makes it with the
+        service's delay and worker pool). Left out, it makes its own: a command side alone, as a
+        tool or a test uses it, with bots that move at once in this process."""
         self.store = store
         self.dev = dev
         self.folds = folds if folds is not None else Folds(store, cache_size)
@@ -272,7 +330,8 @@ class DealService:
         self.own_batches: Any = None
         # commands by game, type and outcome; the bots' decisions (default: unread)
         self.metrics = metrics if metrics is not None else Metrics()
-        self.bots = BotRunner(self, bot_delay, bot_pool, metrics=self.metrics)
+        self.bots = bots if bots is not None else BotRunner(metrics=self.metrics)
+        self.bots.attach(self)
         # who has a live stream (any process), for the views
         self.presence = presence if presence is not None else Presence(store)
         # player keys' digests and the seats listed under them ("My games")
@@ -326,11 +385,14 @@ class DealService:
             raise RuleViolation("DS-9", "fixed decks and dealers need a server started with --dev")
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
-        return await self._create(
-            game_name, seats, client_seed, deck, dealer, spectators, pace, None, deal_id, coach=coach,
-            lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player, match=match,
-            rated_by=rated_by,
+        made = await self._create(
+            NewDeal(
+                game_name, seats, client_seed, deck, dealer, spectators, pace, deal_id=deal_id,
+                coach=coach, lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player,
+                match=match, rated_by=rated_by,
+            )
         )  # fmt: skip
+        return made.as_dict()
 
     async def rematch(self, deal_id: str, seat: int, token: str, player_key: Any = None) -> dict[str, Any]:
         """ "Play again": a new deal with the same seats, levels and pace, the dealer moved on by
@@ -350,13 +412,13 @@ class DealService:
         plan = await self.carried_seats(folded)
         if taken == new_id:
             try:
-                made = {**await self._create_rematch(folded, plan, new_id), "created": True}
+                made = {**(await self._create_rematch(folded, plan, new_id)).as_dict(), "created": True}
             except BaseException:
                 await self.store.release_meta(deal_id, "rematched_by", new_id)
                 raise
         else:
             assert taken is not None
-            made = {**await self._rematch_made(folded, plan, taken), "created": False}
+            made = {**(await self._rematch_made(folded, plan, taken)).as_dict(), "created": False}
         new = made["deal_id"]
         if await self.seats.seat_or_none(new, token) != seat:
             raise AlreadyRematched(deal_id, new)
@@ -388,30 +450,31 @@ class DealService:
         named = [seating.names[seat] for seat in sorted(creator) if seating.names[seat]]
         return Carried(seats, creator, joined, named[0] if named else None)
 
-    async def _create_rematch(self, folded: Folded, plan: Carried, new_id: str) -> dict[str, Any]:
+    async def _create_rematch(self, folded: Folded, plan: Carried, new_id: str) -> CreatedDeal:
         """Create (or, created already, finish and answer) the deal ``new_id`` that plays
         ``folded`` again; every step is safe to run twice (each append is conditional)."""
         dealer = (folded.kit.projections.dealer_of(folded.state) + 1) % len(folded.seats)
         return await self._create(
-            folded.kit.name,
-            plan.seats,
-            None,
-            None,
-            dealer,
-            folded.spectators,
-            folded.pace,
-            folded.events[0].deal_id,
-            new_id,
-            coach=folded.coach,
-            # a seat nobody took before the end is open again, listed as it was
-            lobby=folded.lobby and any(k == OPEN and i not in plan.joined for i, k in enumerate(plan.seats)),
-            name=plan.name,
-            clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
-            creator_digests=plan.creator,
-            joined=plan.joined,
+            NewDeal(
+                folded.kit.name,
+                plan.seats,
+                dealer=dealer,
+                spectators=folded.spectators,
+                pace=folded.pace,
+                rematch_of=folded.events[0].deal_id,
+                deal_id=new_id,
+                coach=folded.coach,
+                # a seat nobody took before the end is open again, listed as it was
+                lobby=folded.lobby
+                and any(k == OPEN and i not in plan.joined for i, k in enumerate(plan.seats)),
+                name=plan.name,
+                clock=msgspec.to_builtins(folded.clock.settings) if folded.clock is not None else None,
+                creator_digests=plan.creator,
+                joined=plan.joined,
+            )
         )
 
-    async def _rematch_made(self, folded: Folded, plan: Carried, new_id: str) -> dict[str, Any]:
+    async def _rematch_made(self, folded: Folded, plan: Carried, new_id: str) -> CreatedDeal:
         """The deal another request claimed as the rematch, once it holds every carried person.
         The request that claimed it is usually done at once; what it did not do within
         ``REMATCH_WAIT_S`` (cut short, or in a process that died) is done here, each step a
@@ -433,34 +496,16 @@ class DealService:
         await self._seat_again(new_id, plan.joined, plan.name, plan.creator, False)
         return await self._created_again(new_id)
 
-    async def _create(
-        self,
-        game_name: str,
-        seats: Any,
-        client_seed: str | None,
-        deck: list[int] | None,
-        dealer: int | None,
-        spectators: bool | None,
-        pace: str,
-        rematch_of: str | None,
-        deal_id: str | None = None,
-        *,
-        coach: bool | None = None,
-        lobby: bool = False,
-        name: str | None = None,
-        clock: Any = None,
-        idle_s: int | None = None,
-        player: str | None = None,
-        match: MatchPlace | None = None,
-        creator_digests: dict[int, str] | None = None,
-        joined: dict[int, tuple[str, str, bool]] | None = None,
-        rated_by: str | None = None,
-    ) -> dict[str, Any]:
-        """``match``: the deal is one of a match (TB-5.1); ``creator_digests`` and ``joined``
-        (seat -> name, token digest, invited) carry the people of its previous deal over with
-        their tokens (TB-5.2): the creator's seats by their digests, each joined seat open at
-        creation, without an invite, and taken again by its person's digest at once."""
-        kit_ = kit(game_name)
+    async def _create(self, request: NewDeal) -> CreatedDeal:
+        """Create the deal ``request`` describes (or, created already under its id, finish it and
+        answer it); each append is conditional, so a retry is safe."""
+        r = request
+        seats, client_seed, deck, dealer = r.seats, r.client_seed, r.deck, r.dealer
+        spectators, pace, rematch_of, deal_id = r.spectators, r.pace, r.rematch_of, r.deal_id
+        coach, lobby, name, clock, idle_s = r.coach, r.lobby, r.name, r.clock, r.idle_s
+        player, match, rated_by = r.player, r.match, r.rated_by
+        creator_digests, joined = r.creator_digests, r.joined
+        kit_ = kit(r.game)
         seat_kinds = parse_seats(seats, kit_)
         rated = rated_seats(seat_kinds, rated_by) if rated_by is not None else None
         if pace not in PACES:
@@ -570,23 +615,23 @@ class DealService:
                 deal_id, None, StartDeal(seat=0, client_seed=seed), command_id="start"
             )
             version = outcome.last_version
-        return {
-            "deal_id": deal_id,
-            "game": kit_.name,
-            "ruleset": kit_.game.ruleset,
-            "seats": seat_kinds,
-            "commitment": events[0].commitment,
-            "tokens": {str(seat): tok for seat, tok in tokens.items()},
-            "invites": {str(seat): code for seat, code in invites.items()},
-            "join_links": {str(seat): join_link(deal_id, code) for seat, code in invites.items()},
-            "lobby": lobby,
-            "clock": msgspec.to_builtins(settings) if settings is not None else None,
-            "version": version,
-            "spectators": spectators,
-            "pace": pace,
-            "rematch_of": rematch_of,
-            "coach": coach,
-        }
+        return CreatedDeal(
+            deal_id=deal_id,
+            game=kit_.name,
+            ruleset=kit_.game.ruleset,
+            seats=seat_kinds,
+            commitment=events[0].commitment,
+            tokens={str(seat): tok for seat, tok in tokens.items()},
+            invites={str(seat): code for seat, code in invites.items()},
+            join_links={str(seat): join_link(deal_id, code) for seat, code in invites.items()},
+            lobby=lobby,
+            clock=msgspec.to_builtins(settings) if settings is not None else None,
+            version=version,
+            spectators=spectators,
+            pace=pace,
+            rematch_of=rematch_of,
+            coach=coach,
+        )
 
     async def _seat_again(
         self,
@@ -617,19 +662,19 @@ class DealService:
             except (CommandIdReused, RuleViolation):
                 pass  # another process dealt it first
 
-    async def _created_again(self, deal_id: str) -> dict[str, Any]:
+    async def _created_again(self, deal_id: str) -> CreatedDeal:
         """The creation answer of a deal already created (no token or invite: they were given
         to whoever created it, or were carried over)."""
         folded = await self.load(deal_id)
         created = folded.events[0]
-        return {
-            "deal_id": deal_id, "game": folded.kit.name, "ruleset": created.ruleset,
-            "seats": list(created.seats), "commitment": created.commitment,
-            "tokens": {}, "invites": {}, "join_links": {},
-            "lobby": folded.lobby, "clock": msgspec.to_builtins(created.clock) if created.clock else None,
-            "version": folded.version, "spectators": folded.spectators, "pace": folded.pace,
-            "rematch_of": folded.rematch_of, "coach": folded.coach,
-        }  # fmt: skip
+        return CreatedDeal(
+            deal_id=deal_id, game=folded.kit.name, ruleset=created.ruleset,
+            seats=list(created.seats), commitment=created.commitment,
+            tokens={}, invites={}, join_links={},
+            lobby=folded.lobby, clock=msgspec.to_builtins(created.clock) if created.clock else None,
+            version=folded.version, spectators=folded.spectators, pace=folded.pace,
+            rematch_of=folded.rematch_of, coach=folded.coach,
+        )  # fmt: skip
 
     def _lock(self, deal_id: str) -> asyncio.Lock:
         return self._locks.get_or_put(deal_id, asyncio.Lock)

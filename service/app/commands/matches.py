@@ -36,7 +36,7 @@ from domain.match import (
     rules_for,
 )
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import DealService, parse_seats, rated_seats
+from service.app.commands.deals import DealService, NewDeal, parse_seats, rated_seats
 from service.app.games import kit
 from service.app.lru import LRUCache
 from service.app.state.folds import DealNotFound
@@ -170,22 +170,21 @@ class MatchService:
         created = before.events[0]
         plan = await self.deals.carried_seats(before)
         await self.deals._create(
-            before.kit.name,
-            plan.seats,
-            None,
-            None,
-            entry.dealer,
-            before.spectators,
-            before.pace,
-            None,
-            entry.deal_id,
-            coach=before.coach,
-            name=plan.name,
-            clock=msgspec.to_builtins(before.clock.settings) if before.clock is not None else None,
-            idle_s=created.idle_limit_s,
-            match=MatchPlace(match_id, entry.index, entry.round),
-            creator_digests=plan.creator,
-            joined=plan.joined,
+            NewDeal(
+                before.kit.name,
+                plan.seats,
+                dealer=entry.dealer,
+                spectators=before.spectators,
+                pace=before.pace,
+                deal_id=entry.deal_id,
+                coach=before.coach,
+                name=plan.name,
+                clock=msgspec.to_builtins(before.clock.settings) if before.clock is not None else None,
+                idle_s=created.idle_limit_s,
+                match=MatchPlace(match_id, entry.index, entry.round),
+                creator_digests=plan.creator,
+                joined=plan.joined,
+            )
         )
 
     # the sweep ---------------------------------------------------------------------------------
