@@ -15,7 +15,7 @@ from domain.game import GAMES
 from projections.review import Review
 from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
 from service.app.chat import ChatLog, ChatMessage, ChatPost
-from service.app.commands.deals import CommandAnswer
+from service.app.commands.terms import CommandAnswer
 from service.app.games import kit
 from service.app.reads import answers
 from service.app.reads.audit import AuditReport

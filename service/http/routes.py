@@ -27,8 +27,9 @@ from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
 from service.app.chat.relay import ChatRelay
 from service.app.commands.clocks import ClockKeeper
-from service.app.commands.deals import CommandAnswer, DealService, is_program
+from service.app.commands.deals import DealService
 from service.app.commands.matches import MatchService
+from service.app.commands.terms import CommandAnswer, is_program
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
 from service.app.reads import catalog

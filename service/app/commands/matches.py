@@ -36,7 +36,9 @@ from domain.match import (
     rules_for,
 )
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import DealService, NewDeal, parse_seats, rated_seats
+from service.app.commands.creation import NewDeal
+from service.app.commands.deals import DealService
+from service.app.commands.terms import parse_seats, rated_seats
 from service.app.games import kit
 from service.app.lru import LRUCache
 from service.app.state.folds import DealNotFound
