@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from domain.selfplay import play_deal
-from service.app.bots import programs
+from service.app.bots import program_host, programs
 from service.app.games import kit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,10 +113,10 @@ def play(game: str, levels: list[str], seed: bytes = b"programs") -> tuple[list[
     """One whole deal in memory; program seats are ``Watched``."""
     k = kit(game)
     bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
-    bots = [Watched(b) if isinstance(b, programs.ProgramBot) else b for b in bots]
+    bots = [Watched(b) if isinstance(b, program_host.ProgramBot) else b for b in bots]
     events, state = play_deal(
-        k.game, programs.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
-        seats=[f"bot:{lv}" for lv in levels], on_step=programs.step_fn(bots),
+        k.game, program_host.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
+        seats=[f"bot:{lv}" for lv in levels], on_step=program_host.step_fn(bots),
     )  # fmt: skip
     assert k.game.is_over(state)
     for b in bots:

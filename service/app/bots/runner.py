@@ -29,7 +29,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.table.absence import away_command_id
-from service.app.bots.programs import ProgramHost, fallback_command_id
+from service.app.bots.program_host import ProgramHost, fallback_command_id
 from service.app.bots.programs import limits as program_limits
 from service.app.bots.workers import die_with_parent, stop_pool
 from service.app.cancellation import raise_if_cancelled
