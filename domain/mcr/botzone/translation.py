@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.mcr import engine
 from domain.mcr.botzone.codes import (
     HAND,
     MAX_RESPONSE,
@@ -34,6 +33,7 @@ from domain.mcr.messages import (
     TilesDealt,
     WallExhausted,
 )
+from domain.mcr.queries import legal_actions
 from domain.mcr.state import State
 from domain.mcr.tiles import FIRST_FLOWER
 
@@ -327,7 +327,7 @@ def _deck_for(ref: Referee, dealer: int) -> list[int]:
 def command_for(s: State, seat: int, text: str, where: str) -> Any:
     """The engine command among ``seat``'s legal ones meaning the judge response ``text``."""
     card = s.window.card if s.window is not None else None
-    legal = engine.legal_actions(s, seat)
+    legal = legal_actions(s, seat)
     found = [a for a in legal if judge_text(a, card) == text]
     if s.phase == "turn" and s.last_tile is not None:
         found.sort(key=lambda a: 0 if type(a) is Discard and a.tile == s.last_tile else 1)
