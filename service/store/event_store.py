@@ -120,10 +120,6 @@ class EventStore:
     def commands_key(self, deal_id: str) -> str:
         return self.keys.commands(deal_id)
 
-    def presence_key(self, deal_id: str) -> str:
-        """Which seats have a live stream now: ``<seat>:<stream>`` → until when (epoch ms)."""
-        return self.keys.presence(deal_id)
-
     def archive_lease_key(self, deal_id: str) -> str:
         return self.keys.archive_lease(deal_id)
 
@@ -174,21 +170,6 @@ class EventStore:
         encoded_command = _encode(command) if command is not None else None
         return await self.log.append_encoded(
             deal_id, expected_version, payloads, command_id, encoded_command, recorded_ns, head_hash
-        )
-
-    async def append_encoded(
-        self,
-        deal_id: str,
-        expected_version: int,
-        payloads: Sequence[tuple[str, bytes]],
-        command_id: str | None = None,
-        command: bytes | None = None,
-        recorded_ns: int | None = None,
-        head_hash: str | None = None,
-    ) -> AppendResult:
-        """``append`` for events already encoded as (type, JSON)."""
-        return await self.log.append_encoded(
-            deal_id, expected_version, payloads, command_id, command, recorded_ns, head_hash
         )
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
@@ -250,13 +231,6 @@ class EventStore:
     async def command_at(self, deal_id: str, version: int) -> bytes | None:
         """The command stored on the record at ``version`` (the first record of its batch)."""
         return await self.reader.command_at(deal_id, version)
-
-    def subscribe_batches(
-        self, deal_id: str, after_version: int = 0, block_ms: int = 5000
-    ) -> AsyncIterator[list[StoredEvent]]:
-        """Yield the events after ``after_version`` as they are appended, one list per read
-        (``XREAD BLOCK`` on a connection of its own: for tools and tests that follow one deal)."""
-        return self.log.subscribe_batches(deal_id, after_version, block_ms)
 
     async def subscribe(
         self, deal_id: str, after_version: int = 0, block_ms: int = 5000
