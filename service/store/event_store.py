@@ -283,40 +283,11 @@ class EventStore:
         return await self.reader.public_deals(offset, count)
 
     # open tables (the lobby's index) -------------------------------------------------------
-    async def open_table(self, deal_id: str, created_ms: int) -> None:
-        await self.indexes.open_table(deal_id, created_ms)
-
-    async def close_table(self, deal_id: str) -> None:
-        await self.indexes.close_table(deal_id)
-
-    async def open_tables(self, offset: int, count: int) -> list[str]:
-        """Lobby tables with a free seat, newest first (entries may be stale: check the fold)."""
-        return await self.indexes.open_tables(offset, count)
-
     async def delete_deal(self, deal_id: str) -> None:
         """Remove a deal from Redis: its keys and every index entry."""
         await self.removal.delete_deal(deal_id)
 
     # clocks and presence -------------------------------------------------------------
-    async def schedule_clock(self, deal_id: str, at_ms: int) -> None:
-        await self.indexes.schedule_clock(deal_id, at_ms)
-
-    async def unschedule_clock(self, deal_id: str) -> None:
-        await self.indexes.unschedule_clock(deal_id)
-
-    async def clocks_due(self, now_ms: int, count: int = 100) -> list[str]:
-        """Deals whose next look is due at ``now_ms``, earliest first."""
-        return await self.indexes.clocks_due(now_ms, count)
-
-    async def touch_presence(self, deal_id: str, member: str, until_ms: int, ttl_ms: int) -> None:
-        await self.indexes.touch_presence(deal_id, member, until_ms, ttl_ms)
-
-    async def drop_presence(self, deal_id: str, member: str) -> None:
-        await self.indexes.drop_presence(deal_id, member)
-
-    async def read_presence(self, deal_id: str) -> dict[str, int]:
-        return await self.indexes.read_presence(deal_id)
-
     # the archive of finished deals (service/app/archive/archiver.py) -----------------------------
     async def mark_finished(self, deal_id: str, finished_ms: int) -> None:
         """List a finished deal for the archiver (a second call keeps the first time)."""

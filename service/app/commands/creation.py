@@ -363,7 +363,7 @@ class Creation:
         # a lobby table is listed while it is live, for anyone to find a free seat at
         await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         if lobby:  # the lobby reads its tables from the open tables' index until the last seat goes
-            await self.store.open_table(deal_id, created_ms)
+            await self.store.indexes.open_table(deal_id, created_ms)
         # the first command needs neither the meta nor the log back from Redis
         self.seats.remember(deal_id, digests)
         folded = Folded(
@@ -384,7 +384,7 @@ class Creation:
         if settings is not None:  # every clocked live deal is looked at by the clock keepers
             await self.schedule(deal_id, folded)
         elif digests:  # an untimed deal of a person: looked at once its idle limit could pass (TB-2.7)
-            await self.store.schedule_clock(deal_id, created_ms + idle_limit_ms(events[0]))
+            await self.store.indexes.schedule_clock(deal_id, created_ms + idle_limit_ms(events[0]))
         version = result.last_version
         for seat, (joined_name, digest, invited) in sorted(joined.items()):  # TB-5.2: back in their seats
             command = JoinSeat(seat, joined_name, digest, invited)

@@ -428,7 +428,7 @@ class DealService(Creation):
                 await self.programs_over(deal_id, folded)
                 await self.record_rated(deal_id, folded)
             if folded.lobby and not folded.state.seating.open_seats and seats_taken(events):
-                await self.store.close_table(deal_id)  # its last seat went: out of the lobby
+                await self.store.indexes.close_table(deal_id)  # its last seat went: out of the lobby
             if folded.clock is not None or folded.over:  # an ended deal leaves the keepers' index
                 await self.schedule(deal_id, folded)
             return Outcome(result.first_version, result.last_version, events, folded=folded, batch=delivered)
@@ -465,12 +465,12 @@ class DealService(Creation):
         """The clock keepers look at the deal at its next deadline (or a minute on, when no wait
         runs); a finished deal leaves their index."""
         if folded.over or folded.clock is None:
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return
         nxt = folded.clock.next_deadline_ms()
         if nxt is None:  # not dealt yet: when it is due to be abandoned (TB-2.7, table/2)
             nxt = start_deadline_ms(folded)
-        await self.store.schedule_clock(deal_id, nxt if nxt is not None else now_ms() + LOOK_AGAIN_MS)
+        await self.store.indexes.schedule_clock(deal_id, nxt if nxt is not None else now_ms() + LOOK_AGAIN_MS)
 
     async def _check_same_command(
         self, deal_id: str, first_version: int, typed: Any, command_id: str
