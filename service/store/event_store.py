@@ -262,9 +262,6 @@ class EventStore:
     async def meta_field(self, deal_id: str, field: str) -> str | None:
         return await self.reader.meta_field(deal_id, field)
 
-    async def drop_meta_field(self, deal_id: str, field: str) -> None:
-        await self.indexes.drop_meta_field(deal_id, field)
-
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         return await self.reader.get_meta(deal_id)
 
@@ -273,10 +270,6 @@ class EventStore:
     ) -> list[str]:
         """Deal ids by creation time; ``public``: only those in the index anyone may read."""
         return await self.indexes.list_deals(offset, count, newest_first, public=public)
-
-    async def deal_summaries(self, deal_ids: Sequence[str]) -> list[dict[str, str]]:
-        """game, created_ms, status and spectators of each deal, in one pipeline."""
-        return await self.indexes.deal_summaries(deal_ids)
 
     async def public_deals(self, offset: int = 0, count: int = 100) -> tuple[list[str], list[dict[str, str]]]:
         """A page of the deals anyone may find, newest first, Redis's and the archive's merged."""
@@ -301,16 +294,6 @@ class EventStore:
 
     async def finished_count(self, cutoff_ms: int | None = None) -> int:
         return await self.indexes.finished_count(cutoff_ms)
-
-    async def forget_finished(self, deal_id: str) -> None:
-        """Drop the index entries of a deal whose keys are gone (an archived deal's leftovers)."""
-        await self.indexes.forget_finished(deal_id)
-
-    async def take_archive_lease(self, deal_id: str, token: str, lease_ms: int) -> bool:
-        return await self.indexes.take_archive_lease(deal_id, token, lease_ms)
-
-    async def release_archive_lease(self, deal_id: str, token: str) -> None:
-        await self.indexes.release_archive_lease(deal_id, token)
 
     async def archive_snapshot(
         self, deal_id: str
