@@ -129,7 +129,7 @@ async def measure(game: str, count: int, live: int, postgres_url: str | None) ->
     try:
         await server.ready(client)
         store = EventStore(client, "ds")
-        deals = DealService(store, bot_delay=0.0)
+        deals = DealService(store)
         empty, empty_clients, _n = await memory_parts(client)
         empty_data = empty - empty_clients
         started = time.perf_counter()
@@ -203,7 +203,7 @@ async def soak(
     try:
         await server.ready(client)
         store = EventStore(client, "ds")
-        deals = DealService(store, bot_delay=0.0)
+        deals = DealService(store)
         task = asyncio.create_task(Archiver(store, archive, older_than=older_than).run(interval=1.0))
         quiet: list[tuple[int, int, int]] = []  # memory_parts after each wave, nothing left in Redis
         during: list[int] = []  # sampled while deals play

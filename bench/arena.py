@@ -13,7 +13,8 @@ default sizes and the targets are each game's own (``ARENA_WALLS``, ``ARENA_TARG
 narrower than the edges the issue asks for; ``--quick`` plays a few dozen. A level the game does
 not have yet is reported as skipped, not measured.
 
-``--write bench/arena-results.json`` also writes the shipped strength report (per game and level:
+``--write service/app/reads/data/arena-results.json`` also writes the shipped strength report
+(per game and level:
 its mean net per deal against greedy and the interval, the command, date and walls), which the
 service can read to show each level's measured strength. Games not measured in this run keep
 their entries in that file, so ``--games <game>`` refreshes one game only.

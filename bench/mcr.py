@@ -16,8 +16,8 @@ import json
 import time
 
 from domain.mcr import GAME, scoring
-from domain.mcr.engine import win_facts
 from domain.mcr.messages import HandWon
+from domain.mcr.wins import win_facts
 from projections.mcr.selfplay import play_deal
 
 # --- what the shared benches use of MCR alone (read through ``bench.common.own``) -----------------

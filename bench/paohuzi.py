@@ -17,10 +17,11 @@ import time
 import msgspec
 
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import evaluate_win, fold
 from domain.paohuzi.bots import make_bot
+from domain.paohuzi.changes import fold
 from domain.paohuzi.messages import DealWon, Event
 from domain.paohuzi.state import State
+from domain.paohuzi.wins import evaluate_win
 from domain.selfplay import play_deal
 from projections.paohuzi import view_from_state
 
@@ -47,11 +48,12 @@ def calibration_sampler(view):
 
 def clear_coach_caches() -> None:
     """Empty every cache the coach's answers fill (bench.coach's cold answers)."""
-    from domain.paohuzi import aggregate, wins
+    from domain.paohuzi import wins
+    from domain.paohuzi.options import _CHI_MEMO
 
     wins._MEMO.clear()
     wins._PARTIAL.clear()
-    aggregate._CHI_MEMO.clear()
+    _CHI_MEMO.clear()
 
 
 def play(deal_no: int, kinds: list[str], base: bytes = b"bench") -> list:

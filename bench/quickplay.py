@@ -24,6 +24,7 @@ async def measure(
     url: str, seekers: int, bots_after_s: float, arrive_s: float, poll_s: float, seed: int, game: str
 ) -> dict[str, Any]:
     from service.app.accounts import Account, Accounts
+    from service.app.bots.runner import BotRunner
     from service.app.commands.deals import DealService
     from service.app.seeks import QuickPlay
     from service.store.connection import connect
@@ -32,7 +33,7 @@ async def measure(
     client = connect(url)
     prefix = f"ds-bench-quick-{secrets.token_hex(4)}"
     store = EventStore(client, prefix)
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store, bots=BotRunner(0.0))
     rng = random.Random(seed)
     ratings = {f"acct{i:05d}": rng.gauss(10.0, 6.0) for i in range(seekers)}
 

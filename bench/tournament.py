@@ -50,6 +50,7 @@ def pairing_times(entrants: int, game: str, seed: int = 7) -> dict[str, float]:
 
 
 async def event(url: str, game: str, players: int, rounds: int, bot_delay: float) -> dict[str, Any]:
+    from service.app.bots.runner import BotRunner
     from service.app.commands.deals import DealService
     from service.app.commands.matches import MatchService
     from service.app.state.match_log import MatchLog
@@ -60,7 +61,7 @@ async def event(url: str, game: str, players: int, rounds: int, bot_delay: float
     client = connect(url)
     prefix = f"bench-tournament-{random.randrange(1 << 30):x}"
     store = EventStore(client, prefix)
-    deals = DealService(store, bot_delay=bot_delay)
+    deals = DealService(store, bots=BotRunner(bot_delay))
     matches = MatchService(deals, MatchLog(store), sweep_s=0.2)
     tournaments = TournamentService(matches)
     # what a service process runs beside them: the match sweep, the tournament runner and the

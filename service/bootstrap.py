@@ -1,9 +1,12 @@
 """The one place that wires the application together: for ``dealstream serve``, the benches and
 the tests alike.
 
-``application(redis, settings)`` builds the store, the parts the command and read sides share
-(the fold cache, the seat tokens, the presence, the player keys), the command side (with its bot
-runner), the read side, the stream hub and the HTTP app over a Redis client the caller owns;
+``application(redis, settings)`` builds every long-lived part over a Redis client the caller
+owns and hands each what it needs: the store (with the archive behind it), the parts the command
+and read sides share (the fold cache, the seat tokens, the presence, the player keys), the bot
+runner and the command side, the read side, the stream hub and the live streams, the chat, the
+matches, the reviews, the clock keeper, the rate limits, the stream tickets and the accounts; the
+HTTP layer gets them whole (``Api``) and ``build_app`` only mounts the routes and the hooks;
 ``app[DEALS]`` and ``app[HUB]`` give a caller the parts it wants to look at. ``serve(url,
 settings)`` also makes the clients (one for commands and reads, a small named one for the live
 streams), checks that Redis answers, tunes the garbage collector and closes the clients with the app.
@@ -27,23 +30,35 @@ from typing import Any
 
 from aiohttp import web
 
+from service.app.accounts import Accounts
 from service.app.analysis.review_workers import ReviewPool
 from service.app.analysis.reviews import Reviews
 from service.app.archive.archiver import DEFAULT_OLDER_THAN_S, Archiver
-from service.app.bots.runner import BotPool
+from service.app.bots.runner import BotPool, BotRunner
+from service.app.chat.relay import ChatRelay
+from service.app.commands.clocks import ClockKeeper
 from service.app.commands.deals import DealService
+from service.app.commands.matches import MatchService
+from service.app.follow import FollowOn
 from service.app.live.hub import StreamHub
-from service.app.reads.queries import ReadSide
+from service.app.live.streams import LiveStreams
+from service.app.reads.matches import MatchReads
+from service.app.reads.side import ReadSide
+from service.app.seeks import QuickPlay
 from service.app.state.folds import Folds
 from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
+from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
+from service.app.tournaments import TournamentService
 from service.gc_tuning import tune_gc
 from service.http import observe
-from service.http.routes import CLOCKS, HUB, STATUS, build_app
+from service.http.client_address import ClientAddress
+from service.http.routes import CLOCKS, HUB, STATUS, Api, Limiters, build_app
 from service.metrics import Metrics
 from service.store.archive import Archive, open_archive
+from service.store.chat import ChatStore
 from service.store.connection import STREAMS_CLIENT_NAME, connect
 from service.store.embedded import DEFAULT_DATA_DIR
 from service.store.event_store import EventStore, now_ms
@@ -130,7 +145,7 @@ def application(
 ) -> web.Application:
     """The app over ``redis`` (a redis-py asyncio client the caller closes); the live streams use
     ``streams_redis`` when given, else ``redis``."""
-    pool = BotPool(settings.bot_workers, settings.bot_budget)
+    # the store, with the archive of finished deals behind it
     archive = settings.open_archive()
     store = EventStore(redis, settings.prefix, wait_replicas=settings.wait_replicas, archive=archive)
     metrics = Metrics()  # this app's own registry: GET /metrics on the metrics port
@@ -140,11 +155,13 @@ def application(
     seats = SeatTokens(store, folds)
     presence = Presence(store)
     players = Players(store)
+    # the command side, with the runner that moves its bot seats
+    bots = BotRunner(settings.bot_delay, BotPool(settings.bot_workers, settings.bot_budget), metrics=metrics)
+    bots.programs.max_processes = settings.program_processes
     deals = DealService(
         store,
         dev=settings.dev,
-        bot_delay=settings.bot_delay,
-        bot_pool=pool,
+        bots=bots,
         folds=folds,
         seats=seats,
         presence=presence,
@@ -153,25 +170,46 @@ def application(
     )
     deals.program_seats.in_all = settings.program_processes
     deals.program_seats.per_address = settings.program_processes_per_address
-    deals.bots.programs.max_processes = settings.program_processes
+    # the read side and the live streams
     reads = ReadSide(store, folds=folds, seats=seats, presence=presence, players=players)
     hub = StreamHub(
         store, folds, redis=streams_redis, max_streams=settings.max_streams,
         streams_per_address=settings.streams_per_address, metrics=metrics,
     )  # fmt: skip
-    app = build_app(
-        deals,
-        create_limit=settings.create_limit,
-        list_limit=settings.list_limit,
-        hub=hub,
-        reviews=Reviews(deals.store, ReviewPool(settings.review_workers, settings.review_nice), metrics),
-        review_limit=settings.review_limit,
-        trusted_proxies=settings.trusted_proxies,
-        keepalive=settings.keepalive,
-        bot_supervisor_s=settings.bot_supervisor_s,
-        clock_sweep_s=settings.clock_sweep_s,
+    deals.own_batches = hub  # the batches this process appends reach its streams without a read
+    live = LiveStreams(folds, presence, hub)
+    chat = ChatStore(redis, settings.prefix, store.archived)
+    chat_relay = ChatRelay(hub, chat)  # the seats' streams carry their chat
+    # matches (TB-5), reviews, and the clock keeper that acts for seats whose time ran out (TB-2.5)
+    matches = MatchService(deals, reads.match_log)
+    reviews = Reviews(store, ReviewPool(settings.review_workers, settings.review_nice), metrics)
+    keeper = ClockKeeper(deals, settings.clock_sweep_s)
+    accounts = Accounts(store)
+    api = Api(
+        deals=deals,
         reads=reads,
+        live=live,
+        hub=hub,
+        reviews=reviews,
+        matches=matches,
+        match_reads=MatchReads(matches.log, reads),
+        limiters=Limiters.over(
+            redis,
+            settings.prefix,
+            create_limit=settings.create_limit,
+            list_limit=settings.list_limit,
+            review_limit=settings.review_limit,
+        ),
+        tickets=StreamTickets(store),
+        chat=chat,
+        accounts=accounts,
+        client_address=ClientAddress(settings.trusted_proxies),
+        follow=FollowOn(deals, accounts.hand_seat, lambda: bool(hub.closing)),
+        quick=QuickPlay(deals, accounts),
+        tournaments=TournamentService(matches, accounts),
+        keepalive=settings.keepalive,
     )
+    app = build_app(api, keeper=keeper, chat_relay=chat_relay, bot_supervisor_s=settings.bot_supervisor_s)
     app[DEALS] = deals
     app[METRICS] = metrics
     app[STATUS] = ServiceStatus(archive="off" if archive is None else "ok")  # /health, /ready

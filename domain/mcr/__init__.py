@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreation, Watch
-from domain.mcr import engine
+from domain.mcr.changes import evolve, fold
+from domain.mcr.decide import decide, execute
 from domain.mcr.messages import Command, Event
+from domain.mcr.queries import is_over, legal_actions, seats_to_act
 from domain.mcr.rulesets import MCR1, ruleset_of
 from domain.mcr.rulesets import RULESETS as RULESET_OBJECTS
 from domain.mcr.state import State
@@ -38,25 +40,25 @@ class MCRGame(DealCreation):
         return State()
 
     def decide(self, state: State, command: Any) -> list[Any]:
-        return engine.decide(state, command)
+        return decide(state, command)
 
     def execute(self, state: State, command: Any, watch: Watch | None = None) -> tuple[list[Any], State]:
-        return engine.execute(state, command, watch)
+        return execute(state, command, watch)
 
     def evolve(self, state: State, event: Any) -> State:
-        return engine.evolve(state, event)
+        return evolve(state, event)
 
     def fold(self, events: Iterable[Any]) -> State:
-        return engine.fold(events)
+        return fold(events)
 
     def legal_actions(self, state: State, seat: int) -> list[Any]:
-        return engine.legal_actions(state, seat)
+        return legal_actions(state, seat)
 
     def seats_to_act(self, state: State) -> list[int]:
-        return engine.seats_to_act(state)
+        return seats_to_act(state)
 
     def is_over(self, state: State) -> bool:
-        return engine.is_over(state)
+        return is_over(state)
 
     def copy_state(self, state: State) -> State:
         return state.clone()

@@ -6,8 +6,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.game import DealCreation, Watch
-from domain.paohuzi import aggregate
+from domain.paohuzi.changes import evolve, fold, initial_state
+from domain.paohuzi.decide import decide, execute
 from domain.paohuzi.messages import Command, Event
+from domain.paohuzi.queries import is_over, legal_actions, seats_to_act
+from domain.paohuzi.state import State
 
 
 class Paohuzi(DealCreation):
@@ -20,33 +23,31 @@ class Paohuzi(DealCreation):
     event_type = Event
     creation_rules = ("PH-2.1", "PH-1.3", "PH-2.2")
 
-    def initial_state(self) -> aggregate.State:
-        return aggregate.initial_state()
+    def initial_state(self) -> State:
+        return initial_state()
 
-    def decide(self, state: aggregate.State, command: Any) -> list[Any]:
-        return aggregate.decide(state, command)
+    def decide(self, state: State, command: Any) -> list[Any]:
+        return decide(state, command)
 
-    def execute(
-        self, state: aggregate.State, command: Any, watch: Watch | None = None
-    ) -> tuple[list[Any], aggregate.State]:
-        return aggregate.execute(state, command, watch)
+    def execute(self, state: State, command: Any, watch: Watch | None = None) -> tuple[list[Any], State]:
+        return execute(state, command, watch)
 
-    def evolve(self, state: aggregate.State, event: Any) -> aggregate.State:
-        return aggregate.evolve(state, event)
+    def evolve(self, state: State, event: Any) -> State:
+        return evolve(state, event)
 
-    def fold(self, events: Iterable[Any]) -> aggregate.State:
-        return aggregate.fold(events)
+    def fold(self, events: Iterable[Any]) -> State:
+        return fold(events)
 
-    def legal_actions(self, state: aggregate.State, seat: int) -> list[Any]:
-        return aggregate.legal_actions(state, seat)
+    def legal_actions(self, state: State, seat: int) -> list[Any]:
+        return legal_actions(state, seat)
 
-    def seats_to_act(self, state: aggregate.State) -> list[int]:
-        return aggregate.seats_to_act(state)
+    def seats_to_act(self, state: State) -> list[int]:
+        return seats_to_act(state)
 
-    def is_over(self, state: aggregate.State) -> bool:
-        return aggregate.is_over(state)
+    def is_over(self, state: State) -> bool:
+        return is_over(state)
 
-    def copy_state(self, state: aggregate.State) -> aggregate.State:
+    def copy_state(self, state: State) -> State:
         return state.copy()
 
 

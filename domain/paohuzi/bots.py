@@ -5,8 +5,7 @@ and return one of its legal actions."""
 from __future__ import annotations
 
 from domain.errors import RuleViolation
-from domain.paohuzi.basic_bots import GreedyBot, RandomBot, hand_value, keep_scores
-from domain.paohuzi.messages import Pass
+from domain.paohuzi.basic_bots import GreedyBot, RandomBot
 from domain.paohuzi.strong import StrongBot
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
@@ -20,6 +19,3 @@ def make_bot(level: str, seed: int = 0) -> RandomBot | GreedyBot | StrongBot:
     except KeyError:
         known = ", ".join(sorted(BOTS))
         raise RuleViolation("DS-1", f"unknown bot level {level!r}; known: {known}") from None
-
-
-__all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "StrongBot", "Pass", "hand_value", "keep_scores"]

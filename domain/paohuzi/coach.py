@@ -26,8 +26,7 @@ from domain.paohuzi.cards import (
 from domain.paohuzi.messages import Chi, Pao, Pass, Peng, Win
 from domain.paohuzi.state import State
 from domain.paohuzi.view import SeatView, visible_cards
-from domain.paohuzi.win_eval import WinEval, evaluate_win, meld_huxi
-from domain.paohuzi.wins import best_partial_split, tun_for
+from domain.paohuzi.wins import WinEval, best_partial_split, evaluate_win, meld_huxi, tun_for
 
 
 class Group(msgspec.Struct, frozen=True):

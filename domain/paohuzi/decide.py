@@ -42,8 +42,7 @@ from domain.paohuzi.options import chou_on_pass, window_options
 from domain.paohuzi.queries import chi_choice, default_move, is_legal
 from domain.paohuzi.refusals import refusal
 from domain.paohuzi.state import State
-from domain.paohuzi.win_eval import take
-from domain.paohuzi.wins import tun_for
+from domain.paohuzi.wins import take, tun_for
 from domain.shuffle import dealer_and_deck
 from domain.table.absence import decide_back, decide_expiry
 from domain.table.clock import Abandon, Back, DealAbandoned, Expire

@@ -38,8 +38,7 @@ from domain.paohuzi.options import (
     window_options,
 )
 from domain.paohuzi.state import State
-from domain.paohuzi.win_eval import evaluate_win
-from domain.paohuzi.wins import payment, tun_for
+from domain.paohuzi.wins import evaluate_win, payment, tun_for
 from domain.table.seeds import deal_seed
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.paohuzi.cards import CHI_WITH, SEATS, needs_discard
 from domain.paohuzi.state import State
-from domain.paohuzi.win_eval import WinEval, evaluate_win
+from domain.paohuzi.wins import WinEval, evaluate_win
 
 # The claim rules below are the only statement of them: the aggregate and the strong bot's rollout
 # simulator (``strong.sim``, which plays them on kind counts) both call them.

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import msgspec
 
 from domain.game import DealCreated, StartDeal
-from domain.mcr import engine
+from domain.mcr.changes import evolve, fold
 from domain.mcr.messages import (
     AddedKong,
     ClaimAnswered,
@@ -21,6 +21,8 @@ from domain.mcr.messages import (
     TileDrawn,
     TilesDealt,
 )
+from domain.mcr.options import claim_options, expected_resolution
+from domain.mcr.queries import legal_actions
 from domain.mcr.state import State
 from domain.mcr.view import MeldView, ResultView, SeatPublic, SeatView, WindowView
 from domain.table.seating import SEATING_EVENTS
@@ -99,7 +101,7 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
             seat is not None and seat in w.eligible,
             ans[0] if ans is not None else None,
         )
-    acts = engine.legal_actions(s, seat) if seat is not None else []
+    acts = legal_actions(s, seat) if seat is not None else []
     result = None
     if over:
         result = ResultView(
@@ -131,17 +133,17 @@ def view_from_state(s: State, seat: int | None) -> SeatView:
 
 
 def seat_view(events: Iterable, seat: int | None) -> SeatView:
-    return view_from_state(engine.fold(events), seat)
+    return view_from_state(fold(events), seat)
 
 
 def public_view(events: Iterable) -> SeatView:
     """What a spectator sees (no hand, no legal actions)."""
-    return view_from_state(engine.fold(events), None)
+    return view_from_state(fold(events), None)
 
 
 def full_view(events: Iterable) -> dict:
     """Everything (hands, wall order, seeds): for replay perspective ``all`` after the end."""
-    s = engine.fold(events)
+    s = fold(events)
     d = msgspec.to_builtins(s)
     if not s.seat_winds:  # not dealt (no DealStarted): the state's default seat 0 is no dealer
         d["dealer"] = None
@@ -193,8 +195,8 @@ def claim_audit(events: Iterable) -> list[dict]:
     for e in events:
         t = type(e)
         if t is ClaimWindowResolved and current is not None:
-            exp = engine.expected_resolution(s)
-            engine.evolve(s, e)
+            exp = expected_resolution(s)
+            evolve(s, e)
             current["resolution"] = {
                 "seat": e.seat,
                 "claim": e.claim,
@@ -211,11 +213,11 @@ def claim_audit(events: Iterable) -> list[dict]:
             out.append(current)
             current = None
             continue
-        engine.evolve(s, e)
+        evolve(s, e)
         if t is ClaimWindowOpened:
             options = {}
             for p in e.eligible:
-                opts = engine.claim_options(s, p, e.card, e.source, e.source_seat)
+                opts = claim_options(s, p, e.card, e.source, e.source_seat)
                 options[str(p)] = ["pass"] + [{"claim": o.claim, "tiles": list(o.tiles)} for o in opts]
             current = {
                 "window": e.window,

@@ -55,7 +55,7 @@ from typing import Any
 import msgspec
 
 from domain.mcr import GAME
-from domain.mcr.bots import GreedyBot
+from domain.mcr.basic_bots import GreedyBot
 from domain.mcr.messages import Claim, DeclareWin
 from domain.mcr.strong import rollout
 from domain.mcr.strong.bot import option_values

@@ -10,8 +10,8 @@ import msgspec
 
 from domain.claims import resolve
 from domain.game import DealCreated, SeedRevealed
-from domain.paohuzi import aggregate as agg
 from domain.paohuzi.cards import SEATS, kind_name
+from domain.paohuzi.changes import evolve, fold
 from domain.paohuzi.messages import (
     ChouMarked,
     ClaimAnswered,
@@ -21,6 +21,8 @@ from domain.paohuzi.messages import (
     DealWon,
     KanFormed,
 )
+from domain.paohuzi.options import LEVEL, claim_order, compute_options
+from domain.paohuzi.queries import legal_actions
 from domain.paohuzi.state import State
 from domain.paohuzi.view import DealResult, MeldView, Resolution, SeatView, TableCard
 from domain.table.clock import DealAbandoned
@@ -98,7 +100,7 @@ def view_from_state(state: State, seat: int | None) -> SeatView:
     phase = s.phase
     if phase not in ("new", "discard", "claim", "over"):
         phase = "over" if s.result is not None else phase
-    legal = agg.legal_actions(s, seat) if seat is not None else []
+    legal = legal_actions(s, seat) if seat is not None else []
     prompt = None
     if legal:
         prompt = {"new": "start", "discard": "discard", "claim": "claim"}.get(s.phase)
@@ -140,12 +142,12 @@ def view_from_state(state: State, seat: int | None) -> SeatView:
 
 
 def seat_view(events: Iterable[Any], seat: int | None) -> SeatView:
-    return view_from_state(agg.fold(events), seat)
+    return view_from_state(fold(events), seat)
 
 
 def full_view(events: Iterable[Any]) -> dict:
     """Everything, for the replay perspective ``all`` once the deal is over."""
-    s = agg.fold(events)
+    s = fold(events)
     return {
         "version": s.version,
         "phase": s.phase,
@@ -185,7 +187,7 @@ def redact_event(event: Any, seat: int | None) -> dict | None:
     return d
 
 
-_LEVEL = agg.LEVEL
+_LEVEL = LEVEL
 
 
 def claim_audit(events: Iterable[Any]) -> list[dict]:
@@ -196,15 +198,15 @@ def claim_audit(events: Iterable[Any]) -> list[dict]:
     cur: dict | None = None
     order: list[int] = []
     for e in events:
-        agg.evolve(s, e)
+        evolve(s, e)
         if isinstance(e, ClaimWindowOpened):
-            order = agg.claim_order(s)
+            order = claim_order(s)
             opts = {}
             levels = {}
             for seat in e.eligible:
-                o = agg.compute_options(s, seat)
+                o = compute_options(s, seat)
                 levels[seat] = o.level
-                opts[seat] = [msgspec.to_builtins(c) for c in agg.legal_actions(s, seat)]
+                opts[seat] = [msgspec.to_builtins(c) for c in legal_actions(s, seat)]
             cur = {
                 "window": e.window,
                 "card": e.card,

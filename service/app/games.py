@@ -16,7 +16,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.game import GAMES, DealOutcome, Game, Projections, get_ruleset
-from service.app.bots import programs
+from service.app.bots import program_host, programs
 
 
 class GameKit:
@@ -77,7 +77,7 @@ class GameKit:
 
     def make_bot(self, level: str, seed: int) -> Any:
         if level not in self.builtin_levels and programs.program(level) is not None:
-            return programs.ProgramBot(self, level)  # a bot program, for self-play
+            return program_host.ProgramBot(self, level)  # a bot program, for self-play
         return self.bots.make_bot(level, seed)
 
 

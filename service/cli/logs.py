@@ -67,7 +67,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         return export_botzone(args, raws)
     if getattr(args, "public", False):  # as the read side publishes it to someone without a seat
-        from service.app.reads.queries import public_record
+        from service.app.reads.gate import public_record
 
         raws = [public_record(raw, hide_match=True) for raw in raws]
     sys.stdout.buffer.write(b"\n".join(raws) + b"\n")

@@ -348,7 +348,7 @@ def cmd_import_all(args: argparse.Namespace) -> int:
             # the status last: "over" lists the deal for the target's archiver
             await store.put_meta(deal_id, {"status": status} if status else {}, created_ms, public=public)
             if not finished and isinstance(deal.get("clock_at"), int):
-                await store.schedule_clock(deal_id, deal["clock_at"])  # the clock keeper looks then
+                await store.indexes.schedule_clock(deal_id, deal["clock_at"])  # the clock keeper looks then
             stored += 1
         moved = await _import_matches(store, matches)
         rows = 0
@@ -413,7 +413,7 @@ async def _import_matches(store: Any, matches: list[dict[str, Any]]) -> dict[str
                 continue
             await target.append_records(match_id, raws)
             if isinstance(match.get("look_at"), int):
-                await target.schedule_clock(match_id, match["look_at"])
+                await target.indexes.schedule_clock(match_id, match["look_at"])
             if decode_record(raws[-1]).type == MATCH_FINAL_EVENT:  # ended: for the target's archiver
                 await target.mark_finished(match_id, now_ms())
             counts["stored"] += 1

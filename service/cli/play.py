@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from domain.selfplay import play_deal
-from service.app.bots import programs
+from service.app.bots import program_host
 from service.app.games import kit
 from service.cli.words import count
 
@@ -21,13 +21,13 @@ def play_one(game_name: str, levels: list[str], deal_seed: bytes, client_seed: s
     bots = [k.make_bot(level, base + i) for i, level in enumerate(levels)]
     events, state = play_deal(
         k.game,
-        programs.view_fn(k, bots),  # a bot program's seat learns its default move (TB-2.5)
+        program_host.view_fn(k, bots),  # a bot program's seat learns its default move (TB-2.5)
         bots,
         deal_id=deal_seed.hex()[:16],
         seats=[f"bot:{lv}" for lv in levels],
         server_seed=deal_seed,
         client_seed=client_seed,
-        on_step=programs.step_fn(bots),
+        on_step=program_host.step_fn(bots),
     )
     return state, events
 

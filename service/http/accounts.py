@@ -189,21 +189,15 @@ async def origin_guard(request: web.Request, handler: Any) -> web.StreamResponse
 
 class AccountHandlers:
     """The account routes' handlers (mixed into ``Api``, which sets ``accounts`` and the
-    limiters in ``_accounts_init``)."""
+    sign-in limiters it is handed)."""
 
     accounts: Accounts
     client_address: Any
     reads: Any
     deals: Any
 
-    def _accounts_init(self, redis: Any, prefix: str) -> None:
-        from service.store.rate_limits import SharedRateLimiter
-
-        self.accounts = Accounts(self.deals.store)
-        self.signin_limiter = SharedRateLimiter(redis, prefix, "signin", SIGNIN_LIMIT, SIGNIN_WINDOW_S)
-        self.account_signin_limiter = SharedRateLimiter(
-            redis, prefix, "signin-account", ACCOUNT_SIGNIN_LIMIT, SIGNIN_WINDOW_S
-        )
+    signin_limiter: Any
+    account_signin_limiter: Any
 
     async def _throttle(self, limiter: Any, client: str) -> None:
         wait = await limiter.allow(client)

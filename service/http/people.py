@@ -18,7 +18,7 @@ from service.http.request import json_response, parse, read_body, transport_aliv
 
 
 class PeopleHandlers:
-    """Set up by ``_people_init`` (after ``_accounts_init``)."""
+    """Quick play and the seat streams' wait for the next deal (``Api`` is handed both)."""
 
     deals: Any
     accounts: Any
@@ -27,9 +27,8 @@ class PeopleHandlers:
     _account: Any
     matches: Any
 
-    def _people_init(self) -> None:
-        self.follow = FollowOn(self.deals, self.accounts.hand_seat, lambda: bool(self.hub.closing))
-        self.quick = QuickPlay(self.deals, self.accounts)
+    follow: FollowOn
+    quick: QuickPlay
 
     def follow_after(
         self, request: web.Request, deal_id: str, seat: int | None

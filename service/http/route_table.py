@@ -16,9 +16,9 @@ from projections.review import Review
 from service.app import seeks
 from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
 from service.app.chat import ChatLog, ChatMessage, ChatPost
-from service.app.commands.deals import CommandAnswer
+from service.app.commands.terms import CommandAnswer
 from service.app.games import kit
-from service.app.reads import queries
+from service.app.reads import answers
 from service.app.reads.audit import AuditReport
 from service.app.reads.matches import MatchAudit, MatchSummary
 from service.app.state.players import PLAYER_KEY_PATTERN
@@ -175,7 +175,7 @@ ROUTES: tuple[Route, ...] = (
         "/deals",
         "list_deals",
         "deals anyone may find, newest first: finished ones and live ones open to spectators",
-        (Answer(200, queries.DealList),),
+        (Answer(200, answers.DealList),),
         parameters=(query_param("offset"), query_param("count", minimum=1, maximum=200)),
         errors=("DS-5", "DS-12"),
     ),
@@ -197,7 +197,7 @@ ROUTES: tuple[Route, ...] = (
         "with it as `player_key`), newest first: game, time, seat, status and, once over, the "
         "public result and this seat's score; a key nobody used has an empty list. Without the "
         "header, the signed-in account's list (the `ds_session` cookie)",
-        (Answer(200, queries.PlayerDeals),),
+        (Answer(200, answers.PlayerDeals),),
         parameters=(
             query_param("limit", minimum=1, maximum=200),
             query_param("before"),
@@ -222,7 +222,7 @@ ROUTES: tuple[Route, ...] = (
         "/deals/{deal_id}",
         "summary",
         "public summary (a seat token adds whether that seat is asked)",
-        (Answer(200, queries.DealSummary),),
+        (Answer(200, answers.DealSummary),),
         parameters=(DEAL_ID,),
         seat="optional",
         errors=("DS-8", "DS-7", "DS-12"),
@@ -282,7 +282,7 @@ ROUTES: tuple[Route, ...] = (
         "replay",
         "one frame: the state after `step` events as `perspective` sees it (during the deal only "
         "the token's own seat; after it any seat or `all`)",
-        (Answer(200, queries.ReplayFrame),),
+        (Answer(200, answers.ReplayFrame),),
         parameters=(DEAL_ID, query_param("step"), query_param("perspective", "string")),
         seat="optional",
         errors=("DS-8", "DS-7", "DS-5", "DS-2", "DS-3", "DS-12"),
@@ -366,7 +366,7 @@ ROUTES: tuple[Route, ...] = (
         "/lobby",
         "lobby",
         "live tables listed in the lobby with a seat still open, newest first",
-        (Answer(200, queries.LobbyList),),
+        (Answer(200, answers.LobbyList),),
         parameters=(query_param("count", minimum=1, maximum=200),),
         errors=("DS-5", "DS-12"),
     ),

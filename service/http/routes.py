@@ -1,7 +1,7 @@
 """The HTTP API's handlers: deals, commands, seat views, SSE, replay, log, audit.
 
 Handlers decode the request (``service.http.request``), call one function of the command side
-(``DealService``) or of the read side (``service.app.reads.queries``, the one visibility gate) and
+(``DealService``) or of the read side (``service.app.reads``, behind the one visibility gate) and
 encode the answer; ``build_app`` mounts them as ``route_table.ROUTES`` lists them (the table
 ``/openapi.json`` is built from; docs/api.md shows each route), with the middleware and the
 web client's files.
@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,22 +22,34 @@ from aiohttp import web
 
 from domain.errors import RuleViolation
 from service import __version__
-from service.app.analysis.review_workers import ReviewPool
+from service.app.accounts import Accounts
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
 from service.app.chat.relay import ChatRelay
-from service.app.commands.clocks import SWEEP_S, ClockKeeper
-from service.app.commands.deals import CommandAnswer, DealService, is_program
+from service.app.commands.clocks import ClockKeeper
+from service.app.commands.deals import DealService
 from service.app.commands.matches import MatchService
+from service.app.commands.terms import CommandAnswer, is_program
+from service.app.follow import FollowOn
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
-from service.app.reads import queries
+from service.app.reads import catalog
 from service.app.reads.matches import MatchReads
-from service.app.reads.queries import SPECTATOR, ReadSide, Viewer
+from service.app.reads.side import ReadSide
+from service.app.seeks import QuickPlay
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
+from service.app.tournaments import TournamentService
+from service.app.viewer import NOBODY, SPECTATOR, Viewer
 from service.http import sse
-from service.http.accounts import COOKIE, AccountHandlers, origin_guard
+from service.http.accounts import (
+    ACCOUNT_SIGNIN_LIMIT,
+    COOKIE,
+    SIGNIN_LIMIT,
+    SIGNIN_WINDOW_S,
+    AccountHandlers,
+    origin_guard,
+)
 from service.http.client_address import ClientAddress
 from service.http.openapi import openapi_document
 from service.http.people import PeopleHandlers
@@ -106,61 +119,97 @@ class BudgetSpent(RuleViolation):
         self.retry_after = retry_after
 
 
-class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
-    def __init__(
-        self,
-        deals: DealService,
-        hub: StreamHub,
-        reviews: Reviews,
+@dataclass(frozen=True)
+class Limiters:
+    """The budgets the API counts. The per-address ones live in Redis, so every process (and
+    host) on the store shares them; a seat's command budget is this process's."""
+
+    create: SharedRateLimiter  # new deals per address
+    command: RateLimiter  # commands per seat token: one person cannot flood a table (DS-22)
+    list: SharedRateLimiter  # reads of a player's list per address (DS-28)
+    review: SharedRateLimiter  # new reviews started per address (DS-29)
+    chat: SharedRateLimiter  # chat lines per seat (DS-46)
+    signin: SharedRateLimiter  # sign-ins and sign-ups per address (DS-38)
+    account_signin: SharedRateLimiter  # sign-ins naming one account (DS-38)
+
+    @classmethod
+    def over(
+        cls,
+        redis: Any,
+        prefix: str,
+        *,
         create_limit: int = 120,
         create_window: float = 60.0,
-        keepalive: float = KEEPALIVE_S,
         command_limit: int = COMMAND_LIMIT,
-        reads: ReadSide | None = None,
         list_limit: int = 120,
         review_limit: int = REVIEW_LIMIT,
-        client_address: ClientAddress | None = None,
+    ) -> Limiters:
+        """The budgets with these limits, kept in ``redis`` under ``prefix`` (``bootstrap`` calls it)."""
+        return cls(
+            create=SharedRateLimiter(redis, prefix, "create", create_limit, create_window),
+            command=RateLimiter(command_limit, COMMAND_WINDOW_S),
+            list=SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S),
+            review=SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S),
+            chat=SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S),
+            signin=SharedRateLimiter(redis, prefix, "signin", SIGNIN_LIMIT, SIGNIN_WINDOW_S),
+            account_signin=SharedRateLimiter(
+                redis, prefix, "signin-account", ACCOUNT_SIGNIN_LIMIT, SIGNIN_WINDOW_S
+            ),
+        )
+
+
+class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
+    """The handlers. Each part is made by ``service.bootstrap`` and handed here; the handlers
+    decode a request, call one of them and encode the answer."""
+
+    def __init__(
+        self,
+        *,
+        deals: DealService,
+        reads: ReadSide,
+        live: LiveStreams,
+        hub: StreamHub,
+        reviews: Reviews,
+        matches: MatchService,
+        match_reads: MatchReads,
+        limiters: Limiters,
+        tickets: StreamTickets,
+        chat: ChatStore,
+        accounts: Accounts,
+        client_address: ClientAddress,
+        follow: FollowOn,
+        quick: QuickPlay,
+        tournaments: TournamentService,
+        keepalive: float = KEEPALIVE_S,
     ) -> None:
         self.deals = deals
-        # whose address a request's limits count against (a trusted proxy's X-Forwarded-For)
-        self.client_address = client_address if client_address is not None else ClientAddress()
-        self.reads = (
-            reads
-            if reads is not None
-            else ReadSide(
-                deals.store,
-                folds=deals.folds,
-                seats=deals.seats,
-                presence=deals.presence,
-                players=deals.players,
-            )
-        )
+        self.store: EventStore = deals.store
+        self.reads = reads
+        self.live = live
         self.hub = hub
         self.reviews = reviews
-        self.live = LiveStreams(self.reads.folds, self.reads.presence, hub)
-        self.store: EventStore = deals.store
-        # the per-address budgets live in Redis: every process (and host) on the store shares them
-        redis, prefix = deals.store.redis, deals.store.prefix
-        self.limiter = SharedRateLimiter(redis, prefix, "create", create_limit, create_window)
-        # commands per seat token: one person cannot flood a table (DS-22)
-        self.command_limiter = RateLimiter(command_limit, COMMAND_WINDOW_S)
-        # reads of a player's list per address (DS-28)
-        self.list_limiter = SharedRateLimiter(redis, prefix, "list", list_limit, LIST_WINDOW_S)
-        # new reviews started per address (DS-29)
-        self.review_limiter = SharedRateLimiter(redis, prefix, "review", review_limit, REVIEW_WINDOW_S)
-        # a word at the table: kept beside the deal, never in its log; a budget per seat (DS-46)
-        self.chat = ChatStore(redis, prefix, deals.store.archived)
-        self.chat_limiter = SharedRateLimiter(redis, prefix, "chat", CHAT_LIMIT, CHAT_WINDOW_S)
-        self._accounts_init(redis, prefix)  # accounts, sessions and their sign-in budgets
-        self._people_init()  # the seat streams' wait for the next deal; quick play
-        self.tickets = StreamTickets(deals.store)  # stream tickets instead of tokens in URLs
-        self.keepalive = keepalive
         # matches (TB-5): each next deal once the last one ends, and a sweep for a process that died
-        self.matches = MatchService(deals, self.reads.match_log)
-        self.match_reads = MatchReads(self.matches.log, self.reads)
-        self._tournaments_init()  # tournaments (TN): their rounds run as matches
+        self.matches = matches
+        self.match_reads = match_reads
+        # whose address a request's limits count against (a trusted proxy's X-Forwarded-For)
+        self.client_address = client_address
+        self.limiter = limiters.create
+        self.command_limiter = limiters.command
+        self.list_limiter = limiters.list
+        self.review_limiter = limiters.review
+        self.chat_limiter = limiters.chat
+        self.signin_limiter = limiters.signin
+        self.account_signin_limiter = limiters.account_signin
+        # a word at the table: kept beside the deal, never in its log
+        self.chat = chat
+        self.accounts = accounts  # accounts and sessions
+        self.tickets = tickets  # stream tickets instead of tokens in URLs
+        self.keepalive = keepalive
+        self.follow = follow  # a seat's stream waits for the next deal of its table
+        self.quick = quick  # quick play's seeks
+        self.tournaments = tournaments  # tournaments (TN): their rounds run as matches
 
-    async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = queries.NOBODY) -> Viewer:
+    async def _viewer(self, request: web.Request, deal_id: str, anonymous: Viewer = NOBODY) -> Viewer:
         return await self.reads.viewer(deal_id, bearer(request), anonymous=anonymous)
 
     # handlers ------------------------------------------------------------------
@@ -359,7 +408,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
     async def list_deals(self, request: web.Request) -> web.Response:
         offset = whole(request, "offset", 0, 0, 10**9)
         count = whole(request, "count", 50, 1, 200)
-        return json_response(await self.reads.deals_list(queries.NOBODY, offset, count))
+        return json_response(await self.reads.deals_list(NOBODY, offset, count))
 
     async def my_deals(self, request: web.Request) -> web.Response:
         """The deals of the player whose key is in ``X-Player-Key``, newest first. No
@@ -391,7 +440,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
 
     async def games(self, request: web.Request) -> web.Response:
         """The games this server plays: seat count, bot levels and their strength (the lobby)."""
-        return json_response(queries.games())
+        return json_response(catalog.games())
 
     async def summary(self, request: web.Request) -> web.Response:
         deal_id = request.match_info["deal_id"]
@@ -571,44 +620,20 @@ async def _page_headers(request: web.Request, response: web.StreamResponse) -> N
 
 
 def build_app(
-    deals: DealService,
+    api: Api,
     *,
-    create_limit: int = 120,
-    hub: StreamHub | None = None,
-    reviews: Reviews | None = None,
-    keepalive: float = KEEPALIVE_S,
+    keeper: ClockKeeper,
+    chat_relay: ChatRelay,
     bot_supervisor_s: float = 2.0,
-    clock_sweep_s: float = SWEEP_S,
-    command_limit: int = COMMAND_LIMIT,
-    reads: ReadSide | None = None,
-    list_limit: int = 120,
-    review_limit: int = REVIEW_LIMIT,
-    trusted_proxies: tuple[str, ...] = (),
 ) -> web.Application:
-    """The application. ``hub``: the live-stream reader (default: one on the store's client);
-    ``reads``: the read side (default: one over the command side's fold cache, seats and
-    presence)."""
+    """The application: ``api``'s handlers mounted as the route table lists them, the web
+    client's files, and the hooks that start and stop the background loops (the bot sweep every
+    ``bot_supervisor_s``, the clock ``keeper``, the matches' sweep, the ``chat_relay``). Every
+    part is made by ``service.bootstrap``."""
     from service.http import parse_errors
 
     parse_errors.install()
-    hub = hub if hub is not None else StreamHub(deals.store, deals.folds)
-    deals.own_batches = hub  # the batches this process appends reach its streams without a read
-    reviews = reviews if reviews is not None else Reviews(deals.store, ReviewPool())
-    api = Api(
-        deals,
-        hub,
-        reviews,
-        create_limit=create_limit,
-        keepalive=keepalive,
-        command_limit=command_limit,
-        reads=reads,
-        list_limit=list_limit,
-        review_limit=review_limit,
-        client_address=ClientAddress(trusted_proxies),
-    )
-    chat_relay = ChatRelay(hub, api.chat)  # the seats' streams carry their chat
-    keeper = ClockKeeper(deals, clock_sweep_s)  # acts for the seats whose time ran out (TB-2.5)
-    matches = api.matches  # its sweep runs beside the clock keeper
+    deals, hub, reviews, matches = api.deals, api.hub, api.reviews, api.matches
     from service.http.problems import problem_middleware
 
     app = web.Application(client_max_size=MAX_BODY, middlewares=[problem_middleware, origin_guard])

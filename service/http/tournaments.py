@@ -57,7 +57,7 @@ class WithdrawalRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class TournamentHandlers:
-    """The handlers (``Api`` sets ``tournaments`` in ``_tournaments_init``)."""
+    """The handlers (``Api`` is handed ``tournaments``)."""
 
     tournaments: TournamentService
     matches: Any
@@ -65,9 +65,6 @@ class TournamentHandlers:
     _account: Any  # AccountHandlers': the signed-in account or DS-34
     signed_in: Any  # AccountHandlers': the signed-in account or None
     _budgeted: Any  # Api's: a creation within the address's budget (DS-11)
-
-    def _tournaments_init(self) -> None:
-        self.tournaments = TournamentService(self.matches, self.accounts)
 
     async def create_tournament(self, request: web.Request) -> web.Response:
         body = parse(await read_body(request), CreateTournament)

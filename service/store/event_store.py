@@ -120,10 +120,6 @@ class EventStore:
     def commands_key(self, deal_id: str) -> str:
         return self.keys.commands(deal_id)
 
-    def presence_key(self, deal_id: str) -> str:
-        """Which seats have a live stream now: ``<seat>:<stream>`` → until when (epoch ms)."""
-        return self.keys.presence(deal_id)
-
     def archive_lease_key(self, deal_id: str) -> str:
         return self.keys.archive_lease(deal_id)
 
@@ -174,21 +170,6 @@ class EventStore:
         encoded_command = _encode(command) if command is not None else None
         return await self.log.append_encoded(
             deal_id, expected_version, payloads, command_id, encoded_command, recorded_ns, head_hash
-        )
-
-    async def append_encoded(
-        self,
-        deal_id: str,
-        expected_version: int,
-        payloads: Sequence[tuple[str, bytes]],
-        command_id: str | None = None,
-        command: bytes | None = None,
-        recorded_ns: int | None = None,
-        head_hash: str | None = None,
-    ) -> AppendResult:
-        """``append`` for events already encoded as (type, JSON)."""
-        return await self.log.append_encoded(
-            deal_id, expected_version, payloads, command_id, command, recorded_ns, head_hash
         )
 
     async def append_records(self, deal_id: str, raws: Sequence[bytes]) -> AppendResult:
@@ -251,13 +232,6 @@ class EventStore:
         """The command stored on the record at ``version`` (the first record of its batch)."""
         return await self.reader.command_at(deal_id, version)
 
-    def subscribe_batches(
-        self, deal_id: str, after_version: int = 0, block_ms: int = 5000
-    ) -> AsyncIterator[list[StoredEvent]]:
-        """Yield the events after ``after_version`` as they are appended, one list per read
-        (``XREAD BLOCK`` on a connection of its own: for tools and tests that follow one deal)."""
-        return self.log.subscribe_batches(deal_id, after_version, block_ms)
-
     async def subscribe(
         self, deal_id: str, after_version: int = 0, block_ms: int = 5000
     ) -> AsyncIterator[StoredEvent]:
@@ -288,9 +262,6 @@ class EventStore:
     async def meta_field(self, deal_id: str, field: str) -> str | None:
         return await self.reader.meta_field(deal_id, field)
 
-    async def drop_meta_field(self, deal_id: str, field: str) -> None:
-        await self.indexes.drop_meta_field(deal_id, field)
-
     async def get_meta(self, deal_id: str) -> dict[str, str]:
         return await self.reader.get_meta(deal_id)
 
@@ -300,49 +271,16 @@ class EventStore:
         """Deal ids by creation time; ``public``: only those in the index anyone may read."""
         return await self.indexes.list_deals(offset, count, newest_first, public=public)
 
-    async def deal_summaries(self, deal_ids: Sequence[str]) -> list[dict[str, str]]:
-        """game, created_ms, status and spectators of each deal, in one pipeline."""
-        return await self.indexes.deal_summaries(deal_ids)
-
     async def public_deals(self, offset: int = 0, count: int = 100) -> tuple[list[str], list[dict[str, str]]]:
         """A page of the deals anyone may find, newest first, Redis's and the archive's merged."""
         return await self.reader.public_deals(offset, count)
 
     # open tables (the lobby's index) -------------------------------------------------------
-    async def open_table(self, deal_id: str, created_ms: int) -> None:
-        await self.indexes.open_table(deal_id, created_ms)
-
-    async def close_table(self, deal_id: str) -> None:
-        await self.indexes.close_table(deal_id)
-
-    async def open_tables(self, offset: int, count: int) -> list[str]:
-        """Lobby tables with a free seat, newest first (entries may be stale: check the fold)."""
-        return await self.indexes.open_tables(offset, count)
-
     async def delete_deal(self, deal_id: str) -> None:
         """Remove a deal from Redis: its keys and every index entry."""
         await self.removal.delete_deal(deal_id)
 
     # clocks and presence -------------------------------------------------------------
-    async def schedule_clock(self, deal_id: str, at_ms: int) -> None:
-        await self.indexes.schedule_clock(deal_id, at_ms)
-
-    async def unschedule_clock(self, deal_id: str) -> None:
-        await self.indexes.unschedule_clock(deal_id)
-
-    async def clocks_due(self, now_ms: int, count: int = 100) -> list[str]:
-        """Deals whose next look is due at ``now_ms``, earliest first."""
-        return await self.indexes.clocks_due(now_ms, count)
-
-    async def touch_presence(self, deal_id: str, member: str, until_ms: int, ttl_ms: int) -> None:
-        await self.indexes.touch_presence(deal_id, member, until_ms, ttl_ms)
-
-    async def drop_presence(self, deal_id: str, member: str) -> None:
-        await self.indexes.drop_presence(deal_id, member)
-
-    async def read_presence(self, deal_id: str) -> dict[str, int]:
-        return await self.indexes.read_presence(deal_id)
-
     # the archive of finished deals (service/app/archive/archiver.py) -----------------------------
     async def mark_finished(self, deal_id: str, finished_ms: int) -> None:
         """List a finished deal for the archiver (a second call keeps the first time)."""
@@ -356,16 +294,6 @@ class EventStore:
 
     async def finished_count(self, cutoff_ms: int | None = None) -> int:
         return await self.indexes.finished_count(cutoff_ms)
-
-    async def forget_finished(self, deal_id: str) -> None:
-        """Drop the index entries of a deal whose keys are gone (an archived deal's leftovers)."""
-        await self.indexes.forget_finished(deal_id)
-
-    async def take_archive_lease(self, deal_id: str, token: str, lease_ms: int) -> bool:
-        return await self.indexes.take_archive_lease(deal_id, token, lease_ms)
-
-    async def release_archive_lease(self, deal_id: str, token: str) -> None:
-        await self.indexes.release_archive_lease(deal_id, token)
 
     async def archive_snapshot(
         self, deal_id: str

@@ -106,13 +106,13 @@ class TournamentStore:
             await self.redis.delete(key)
 
     async def look_at(self, tournament_id: str, at_ms: int) -> None:
-        await self.store.schedule_clock(tournament_id, at_ms)
+        await self.store.indexes.schedule_clock(tournament_id, at_ms)
 
     async def done(self, tournament_id: str) -> None:
-        await self.store.unschedule_clock(tournament_id)
+        await self.store.indexes.unschedule_clock(tournament_id)
 
     async def due(self, now_ms: int, count: int = 100) -> list[str]:
-        return await self.store.clocks_due(now_ms, count)
+        return await self.store.indexes.clocks_due(now_ms, count)
 
     def close(self) -> None:
         self.store.close()

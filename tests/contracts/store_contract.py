@@ -247,7 +247,7 @@ class EventStoreContract:
         assert await store.get_meta("a") == {"game": "mcr", "status": "over"}
         assert await store.list_deals() == ["b", "a"]
         assert await store.list_deals(newest_first=False) == ["a", "b"]
-        assert await store.deal_summaries(["b", "a", "nobody"]) == [
+        assert await store.indexes.deal_summaries(["b", "a", "nobody"]) == [
             {"game": "paohuzi"},
             {"game": "mcr", "status": "over"},
             {},

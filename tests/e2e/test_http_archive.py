@@ -15,7 +15,7 @@ import pytest
 from projections.review import METHOD
 from service import bootstrap
 from service.app.live.streams import LiveStreams
-from service.app.reads.queries import SPECTATOR
+from service.app.viewer import SPECTATOR
 from service.store.archive.postgres import PostgresArchive
 from service.store.event_store import EventStore
 from tests.e2e.conftest import auth, close_within, wait_for

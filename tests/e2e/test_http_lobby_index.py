@@ -97,10 +97,10 @@ async def test_open_tables_are_kept_across_processes_and_mended_on_read(on_store
     assert (await second.post(f"/deals/{tables[0]}/join", json={"seat": 1, "name": "Bo"})).status == 201
     assert [await _listed(first, t) for t in tables] == [False, True, True]
     # an entry whose deal is gone (a process that died half-way) is dropped by the reader
-    await store.open_table("no-such-deal", 1)
+    await store.indexes.open_table("no-such-deal", 1)
     lobby = await (await first.get("/lobby")).json()
     assert "no-such-deal" not in [t["deal_id"] for t in lobby["tables"]]
-    assert "no-such-deal" not in await store.open_tables(0, 100)
+    assert "no-such-deal" not in await store.indexes.open_tables(0, 100)
 
     # a store from before the index: its open tables are listed in it at the first lobby read
     await store.redis.delete(store.keys.open_tables, store.keys.open_tables_built)
@@ -109,6 +109,6 @@ async def test_open_tables_are_kept_across_processes_and_mended_on_read(on_store
     await fresh.start_server()
     try:
         assert [await _listed(fresh, t) for t in tables] == [False, True, True]
-        assert sorted(await store.open_tables(0, 100)) == sorted(tables[1:])
+        assert sorted(await store.indexes.open_tables(0, 100)) == sorted(tables[1:])
     finally:
         await close_within(fresh, 90)

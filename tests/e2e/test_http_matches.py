@@ -248,7 +248,7 @@ async def test_a_finished_deal_names_the_next_deal_of_its_match_from_the_match_l
     created = await (await http.post("/matches", json=body)).json()
     m = await _until(lambda: _over(http, created["match_id"]), "the match to end")
     first, second = (d["deal_id"] for d in m["deals"])
-    await store.drop_meta_field(first, "next_deal_id")  # as in the moment before the link is kept
+    await store.indexes.drop_meta_field(first, "next_deal_id")  # as in the moment before the link is kept
     summary = await (await http.get(f"/deals/{first}")).json()
     assert summary["match"] == {"match_id": created["match_id"], "index": 0, "next_deal_id": second}
     last = await (await http.get(f"/deals/{second}")).json()

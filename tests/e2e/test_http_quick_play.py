@@ -119,11 +119,12 @@ async def test_a_table_matched_by_a_process_that_died_is_made_by_the_next_read(s
     """The matching script seated two seekers, and the process that ran it died before making
     the deal: once the grace is over, a read of either seek makes the deal under that id."""
     from service.app.accounts import Account, Accounts
+    from service.app.bots.runner import BotRunner
     from service.app.commands.deals import DealService
     from service.app.seeks import MAKE_GRACE_S, QuickPlay
 
     now = [1_000_000.0]
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store, bots=BotRunner(0.0))
     quick = QuickPlay(deals, Accounts(store), clock=lambda: now[0])
     try:
         ana, bo = Account("acct-ana", "Ana"), Account("acct-bo", "Bo")

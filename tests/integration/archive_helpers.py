@@ -26,7 +26,7 @@ async def play_finished(
 ) -> list[Original]:
     """Bot deals played to the end through the command side, listed in the finished index."""
     await store.redis.ping()  # a cluster client learns its slots before the concurrent plays below
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store)
     gate = asyncio.Semaphore(concurrency)
 
     async def one(i: int, game: str) -> str:

@@ -32,7 +32,7 @@ async def test_redis_memory_stays_flat_while_deals_finish_and_are_archived(tmp_p
     try:
         await server.ready(client)
         store = EventStore(client, "ds")
-        deals = DealService(store, bot_delay=0.0)
+        deals = DealService(store)
         task = asyncio.create_task(Archiver(store, archive, older_than=0).run(interval=0.2))
         readings = []
         peak_keys = 0

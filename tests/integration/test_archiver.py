@@ -81,7 +81,7 @@ class DealServiceFactory:
     async def create_unfinished(self) -> dict:
         from service.app.commands.deals import DealService
 
-        deals = DealService(self.store, bot_delay=0.0)
+        deals = DealService(self.store)
         try:
             return await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"])
         finally:
@@ -110,14 +110,14 @@ async def test_a_deal_copied_before_a_crash_is_archived_once(store, archive):
 async def test_a_leased_deal_is_left_to_its_holder(store, archive):
     originals = await play_finished(store, ["paohuzi", "paohuzi"])
     held = originals[0].deal_id
-    assert await store.take_archive_lease(held, "someone-else", 60_000)
+    assert await store.indexes.take_archive_lease(held, "someone-else", 60_000)
     counts = await Archiver(store, archive, older_than=0).archive_once()
     assert (counts.archived, counts.leased) == (1, 1)
     await assert_whole_in_redis(store, originals[0])
     await assert_whole_in_archive(archive, originals[1])
-    await store.release_archive_lease(held, "not-the-holder")  # only the holder's token releases it
+    await store.indexes.release_archive_lease(held, "not-the-holder")  # only the holder's token releases it
     assert (await Archiver(store, archive, older_than=0).archive_once()).leased == 1
-    await store.release_archive_lease(held, "someone-else")
+    await store.indexes.release_archive_lease(held, "someone-else")
     assert (await Archiver(store, archive, older_than=0).archive_once()).archived == 1
     await assert_whole_in_archive(archive, originals[0])
 
@@ -148,7 +148,7 @@ async def test_two_archivers_at_once_archive_each_deal_once(store, archive, tmp_
 async def test_the_removal_script_refuses_a_deal_that_is_not_the_archived_one(store):
     [original] = await play_finished(store, ["paohuzi"])
     deal_id, head, n = original.deal_id, original.head_hash, len(original.records)
-    assert await store.take_archive_lease(deal_id, "mine", 60_000)
+    assert await store.indexes.take_archive_lease(deal_id, "mine", 60_000)
     assert await store.remove_archived(deal_id, "not-mine", head, n, original.meta) == 1
     assert await store.remove_archived(deal_id, "mine", "0" * 64, n, original.meta) == 2
     assert await store.remove_archived(deal_id, "mine", head, n - 1, original.meta) == 2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.app.bots import programs
+from service.app.bots import program_host, program_process, programs
 
 PY = sys.executable
 pytestmark = pytest.mark.timeout(120)
@@ -92,7 +92,9 @@ async def _gone(pids: list[int]) -> bool:
 async def test_a_kill_ends_every_process_the_program_started(tmp_path, source):
     script, pids = tmp_path / "p.py", tmp_path / "pids"
     script.write_text(source)
-    process = programs.Process(programs.ProgramSpec("fam", (PY, str(script), str(pids))), programs.Limits())
+    process = program_process.Process(
+        programs.ProgramSpec("fam", (PY, str(script), str(pids))), programs.Limits()
+    )
     answer = await process.ask(b"{}\n")
     assert b"Pass" in answer
     children = await _pids(pids, 1)
@@ -104,7 +106,7 @@ async def test_a_kill_ends_every_process_the_program_started(tmp_path, source):
 async def test_a_kill_does_not_wait_on_a_program_that_printed_past_its_pipe(tmp_path, caplog):
     script = tmp_path / "p.py"
     script.write_text(FLOODS_AFTER)
-    process = programs.Process(programs.ProgramSpec("flood", (PY, str(script))), programs.Limits())
+    process = program_process.Process(programs.ProgramSpec("flood", (PY, str(script))), programs.Limits())
     assert b"Pass" in await process.ask(b"{}\n")
     await asyncio.sleep(0.5)  # it prints its 400 KB meanwhile
     caplog.set_level(logging.ERROR, "dealstream.bots.programs")
@@ -125,11 +127,11 @@ async def test_a_program_may_start_only_so_many_processes(tmp_path):
         "sys.stdin.readline()\nprint('{}', flush=True)\n"
     )
     limits = programs.Limits(processes=7)
-    before = programs.user_processes(os.getuid())
-    process = programs.Process(programs.ProgramSpec("bomb", (PY, str(script), str(seen))), limits)
+    before = program_process.user_processes(os.getuid())
+    process = program_process.Process(programs.ProgramSpec("bomb", (PY, str(script), str(seen))), limits)
     try:
         await process.ask(b"{}\n")
-        after = programs.user_processes(os.getuid())
+        after = program_process.user_processes(os.getuid())
         limit = int(seen.read_text())
         # set, and to the count at its start plus 7 (other processes of the user come and go)
         assert 7 < limit <= max(before, after) + 7 + 200, (before, after, limit)
@@ -145,10 +147,10 @@ async def test_a_host_runs_no_more_programs_than_its_bound(tmp_path):
     script = tmp_path / "p.py"
     script.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
     programs.register([programs.ProgramSpec("sleepy", (PY, str(script)))], programs.Limits())
-    host = programs.ProgramHost(max_processes=1)
+    host = program_host.ProgramHost(max_processes=1)
     try:
         k = kit("mcr")
-        first = host.seats[("d", 0)] = programs.Seat(programs.program("sleepy"), programs.Limits(), k, 0)
+        first = host.seats[("d", 0)] = program_host.Seat(programs.program("sleepy"), programs.Limits(), k, 0)
         await first.process.start()
         assert host.running == 1
         assert await host.decide(k, "d", 1, "sleepy", None, "default move") == ("default move", "busy")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from domain.selfplay import play_deal
-from service.app.bots import programs
+from service.app.bots import program_host, programs
 from service.app.games import kit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,10 +113,10 @@ def play(game: str, levels: list[str], seed: bytes = b"programs") -> tuple[list[
     """One whole deal in memory; program seats are ``Watched``."""
     k = kit(game)
     bots = [k.make_bot(level, i) for i, level in enumerate(levels)]
-    bots = [Watched(b) if isinstance(b, programs.ProgramBot) else b for b in bots]
+    bots = [Watched(b) if isinstance(b, program_host.ProgramBot) else b for b in bots]
     events, state = play_deal(
-        k.game, programs.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
-        seats=[f"bot:{lv}" for lv in levels], on_step=programs.step_fn(bots),
+        k.game, program_host.view_fn(k, bots), bots, deal_id="t", server_seed=seed.ljust(32, b"."),
+        seats=[f"bot:{lv}" for lv in levels], on_step=program_host.step_fn(bots),
     )  # fmt: skip
     assert k.game.is_over(state)
     for b in bots:
@@ -337,7 +337,7 @@ def test_another_protocol_plays_through_the_games_translation(
 
     module = types.ModuleType("fake_botzone_program")
     module.SeatTranslation = FakeTranslation
-    monkeypatch.setitem(sys.modules, f"{GAMES['mcr']}.botzone_program", module)
+    monkeypatch.setitem(sys.modules, f"{GAMES['mcr']}.botzone.program", module)
     monkeypatch.setattr(FakeTranslation, "texts", [])
     register(bz=source)
     programs.register(
@@ -350,7 +350,7 @@ def test_another_protocol_plays_through_the_games_translation(
     assert fresh[0] and all(fresh) == fresh_every_time and (fresh_every_time or not any(fresh[1:]))
 
 
-# --- a Botzone program through MCR's own translation (domain/mcr/botzone_program.py) ---------------
+# --- a Botzone program through MCR's own translation (domain/mcr/botzone/program.py) ---------------
 def _dealstream() -> str:
     exe = Path(PY).with_name("dealstream")
     return str(exe) if exe.exists() else f"{PY} -m service.cli"
@@ -408,7 +408,7 @@ def test_a_long_running_botzone_program_reads_one_request_a_line(register, tmp_p
     programs.register([programs.ProgramSpec("tz", (*spec.argv, str(seen)), "botzone")], roomy)
     events, _, bots = play("mcr", ["tz", "greedy", "greedy", "greedy"])
     assert bots[0].decisions and not failed(bots[0]), failed(bots[0])[:3]
-    from domain.mcr.botzone_program import seat_history
+    from domain.mcr.botzone.program import seat_history
 
     requests, _ = seat_history(events, 0)
     lines = seen.read_text().splitlines()

@@ -12,6 +12,7 @@ import asyncio
 
 import pytest
 
+from service.app.bots.runner import BotRunner
 from service.app.commands.deals import DealService
 from service.store.connection import connect
 from service.store.event_store import EventStore
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.redis
 
 
 async def _service(url: str, prefix: str, delay: float) -> DealService:
-    return DealService(EventStore(connect(url), prefix), bot_delay=delay)
+    return DealService(EventStore(connect(url), prefix), bots=BotRunner(delay))
 
 
 async def test_a_process_that_only_holds_a_deal_leaves_its_bots_to_the_one_driving_it(

@@ -54,7 +54,7 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
 
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store)
     try:
         created = await deals.create("mcr", ["bot:greedy"] * 4, "cli")
         deal_id = created["deal_id"]
@@ -274,7 +274,7 @@ async def test_a_public_export_leaves_the_token_digests_out_and_still_audits(
 
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store)
     try:
         created = await deals.create("paohuzi", ["human", "open", "bot:greedy"], "cli", name="Ana")
         deal_id = created["deal_id"]

@@ -13,7 +13,10 @@ import jsonschema_rs
 import msgspec
 import pytest
 
-from domain.mcr import botzone as bz
+from domain.mcr.botzone.codes import NotTranslatable, code_of
+from domain.mcr.botzone.referee import Referee
+from domain.mcr.botzone.tracker import SeatTracker
+from domain.mcr.botzone.translation import match_of_deal
 from service.cli.play import play_one
 from tests.conftest import drop_prefix
 
@@ -41,8 +44,8 @@ def _match(start: int = 1) -> tuple[list, dict]:
     while True:
         events = play_one("mcr", ["greedy", "strong", "random", "greedy"], bytes([i]) * 32)[1]
         try:
-            return events, bz.match_of_deal(events, f"deal{i}")
-        except bz.NotTranslatable:
+            return events, match_of_deal(events, f"deal{i}")
+        except NotTranslatable:
             i += 1
 
 
@@ -54,7 +57,7 @@ def _history(match: dict, seat: int, turn: int) -> tuple[list[str], list[str]]:
 
 
 def _legal(reqs: list[str], resps: list[str]) -> set[str]:
-    tr = bz.SeatTracker()
+    tr = SeatTracker()
     for i, r in enumerate(reqs):
         tr.request(r)
         if i < len(resps):
@@ -101,7 +104,7 @@ def test_whole_games_in_the_long_running_mode_without_a_penalty():
     for seed, with_flowers in ((1, True), (2, False)):
         tiles = [c for c in KIND_CODES for _ in range(4)] + (list(FLOWER_CODES) if with_flowers else [])
         random.Random(seed).shuffle(tiles)
-        ref = bz.Referee(" ".join(tiles), seed % 4)
+        ref = Referee(" ".join(tiles), seed % 4)
         procs = [
             subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "botzone", "--keep-running", "--level", lv],
@@ -184,10 +187,10 @@ def _moves(events) -> list[dict]:
         d = msgspec.to_builtins(e)
         for k in ("tile", "card"):
             if isinstance(d.get(k), int):
-                d[k] = bz.code_of(d[k])
+                d[k] = code_of(d[k])
         for k in ("tiles", "hand"):
             if k in d:
-                d[k] = sorted(bz.code_of(t) for t in d[k])
+                d[k] = sorted(code_of(t) for t in d[k])
         out.append(d)
     return out
 
@@ -202,7 +205,7 @@ async def test_export_and_import_a_botzone_match(real_redis_url, key_prefix, tmp
     from service.store.connection import connect
 
     events, _match_ = _match(3)
-    original = imported_records(bz.match_of_deal(events), "2026-12-04T00:00:00.000000Z", "original")
+    original = imported_records(match_of_deal(events), "2026-12-04T00:00:00.000000Z", "original")
     path = tmp_path / "original.jsonl"
     path.write_bytes(b"\n".join(original) + b"\n")
     common = ["--redis", real_redis_url, "--prefix", key_prefix]
@@ -268,7 +271,7 @@ async def test_a_json_lines_import_whose_first_record_is_no_deal_created_is_refu
     from service.store.connection import connect
 
     events, _m = _match(3)
-    records = [decode_record(r) for r in imported_records(bz.match_of_deal(events), "2026-12-04T00:00:00Z")]
+    records = [decode_record(r) for r in imported_records(match_of_deal(events), "2026-12-04T00:00:00Z")]
     prev, raws = GENESIS, []
     for v, rec in enumerate(records[1:], start=1):
         raw = encode_record(msgspec.structs.replace(rec, version=v, prev=prev))

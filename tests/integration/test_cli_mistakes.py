@@ -88,7 +88,7 @@ def test_progress_off_a_terminal_is_a_line_a_tenth():
 async def test_export_all_and_import_all_show_progress(real_redis_url, key_prefix, tmp_path):
     client = connect(real_redis_url)
     store = EventStore(client, key_prefix)
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store)
     target = f"{key_prefix}-into"
     try:
         made = [(await deals.create("mcr", ["bot:greedy"] * 4, f"seed-{i}"))["deal_id"] for i in range(2)]

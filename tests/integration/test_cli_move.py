@@ -45,7 +45,7 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
     source_archive = tmp_path / "source.sqlite3"
     archive = open_archive(f"sqlite:///{source_archive}", tmp_path, prefix="ds")
     store = EventStore(client, key_prefix, archive=archive)
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store)
     targets = [f"{key_prefix}-stream", f"{key_prefix}-dir"]
     try:
         finished = [

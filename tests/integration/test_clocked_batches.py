@@ -24,7 +24,7 @@ CLOCK = {"move_s": 600, "claim_s": 600, "bank_s": 60}  # nothing runs out while 
 @pytest.fixture
 async def deals(real_redis_url, key_prefix):
     client = connect(real_redis_url)
-    service = DealService(EventStore(client, key_prefix), bot_delay=0.0, dev=True)
+    service = DealService(EventStore(client, key_prefix), dev=True)
     yield service
     await service.close()
     await drop_prefix(client, key_prefix)

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from service.app.bots.runner import BotRunner
 from service.app.commands.deals import DealService
 from service.app.state.folds import Folds
 from service.store.connection import connect
@@ -41,7 +42,7 @@ class SlowReads:
 
 
 async def _deal(store: EventStore) -> tuple[str, int]:
-    deals = DealService(store, bot_delay=0.0)
+    deals = DealService(store, bots=BotRunner(0.0))
     try:
         created = await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"])
         return created["deal_id"], (await deals.load(created["deal_id"])).version

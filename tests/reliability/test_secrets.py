@@ -102,7 +102,7 @@ async def test_tokens_never_appear_in_logs_redis_or_the_aof(own_redis, prefix):
 @pytest.fixture
 async def deal_service(real_redis_url, key_prefix):
     client = connect(real_redis_url)
-    yield DealService(EventStore(client, key_prefix), bot_delay=0.0)
+    yield DealService(EventStore(client, key_prefix))
     await drop_prefix(client, key_prefix)
     await client.aclose()
 

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from domain.game import get_game
-from domain.paohuzi import aggregate as paohuzi_aggregate
+from domain.paohuzi.options import window_options
 from domain.selfplay import Step, play_deal
 from service.app.games import kit
 
@@ -37,7 +37,7 @@ def options(state: Any) -> dict[int, tuple[Any, ...]]:
     Only those count: a seat that passed may have been marked chou since the window opened,
     and nothing reads an answered seat's options again (a claimant never passed).
     """
-    opts = paohuzi_aggregate.window_options(state)
+    opts = window_options(state)
     return {
         seat: (o.level, o.pao, o.peng, o.chi, None if o.win is None else (o.win.huxi, repr(o.win.groups)))
         for seat, o in opts.items()

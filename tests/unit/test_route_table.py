@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from service import bootstrap
-from service.app.commands.deals import CommandAnswer
+from service.app.commands.terms import CommandAnswer
 from service.http.openapi import openapi_document
 from service.http.problems import status_for
 from service.http.route_table import GAME_RULES, ROUTES

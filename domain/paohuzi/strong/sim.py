@@ -33,8 +33,7 @@ from domain.paohuzi.options import (
 from domain.paohuzi.options import chi_choices as chi_options  # the one chi search (PH-3.1, PH-6.5)
 from domain.paohuzi.state import State
 from domain.paohuzi.strong.policy import greedy_chi_value, greedy_discard_kind
-from domain.paohuzi.win_eval import best_win_way, meld_huxi, win_shape
-from domain.paohuzi.wins import WIN_HUXI, tun_for
+from domain.paohuzi.wins import WIN_HUXI, best_win_way, meld_huxi, tun_for, win_shape
 
 REVEAL = 0
 DISCARD = 1
@@ -237,7 +236,7 @@ class Sim:
 
     def win_huxi(self, x: int, k: int, own: bool) -> int:
         """``aggregate.evaluate_win``'s huxi for seat ``x`` and revealed kind ``k`` (-1: none;
-        ``k < 0``: the hand after a mandatory ti/wei), by the same ``win_eval.best_win_way``."""
+        ``k < 0``: the hand after a mandatory ti/wei), by the same ``wins.best_win_way``."""
         if self.dead[x]:
             return -1
         c = self.cnt[x]
@@ -459,7 +458,7 @@ class Sim:
                 return -1, 0
 
 
-# ---- the greedy bot on counts (same choices as ``bots.GreedyBot``) ---------------------------
+# ---- the greedy bot on counts (same choices as ``basic_bots.GreedyBot``) -----------------------
 
 
 def greedy_discard(sim: Sim, x: int) -> int:

@@ -34,7 +34,7 @@ from domain.selfplay import play_deal
 from service.app.analysis.intervals import CONFIDENCE as CONFIDENCE  # the arena's names, kept for its callers
 from service.app.analysis.intervals import mean_interval, percentile
 from service.app.analysis.intervals import t_quantile as t_quantile
-from service.app.bots import programs
+from service.app.bots import program_host
 from service.app.bots.workers import die_with_parent
 from service.app.games import kit
 
@@ -133,12 +133,12 @@ def play_walls(game_name: str, bots: tuple[str, ...], seed: str, first: int, sto
             before = [len(t) for t in times]
             events, state = play_deal(
                 game,
-                programs.view_fn(k, players),  # a bot program's seat learns its default move (TB-2.5)
+                program_host.view_fn(k, players),  # a bot program's seat learns its default move (TB-2.5)
                 players,
                 deal_id=f"arena-{w}-{r}",
                 seats=[f"bot:{bots[b]}" for b in owners],
                 server_seed=server_seed,
-                on_step=programs.step_fn(players),
+                on_step=program_host.step_fn(players),
             )
             revealed = events[-1]
             assert isinstance(revealed, SeedRevealed)

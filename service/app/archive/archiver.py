@@ -195,7 +195,7 @@ class Archiver:
 
     async def _archive_deal(self, deal_id: str, finished_ms: int) -> str:
         token = secrets.token_hex(12)
-        if not await self.store.take_archive_lease(deal_id, token, self.lease_ms):
+        if not await self.store.indexes.take_archive_lease(deal_id, token, self.lease_ms):
             return "leased"
         self._started += 1
         number = self._started
@@ -235,7 +235,7 @@ class Archiver:
             return "changed"
         finally:
             if not removed:
-                await self.store.release_archive_lease(deal_id, token)
+                await self.store.indexes.release_archive_lease(deal_id, token)
 
     async def _snapshot(self, deal_id: str, finished_ms: int) -> ArchivedDeal | None:
         records, meta, version, head = await self.store.archive_snapshot(deal_id)
@@ -281,8 +281,8 @@ class Archiver:
         (a removal split from its index updates) or deleted. Drop the index entries."""
         if await self.archive.get(deal_id) is None:
             log.warning("%s %s is listed as finished, but not in Redis or the archive", self.kind, deal_id)
-        await self.store.forget_finished(deal_id)
-        await self.store.release_archive_lease(deal_id, token)
+        await self.store.indexes.forget_finished(deal_id)
+        await self.store.indexes.release_archive_lease(deal_id, token)
         return "dangling"
 
     # deals finished before the finished index existed ---------------------------------

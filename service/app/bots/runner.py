@@ -29,7 +29,7 @@ import msgspec
 
 from domain.errors import RuleViolation
 from domain.table.absence import away_command_id
-from service.app.bots.programs import ProgramHost, fallback_command_id
+from service.app.bots.program_host import ProgramHost, fallback_command_id
 from service.app.bots.programs import limits as program_limits
 from service.app.bots.workers import die_with_parent, stop_pool
 from service.app.cancellation import raise_if_cancelled
@@ -235,15 +235,17 @@ class CommandSide(Protocol):
 class BotRunner:
     """Moves the bot seats of the deals this process holds folds of."""
 
+    deals: CommandSide  # the command side it appends through (``attach``)
+
     def __init__(
         self,
-        deals: CommandSide,
         delay: float = 0.0,
         pool: BotPool | None = None,
         *,
         metrics: Metrics | None = None,
     ) -> None:
-        self.deals = deals
+        """``bootstrap`` makes the runner and hands it to the command side, which attaches
+        itself (the two need each other)."""
         self.delay = delay
         self.pool = pool
         self.metrics = metrics if metrics is not None else Metrics()  # decisions, fallbacks
@@ -251,6 +253,10 @@ class BotRunner:
         self._standing: dict[str, tuple[int, float]] = {}  # deal -> (version, since): the sweep's memory
         self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
+
+    def attach(self, deals: CommandSide) -> None:
+        """The command side whose deals this runner moves (it calls this when handed the runner)."""
+        self.deals = deals
 
     def kick(self, deal_id: str) -> None:
         """Make sure a task is moving this deal's bot seats if any must act."""

@@ -20,7 +20,8 @@ from domain.errors import RuleViolation
 from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import DealService, StaleVersion
+from service.app.commands.deals import DealService
+from service.app.commands.terms import StaleVersion
 from service.app.state.folds import DealNotFound, LogDoesNotReplay, start_deadline_ms
 from service.metrics import Metrics
 from service.store.event_store import now_ms
@@ -75,7 +76,7 @@ class ClockKeeper:
 
     async def sweep(self) -> int:
         """Look at every deal whose next deadline has come; the number looked at."""
-        due = [d for d in await self.store.clocks_due(now_ms(), BATCH) if d not in self._looking]
+        due = [d for d in await self.store.indexes.clocks_due(now_ms(), BATCH) if d not in self._looking]
         for deal_id in due[: max(0, MAX_LOOKING - len(self._looking))]:
             # each look runs on its own: one slow deal (or store call) holds up no other clock
             self._looking.add(deal_id)
@@ -106,14 +107,14 @@ class ClockKeeper:
         try:
             folded = await self.deals.load(deal_id)
         except DealNotFound:
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return False
         except LogDoesNotReplay as exc:  # no clock runs on a log that does not fold
             log.error("clock keeper: %s", exc.message)
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return False
         if folded.over:
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return False
         if folded.clock is None:
             return await self.abandon_if_idle(deal_id, folded)
@@ -177,7 +178,7 @@ class ClockKeeper:
         as abandoned; otherwise the keepers look again when the limit could next pass. The
         ``Abandon`` names that record's time, so the audit checks it against the log."""
         if PERSON not in folded.seats:
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return False
         limit = idle_limit_ms(folded.events[0])
         version = folded.version
@@ -186,7 +187,7 @@ class ClockKeeper:
             return False
         since = recorded_ms(last[0].recorded_at)
         if now_ms() < since + limit:
-            await self.store.schedule_clock(deal_id, since + limit)
+            await self.store.indexes.schedule_clock(deal_id, since + limit)
             return False
         try:
             command = Abandon(since, limit)
@@ -194,11 +195,11 @@ class ClockKeeper:
                 deal_id, None, command, command_id=f"abandon:{version}", expected_version=version
             )
         except StaleVersion:  # someone moved meanwhile: the limit runs from that record
-            await self.store.schedule_clock(deal_id, now_ms() + limit)
+            await self.store.indexes.schedule_clock(deal_id, now_ms() + limit)
             return False
         except RuleViolation as exc:
             log.warning("deal %s: not abandoned at version %d: %s", deal_id, version, exc)
-            await self.store.unschedule_clock(deal_id)
+            await self.store.indexes.unschedule_clock(deal_id)
             return False
         if not outcome.duplicate:
             self.abandoned += 1

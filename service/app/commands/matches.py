@@ -37,7 +37,9 @@ from domain.match import (
     rules_for,
 )
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import DealService, parse_seats, rated_seats
+from service.app.commands.creation import NewDeal
+from service.app.commands.deals import DealService
+from service.app.commands.terms import parse_seats, rated_seats
 from service.app.games import kit
 from service.app.lru import LRUCache
 from service.app.state.folds import DealNotFound
@@ -181,22 +183,22 @@ class MatchService:
         plan = await self.deals.carried_seats(before)
         board = await self.board_for(match_id, entry.index) if self.board_for is not None else None
         await self.deals._create(
-            before.kit.name,
-            plan.seats,
-            None,
-            board[1] if board is not None else None,
-            board[0] if board is not None else entry.dealer,
-            before.spectators,
-            before.pace,
-            None,
-            entry.deal_id,
-            coach=before.coach,
-            name=plan.name,
-            clock=msgspec.to_builtins(before.clock.settings) if before.clock is not None else None,
-            idle_s=created.idle_limit_s,
-            match=MatchPlace(match_id, entry.index, entry.round),
-            creator_digests=plan.creator,
-            joined=plan.joined,
+            NewDeal(
+                before.kit.name,
+                plan.seats,
+                deck=board[1] if board is not None else None,
+                dealer=board[0] if board is not None else entry.dealer,
+                spectators=before.spectators,
+                pace=before.pace,
+                deal_id=entry.deal_id,
+                coach=before.coach,
+                name=plan.name,
+                clock=msgspec.to_builtins(before.clock.settings) if before.clock is not None else None,
+                idle_s=created.idle_limit_s,
+                match=MatchPlace(match_id, entry.index, entry.round),
+                creator_digests=plan.creator,
+                joined=plan.joined,
+            )
         )
 
     # the sweep ---------------------------------------------------------------------------------

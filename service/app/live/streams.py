@@ -6,7 +6,7 @@ view at that batch's version, and ``deal-over`` at the end (or one ``reset`` whe
 less than the viewer saw, or one ``retry`` when the service stops: the client reconnects, to
 another process). The backlog after the viewer's position comes first; any gap between it
 and what the hub delivers is filled from the store, so nothing is skipped or repeated. Everything
-shown passes the visibility gate (``service.app.reads.queries``). The messages of a batch are built once
+shown passes the visibility gate (``service.app.reads.gate``). The messages of a batch are built once
 per viewer and shared by every subscriber with that viewer, and so is whatever the transport makes
 of them (``Part.encoded``: the framed bytes, for the HTTP layer).
 """
@@ -25,10 +25,10 @@ import msgspec
 from domain.envelope import decode_record, record_hash
 from service.app.chat.relay import ChatLine
 from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
-from service.app.reads import queries
-from service.app.reads.queries import Viewer
+from service.app.reads import gate
 from service.app.state.folds import Folds
 from service.app.state.presence import Presence
+from service.app.viewer import Viewer
 
 TAG_IN_ID = 8  # hex digits of a record's tag in a stream message's id
 
@@ -176,7 +176,7 @@ class LiveStreams:
         saw at ``after``: when the store holds another record there (a rollback made that version
         again), the client's history is not the store's and it gets ``reset``."""
         folded = await self.folds.load(deal_id)
-        queries.may_watch(folded, viewer)  # a live deal nobody may watch streams to its seats only
+        gate.may_watch(folded, viewer)  # a live deal nobody may watch streams to its seats only
         if after <= folded.version and not await self._same_record(deal_id, folded, after, seen_tag):
             return Live(
                 self, folded.kit, None, folded.version, "reset"
@@ -217,7 +217,7 @@ class LiveStreams:
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         events = [
             (version, "deal-event", msgspec.json.encode({"version": version, "event": event}))
-            for version, event in queries.stream_events(folded, pairs, viewer)
+            for version, event in gate.stream_events(folded, pairs, viewer)
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
         state = batch.memo.get("state")  # handed over with the batch, or worked out once
@@ -226,7 +226,7 @@ class LiveStreams:
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
-        shown = batch.view(viewer, lambda: queries.view_of_state(folded, state, viewer, connected))
+        shown = batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
         view = msgspec.json.encode(shown)
         closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:

@@ -23,9 +23,11 @@ from domain.match import (
     standings,
 )
 from service.app.games import kit
-from service.app.reads.queries import NOBODY, PlayerMatch, ReadSide
+from service.app.reads.answers import PlayerMatch
+from service.app.reads.side import ReadSide
 from service.app.state.folds import DealNotFound
 from service.app.state.match_log import MatchLog, MatchNotFound, deal_ended
+from service.app.viewer import NOBODY
 
 
 class MatchResult(msgspec.Struct):

@@ -35,7 +35,7 @@ class OpenTables:
     async def rows(self, count: int, row: Callable[[str, Folded], T | None]) -> list[T]:
         await self._backfill(row)
         found: list[T] = []
-        for deal_id in await self.store.open_tables(0, MOST):
+        for deal_id in await self.store.indexes.open_tables(0, MOST):
             shown = await self._row(deal_id, row)
             if shown is not None:
                 found.append(shown)
@@ -49,7 +49,7 @@ class OpenTables:
         except (DealNotFound, LogDoesNotReplay):  # no table to join
             shown = None
         if shown is None:
-            await self.store.close_table(deal_id)  # full, finished or gone: for good
+            await self.store.indexes.close_table(deal_id)  # full, finished or gone: for good
         return shown
 
     async def _backfill(self, row: Callable[[str, Folded], T | None]) -> None:
@@ -75,7 +75,7 @@ class OpenTables:
                 except (DealNotFound, LogDoesNotReplay):  # no table to join
                     continue
                 if row(deal_id, folded) is not None:
-                    await self.store.open_table(deal_id, created)
+                    await self.store.indexes.open_table(deal_id, created)
             if len(page) < BACKFILL_PAGE:
                 break
             offset += BACKFILL_PAGE

@@ -86,15 +86,15 @@ class MatchLog:
 
     async def look_at(self, match_id: str, at_ms: int) -> None:
         """The sweep looks at the match next at ``at_ms``."""
-        await self.store.schedule_clock(match_id, at_ms)
+        await self.store.indexes.schedule_clock(match_id, at_ms)
 
     async def done(self, match_id: str, ended_ms: int) -> None:
         """The match ended: no more looks, and its log is listed for the archiver."""
-        await self.store.unschedule_clock(match_id)
+        await self.store.indexes.unschedule_clock(match_id)
         await self.store.mark_finished(match_id, ended_ms)
 
     async def due(self, now_ms: int, count: int = 100) -> list[str]:
-        return await self.store.clocks_due(now_ms, count)
+        return await self.store.indexes.clocks_due(now_ms, count)
 
     def close(self) -> None:
         self.store.close()

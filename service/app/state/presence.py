@@ -66,7 +66,7 @@ class Presence:
         if cached is not None and now - cached[0] < CACHE_S:
             return cached[1]
         try:
-            members = await self.store.read_presence(deal_id)
+            members = await self.store.indexes.read_presence(deal_id)
         except STORE_OUTAGES:
             return cached[1] if cached is not None else []
         at = now_ms()
@@ -91,7 +91,9 @@ class PresenceHold:
 
     async def touch(self) -> None:
         try:
-            await self.presence.store.touch_presence(self.deal_id, self.member, now_ms() + VALID_MS, VALID_MS)
+            await self.presence.store.indexes.touch_presence(
+                self.deal_id, self.member, now_ms() + VALID_MS, VALID_MS
+            )
         except STORE_OUTAGES as exc:  # waited out: the member runs out meanwhile
             raise_if_cancelled()
             log.debug("presence of %s waits for the store: %s", self.deal_id, exc)
@@ -112,6 +114,6 @@ class PresenceHold:
 
     async def _drop(self) -> None:
         try:
-            await self.presence.store.drop_presence(self.deal_id, self.member)
+            await self.presence.store.indexes.drop_presence(self.deal_id, self.member)
         except STORE_OUTAGES:
             pass  # it runs out on its own

@@ -36,8 +36,8 @@ from domain.tournament.events import (
 from domain.tournament.scores import standings
 from domain.tournament.state import HOUSE_TABLE, TournamentState
 from service.app.cancellation import raise_if_cancelled
-from service.app.commands.deals import PACES
 from service.app.commands.matches import MatchService
+from service.app.commands.terms import PACES
 from service.app.games import kit
 from service.app.state.match_log import MatchNotFound
 from service.store.event_store import VersionConflict, now_ms

@@ -38,7 +38,7 @@ def is_bundle(first_line: bytes) -> bool:
 async def bundle(service: Any, tournament_id: str) -> list[bytes]:
     """The lines of the record of ``tournament_id`` (``TournamentService``)."""
     from domain.tournament import log as tlog
-    from service.app.reads.queries import public_record
+    from service.app.reads.gate import public_record
 
     raws = await service.store.raw(tournament_id)
     if not raws:

@@ -64,7 +64,7 @@ def table():
 
 def autoplay(t: Table, until, max_steps: int = 1000) -> None:
     """Everyone passes every claim and discards the tile just drawn, until ``until(state)``."""
-    from domain.mcr.engine import is_over
+    from domain.mcr.queries import is_over
 
     for _ in range(max_steps):
         s = t.state

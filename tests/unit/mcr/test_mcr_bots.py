@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
-from domain.mcr.bots import BOTS, GreedyBot, make_bot
+from domain.mcr.basic_bots import GreedyBot
+from domain.mcr.bots import BOTS, make_bot
 from domain.mcr.messages import Claim, Pass
 from projections.mcr import claim_audit, full_view
 from projections.mcr.selfplay import play_deal

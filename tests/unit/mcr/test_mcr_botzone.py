@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.mcr import botzone as bz
 from domain.mcr.bots import make_bot
+from domain.mcr.botzone.codes import BotzoneError, Ids, NotTranslatable, check_code, code_of, judge_text
+from domain.mcr.botzone.referee import Referee
+from domain.mcr.botzone.tracker import SeatTracker, safe_answer
+from domain.mcr.botzone.translation import match_of_deal, play_match, read_match
 from domain.mcr.messages import Claim
 from domain.mcr.tiles import DECK_SIZE, FIRST_FLOWER, KIND_CODES
 from service.app.games import kit
@@ -27,38 +30,38 @@ def _exportable(n: int, start: int = 0):
         events = _deal(i)
         i += 1
         try:
-            out.append((events, bz.match_of_deal(events, f"d{i}")))
-        except bz.NotTranslatable:
+            out.append((events, match_of_deal(events, f"d{i}")))
+        except NotTranslatable:
             continue
     return out
 
 
 def test_tile_codes_round_trip():
     for t in range(DECK_SIZE):
-        code = bz.code_of(t)
-        assert bz.check_code(code, "x") == code
+        code = code_of(t)
+        assert check_code(code, "x") == code
         if t >= FIRST_FLOWER:
             assert code == f"H{t - FIRST_FLOWER + 1}"
         else:
             assert KIND_CODES.index(code) == t >> 2
-    ids = bz.Ids()
-    assert sorted(ids.take(bz.code_of(t), "x") for t in range(DECK_SIZE)) == list(range(DECK_SIZE))
+    ids = Ids()
+    assert sorted(ids.take(code_of(t), "x") for t in range(DECK_SIZE)) == list(range(DECK_SIZE))
     for bad in ("W0", "Z1", "w1", "H9", "F5", "J4", ""):
-        with pytest.raises(bz.BotzoneError, match="unknown tile code"):
-            bz.check_code(bad, "request 3")
+        with pytest.raises(BotzoneError, match="unknown tile code"):
+            check_code(bad, "request 3")
 
 
 def test_a_fifth_copy_is_an_error():
-    ids = bz.Ids()
+    ids = Ids()
     for _ in range(4):
         ids.take("W1", "x")
-    with pytest.raises(bz.BotzoneError, match="fifth W1"):
+    with pytest.raises(BotzoneError, match="fifth W1"):
         ids.take("W1", "request 9")
 
 
 def _norm(view, rotate: int = 0) -> dict:
     """A seat view with codes for ids (the copies of a kind are numbered apart on each side)."""
-    c = bz.code_of
+    c = code_of
     seats = []
     for p in view.seats:
         seats.append(
@@ -96,7 +99,7 @@ def _norm(view, rotate: int = 0) -> dict:
 
 def _legal(view) -> set[str]:
     card = view.window.card if view.window is not None else None
-    return {bz.judge_text(a, card) for a in view.legal_actions}
+    return {judge_text(a, card) for a in view.legal_actions}
 
 
 def test_request_histories_give_our_engines_seat_view():
@@ -109,7 +112,7 @@ def test_request_histories_give_our_engines_seat_view():
     checked = legal_checked = 0
     for _events, match in _exportable(6):
         del match["dealstream"]  # seat j is judge player j (dealer 0)
-        imp = bz.read_match(match)
+        imp = read_match(match)
         created = K.game.create(
             deal_id="x",
             seats=["bot"] * 4,
@@ -123,8 +126,8 @@ def test_request_histories_give_our_engines_seat_view():
             if r >= 2:
                 decisions.setdefault(r, []).append((cmd.seat, view_from_state(state, cmd.seat)))
 
-        bz.play_match(imp, K.game.fold(created), K.game.execute, hook)
-        trackers = [bz.SeatTracker() for _ in range(4)]
+        play_match(imp, K.game.fold(created), K.game.execute, hook)
+        trackers = [SeatTracker() for _ in range(4)]
         log = match["log"]
         for r in range(len(imp.rounds)):
             reqs, answers = log[2 * r]["output"]["content"], log[2 * r + 1]
@@ -151,21 +154,21 @@ def test_request_histories_give_our_engines_seat_view():
     assert checked > 200 and legal_checked > 150
 
 
-def _referee_game(seed: int, levels, with_flowers: bool) -> bz.Referee:
+def _referee_game(seed: int, levels, with_flowers: bool) -> Referee:
     import random
 
     from domain.mcr.tiles import FLOWER_CODES
 
     tiles = [c for c in KIND_CODES for _ in range(4)] + (list(FLOWER_CODES) if with_flowers else [])
     random.Random(seed).shuffle(tiles)
-    ref = bz.Referee(" ".join(tiles), seed % 4)
-    trackers = [bz.SeatTracker() for _ in range(4)]
+    ref = Referee(" ".join(tiles), seed % 4)
+    trackers = [SeatTracker() for _ in range(4)]
     bots = [make_bot(lv, seed + i) for i, lv in enumerate(levels)]
     while (content := ref.requests()) is not None:
         answers = []
         for tr, bot, req in zip(trackers, bots, content, strict=True):
             tr.request(req)
-            said, failure = bz.safe_answer(tr, bot)
+            said, failure = safe_answer(tr, bot)
             assert failure is None
             tr.response(said)
             answers.append(said)
@@ -202,8 +205,8 @@ def test_malformed_requests_name_the_request():
         (["0 0 0", "hello"], "request 2: not a Chinese Standard Mahjong request"),
     ]
     for requests, message in cases:
-        tr = bz.SeatTracker()
-        with pytest.raises(bz.BotzoneError) as err:
+        tr = SeatTracker()
+        with pytest.raises(BotzoneError) as err:
             for i, r in enumerate(requests):
                 tr.request(r)
                 if i < len(requests) - 1:
@@ -216,5 +219,5 @@ def test_a_match_with_a_punished_response_is_refused_naming_entry_and_seat():
     log = match["log"]
     k = next(k for k in range(5, len(log), 2) if log[k]["1"]["response"] == "PASS")
     log[k]["1"]["response"] = "HU"
-    with pytest.raises(bz.BotzoneError, match=f"log entry {k}, seat 1: the judge punishes"):
-        bz.read_match(match)
+    with pytest.raises(BotzoneError, match=f"log entry {k}, seat 1: the judge punishes"):
+        read_match(match)

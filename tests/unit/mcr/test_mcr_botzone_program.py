@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from domain.mcr import botzone as bz
-from domain.mcr.botzone_program import SeatTranslation, seat_history, simple_input
+from domain.mcr.botzone.codes import code_of
+from domain.mcr.botzone.program import SeatTranslation, seat_history, simple_input
+from domain.mcr.botzone.tracker import SeatTracker
 from domain.mcr.messages import AddedKong, Claim, ConcealedKong, DeclareWin, Discard, Pass
+from domain.mcr.tiles import KIND_CODES
 from domain.selfplay import play_deal
 from service.app.games import kit
 from service.cli.botzone import Player, _history
@@ -102,13 +104,13 @@ def test_every_decision_gets_the_history_the_judge_would_send(seed):
             if not (view.phase == "turn" and K.game.fold(log).must_discard):
                 reqs, resps = seat_history(log, view.seat)
                 assert len(reqs) == len(resps) + 1
-                tracker = bz.SeatTracker()
+                tracker = SeatTracker()
                 for i, r in enumerate(reqs):
                     tracker.request(r)
                     if i < len(resps):
                         tracker.response(resps[i])
-                assert sorted(bz.code_of(t) for t in tracker.s.hands[tracker.me]) == sorted(
-                    bz.code_of(t) for t in view.hand
+                assert sorted(code_of(t) for t in tracker.s.hands[tracker.me]) == sorted(
+                    code_of(t) for t in view.hand
                 )
                 seen += 1
             return self.bot.choose(view)
@@ -136,7 +138,7 @@ def test_the_dealer_is_judge_player_zero_and_its_fourteenth_tile_its_first_draw(
         assert reqs[0] == f"0 {(seat - dealer) % 4} {state.prevailing_wind}"
         assert reqs[1].startswith("1 ") and set(resps) == {"PASS"}
         if seat == dealer:
-            assert reqs[2] == f"2 {bz.code_of(state.last_tile)}" and len(resps) == 2
+            assert reqs[2] == f"2 {code_of(state.last_tile)}" and len(resps) == 2
         else:
             assert reqs[2] == "3 0 DRAW" and len(resps) == 3  # no decision: the dealer's move comes first
 
@@ -206,10 +208,10 @@ def _asked(state: Any, seat: int, events: list[Any]) -> SeatTranslation:
 def test_a_turn_answer_becomes_our_command_and_a_bad_one_a_refusal():
     s, seat, events = _state_where(lambda s, p: s.phase == "turn" and not s.must_discard)
     t = _asked(s, seat, events)
-    drawn = bz.code_of(s.last_tile)
+    drawn = code_of(s.last_tile)
     assert t.command(f"PLAY {drawn}", s) == Discard(seat=seat, tile=s.last_tile)  # the drawn copy first
     assert t.command(json.dumps({"response": f"PLAY {drawn}"}), s) == Discard(seat=seat, tile=s.last_tile)
-    absent = next(c for c in bz.KIND_CODES if all(bz.code_of(x) != c for x in s.hands[seat]))
+    absent = next(c for c in KIND_CODES if all(code_of(x) != c for x in s.hands[seat]))
     for bad, why in [
         (f"PLAY {absent}", "no legal move"),
         ("HU", "not a self-drawn win mcr/2 accepts"),
@@ -239,8 +241,8 @@ def test_a_pung_names_its_discard_which_is_played_without_asking_again():
     rest = list(s.hands[seat])
     for x in claim.tiles:
         rest.remove(x)
-    keep = bz.code_of(rest[0])
-    absent = next(c for c in bz.KIND_CODES if all(bz.code_of(x) != c for x in rest))
+    keep = code_of(rest[0])
+    absent = next(c for c in KIND_CODES if all(code_of(x) != c for x in rest))
     with pytest.raises(ValueError, match=f"no {absent} in hand after the claim"):
         t.command(f"PENG {absent}", s)
     with pytest.raises(ValueError, match="names the discard"):
@@ -252,7 +254,7 @@ def test_a_pung_names_its_discard_which_is_played_without_asking_again():
         more, after = K.game.execute(after, Pass(seat=other, window=after.window.window))
     if after.phase == "turn" and after.turn == seat and after.must_discard:
         d = t.known(after)
-        assert type(d) is Discard and bz.code_of(d.tile) == keep
+        assert type(d) is Discard and code_of(d.tile) == keep
         assert t.known(after) is None  # only once
 
 

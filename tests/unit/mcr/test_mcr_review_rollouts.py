@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 
 from domain.mcr import GAME
-from domain.mcr.bots import GreedyBot, make_bot
+from domain.mcr.basic_bots import GreedyBot
+from domain.mcr.bots import make_bot
 from domain.mcr.messages import Discard
 from domain.mcr.strong.bot import option_values
 from domain.mcr.strong.rollout import play_out, seeded_policy

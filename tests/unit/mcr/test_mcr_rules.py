@@ -8,7 +8,6 @@ import pytest
 from domain.errors import RuleViolation
 from domain.game import DealCreated, SeedRevealed, StartDeal
 from domain.mcr import GAME
-from domain.mcr.engine import payments
 from domain.mcr.messages import (
     Claim,
     ClaimWindowOpened,
@@ -22,6 +21,7 @@ from domain.mcr.messages import (
     TilesDealt,
 )
 from domain.mcr.tiles import DECK_SIZE, KIND_CODES, code, ids_of, kind
+from domain.mcr.wins import payments
 from domain.shuffle import combine_seeds, dealer_and_deck
 from projections.mcr import redact_event, seat_view
 
@@ -243,7 +243,7 @@ def test_mc_4_3_eight_points_before_flowers(table):
     t = table(hands, back=["W1", "W2", "W3", "T4", "T5", "T6", "B6", "B7"])
     assert len(t.state.flowers[1]) == 8 and cheap  # the back refilled seat 1
     from domain.mcr import scoring
-    from domain.mcr.engine import win_facts
+    from domain.mcr.wins import win_facts
 
     new = t.discard(0, "W4")
     opened = new[-1]
@@ -310,7 +310,7 @@ def test_mc_3_2_quick_claim_check_agrees_with_the_claim_list():
     """Eligibility after a discard is decided by ``has_claim`` (a count before any win search);
     along bot deals it must agree with ``claim_options`` for every tile and every other seat."""
     from domain.mcr.bots import make_bot
-    from domain.mcr.engine import claim_options, has_claim
+    from domain.mcr.options import claim_options, has_claim
     from domain.selfplay import Step, play_deal
     from projections.mcr import view_from_state
 

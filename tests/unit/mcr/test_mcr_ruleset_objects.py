@@ -43,15 +43,6 @@ def test_a_ruleset_this_build_lacks_is_refused():
     assert err.value.rule_id == "DS-1" and "mcr/9" in err.value.message
 
 
-def test_the_engine_names_its_callers_import_are_still_there():
-    from domain.mcr import engine
-
-    for name in ("decide", "execute", "evolve", "fold", "legal_actions", "seats_to_act", "is_over"):
-        assert callable(getattr(engine, name))
-    for name in ("claim_options", "has_claim", "expected_resolution", "payments", "win_facts", "_packs"):
-        assert callable(getattr(engine, name))
-
-
 def _imports(path: Path, module: str, modules: set[str]) -> set[str]:
     """The package modules ``module`` imports anywhere in its file (relative or absolute)."""
     base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]

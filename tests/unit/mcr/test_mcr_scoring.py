@@ -7,9 +7,10 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.mcr import scoring
-from domain.mcr.engine import _packs, win_facts
 from domain.mcr.messages import Claim
 from domain.mcr.tiles import ids_of
+from domain.mcr.wins import packs_of as _packs
+from domain.mcr.wins import win_facts
 
 HAND = ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "B5")
 

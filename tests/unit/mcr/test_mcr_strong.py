@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from domain.game import StartDeal
 from domain.mcr import GAME, scoring
-from domain.mcr.bots import BOTS, GreedyBot, RandomBot, make_bot
+from domain.mcr.basic_bots import GreedyBot, RandomBot
+from domain.mcr.bots import BOTS, make_bot
 from domain.mcr.messages import Claim, Discard, Pass
 from domain.mcr.strong import Params, StrongBot, hand, option_values
 from domain.mcr.tiles import FIRST_FLOWER, KIND_CODES, code

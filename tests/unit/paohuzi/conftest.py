@@ -8,8 +8,8 @@ import pytest
 
 from domain.game import StartDeal
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import evolve, fold
 from domain.paohuzi.cards import kind_from_name
+from domain.paohuzi.changes import evolve, fold
 from domain.paohuzi.messages import Discard, Pass
 from domain.paohuzi.scenario import deck_for
 

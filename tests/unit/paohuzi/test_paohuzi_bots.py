@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
-from domain.paohuzi.bots import BOTS, GreedyBot, RandomBot, make_bot
+from domain.paohuzi.basic_bots import GreedyBot, RandomBot
+from domain.paohuzi.bots import BOTS, make_bot
 from domain.paohuzi.messages import Chi, Discard, Pao, Pass, Peng
 from projections.paohuzi import view_from_state
 

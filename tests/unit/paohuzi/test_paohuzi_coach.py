@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import selfplay
-from domain.paohuzi import GAME, aggregate, wins
+from domain.paohuzi import GAME, wins
 from domain.paohuzi.bots import make_bot
 from domain.paohuzi.cards import kind_name
 from domain.paohuzi.coach import Advice, Group, WinCard, WinHuxi, coach
 from domain.paohuzi.messages import Chi, ClaimWindowResolved, DealWon, Pao, Pass, Peng, Win
+from domain.paohuzi.options import _CHI_MEMO
 from domain.paohuzi.state import State
 from projections.paohuzi import view_from_state
 
@@ -255,5 +256,5 @@ def test_advice_depends_on_the_view_alone_and_repeats(deal, step, seat, salt):
     raw = msgspec.json.encode(advice)
     wins._MEMO.clear()
     wins._PARTIAL.clear()
-    aggregate._CHI_MEMO.clear()
+    _CHI_MEMO.clear()
     assert msgspec.json.encode(coach(view)) == raw

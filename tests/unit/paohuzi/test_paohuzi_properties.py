@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import evolve, fold
 from domain.paohuzi.bots import make_bot
+from domain.paohuzi.changes import evolve, fold
 from domain.paohuzi.messages import CardRevealed, Discard, Event
 from domain.paohuzi.state import State
 from domain.selfplay import Step, play_deal
@@ -261,7 +261,7 @@ CHI_HANDS = {
 def test_PH_6_5_chi_choices_shortcut_agrees_with_the_full_search(cards, k):
     """``chi_choices`` answers a hand without the claimed kind by a table look-up instead of
     the bi search: both must give the same chi, in the same order."""
-    from domain.paohuzi.aggregate import _chi_search, chi_choices
+    from domain.paohuzi.options import _chi_search, chi_choices
 
     counts = [0] * 20
     for card in cards:

@@ -7,7 +7,6 @@ import pytest
 from domain.errors import RuleViolation
 from domain.game import StartDeal
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import compute_options, evaluate_win, fold
 from domain.paohuzi.cards import (
     CHI_PATTERNS,
     card_id,
@@ -16,6 +15,7 @@ from domain.paohuzi.cards import (
     kind_from_name,
     kind_name,
 )
+from domain.paohuzi.changes import fold
 from domain.paohuzi.messages import (
     CardRevealed,
     CardUnclaimed,
@@ -36,7 +36,8 @@ from domain.paohuzi.messages import (
     Peng,
     Win,
 )
-from domain.paohuzi.wins import best_split, tun_for
+from domain.paohuzi.options import compute_options
+from domain.paohuzi.wins import best_split, evaluate_win, tun_for
 from domain.shuffle import combine_seeds, dealer_and_deck
 
 K = kind_from_name
@@ -792,7 +793,8 @@ def test_PH_6_4_window_resolves_as_soon_as_nobody_can_beat_the_best(table):
 
 
 def test_PH_6_4_win_beats_peng(crafted):
-    from domain.paohuzi.aggregate import decide, evolve
+    from domain.paohuzi.changes import evolve
+    from domain.paohuzi.decide import decide
 
     hand0 = [
         "b1",
@@ -830,7 +832,7 @@ def test_PH_6_4_win_beats_peng(crafted):
 
 
 def test_PH_6_5_bi_every_copy_in_hand_goes_into_a_chi(crafted):
-    from domain.paohuzi.aggregate import decide
+    from domain.paohuzi.decide import decide
 
     opts = compute_options(
         crafted(
@@ -876,7 +878,8 @@ def test_PH_6_6_no_chi_or_peng_without_a_legal_discard(crafted):
 
 
 def test_PH_6_6_mandatory_meld_without_a_discard_makes_the_hand_dead(crafted):
-    from domain.paohuzi.aggregate import decide, evolve
+    from domain.paohuzi.changes import evolve
+    from domain.paohuzi.decide import decide
 
     six = [
         ("chi", ["b1", "b2", "b3"]),
@@ -1059,7 +1062,8 @@ def test_PH_8_4_each_opponent_pays_the_winner_and_a_draw_pays_nothing(table):
 
 
 def test_PH_6_4_two_wins_on_one_reveal_first_in_turn_order_from_the_revealer(crafted):
-    from domain.paohuzi.aggregate import decide, evolve
+    from domain.paohuzi.changes import evolve
+    from domain.paohuzi.decide import decide
 
     hand = [
         "b1",

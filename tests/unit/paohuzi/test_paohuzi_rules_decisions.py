@@ -7,9 +7,9 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.paohuzi import GAME
-from domain.paohuzi.aggregate import canonical, compute_options, decide, evaluate_win, legal_actions
-from domain.paohuzi.bots import GreedyBot
+from domain.paohuzi.basic_bots import GreedyBot
 from domain.paohuzi.cards import kind_from_name as K
+from domain.paohuzi.decide import canonical, decide
 from domain.paohuzi.messages import (
     CardRevealed,
     CardUnclaimed,
@@ -22,8 +22,11 @@ from domain.paohuzi.messages import (
     Pao,
     Pass,
 )
+from domain.paohuzi.options import compute_options
+from domain.paohuzi.queries import legal_actions
 from domain.paohuzi.strong import StrongBot
 from domain.paohuzi.view import pao_kills_hand
+from domain.paohuzi.wins import evaluate_win
 from projections.paohuzi import view_from_state
 
 

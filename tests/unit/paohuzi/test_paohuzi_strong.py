@@ -18,10 +18,14 @@ from hypothesis import strategies as st
 
 from domain.game import StartDeal
 from domain.paohuzi import GAME
-from domain.paohuzi import aggregate as agg
-from domain.paohuzi.bots import BOTS, GreedyBot, make_bot
+from domain.paohuzi.basic_bots import GreedyBot
+from domain.paohuzi.bots import BOTS, make_bot
 from domain.paohuzi.cards import kind_from_name, kind_name
+from domain.paohuzi.changes import fold
+from domain.paohuzi.decide import execute
 from domain.paohuzi.messages import Chi, DealWon, Discard, Win
+from domain.paohuzi.options import chi_choices, compute_options
+from domain.paohuzi.queries import legal_actions, seats_to_act
 from domain.paohuzi.state import State
 from domain.paohuzi.strong import StrongBot, option_values
 from domain.paohuzi.strong import evaluate as ev
@@ -103,7 +107,7 @@ def _position(
         start = table_seat if table_source == "reveal" else (table_seat + 1) % 3
         order = [(start + i) % 3 for i in range(3)]
         asked = order if table_source == "reveal" else [x for x in order if x != table_seat]
-        s.eligible = [x for x in asked if agg.compute_options(s, x).any()]
+        s.eligible = [x for x in asked if compute_options(s, x).any()]
     return s
 
 
@@ -312,14 +316,14 @@ def test_a_review_stops_where_its_verdict_is_sure():
 def _deal_states(deal: int, seats: tuple[str, str, str] = ("greedy", "greedy", "greedy")):
     """Every state a seeded deal passes through where some seat must act, with that seat."""
     seed = hashlib.sha256(b"strong-test" + deal.to_bytes(4, "big")).digest()
-    s = agg.fold(GAME.create(deal_id="d", seats=list(seats), server_seed=seed))
+    s = fold(GAME.create(deal_id="d", seats=list(seats), server_seed=seed))
     bots = [make_bot(level, deal * 3 + i) for i, level in enumerate(seats)]
     cmd = StartDeal(seat=0, client_seed="c")
     while True:
-        _, s = agg.execute(s, cmd)
+        _, s = execute(s, cmd)
         if s.phase == "over":
             return
-        seat = agg.seats_to_act(s)[0]
+        seat = seats_to_act(s)[0]
         yield s, seat
         cmd = bots[seat].choose(view_from_state(s, seat))
 
@@ -335,9 +339,9 @@ def test_simulator_plays_greedy_deals_like_the_aggregate(deal):
     first = next(_deal_states(deal))[0]
     s = first
     while s.phase != "over":
-        seat = agg.seats_to_act(s)[0]
+        seat = seats_to_act(s)[0]
         assert greedy_command(s, seat) == GreedyBot(0).choose(view_from_state(s, seat))
-        _, s = agg.execute(s, greedy_command(s, seat))
+        _, s = execute(s, greedy_command(s, seat))
     end = s.result
     expected = (end.seat, end.tun) if isinstance(end, DealWon) else (-1, 0)
     assert Sim.from_state(first).run(_entry(first)) == expected
@@ -349,7 +353,7 @@ def test_sampled_deals_agree_with_the_view(deal):
     for s, seat in _deal_states(deal):
         view = view_from_state(s, seat)
         sample = Sampler(view).state(rng)
-        assert agg.legal_actions(sample, seat) == view.legal_actions
+        assert legal_actions(sample, seat) == view.legal_actions
         assert view_from_state(sample, seat).concealed == view.concealed
         assert sample.stock_left() == view.stock_left
         assert sorted(sample.hands[seat]) == view.hand
@@ -431,23 +435,23 @@ def _keep_scores_as_described(c: list[int]) -> list[int]:
 
 
 def test_keep_scores_are_one_function_and_as_described():
-    from domain.paohuzi import bots
+    from domain.paohuzi import basic_bots
     from domain.paohuzi.strong import policy
 
-    assert policy.keep_scores is bots.keep_scores  # the rollouts score with the greedy bot's function
+    assert policy.keep_scores is basic_bots.keep_scores  # the rollouts score with the greedy bot's function
     rng = random.Random(3)
     for _ in range(3000):
         c = [0] * 20
         for card in rng.sample(range(80), rng.randint(1, 21)):
             c[card >> 2] = min(2, c[card >> 2] + 1)
-        assert bots.keep_scores(c) == _keep_scores_as_described(c)
+        assert basic_bots.keep_scores(c) == _keep_scores_as_described(c)
 
 
 def test_the_rollouts_use_the_rules_own_chi_search():
     """One chi search (PH-3.1, PH-6.5) for the rules and the strong bot's simulator."""
     from domain.paohuzi.strong.sim import chi_options
 
-    assert chi_options is agg.chi_choices
+    assert chi_options is chi_choices
 
 
 def test_the_rollouts_close_windows_with_the_rules_own_resolver(monkeypatch):

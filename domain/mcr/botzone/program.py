@@ -8,7 +8,8 @@ fourteenth tile is its first draw, ``2 <tile>``), the prevailing wind is ``quan`
 events becomes the request the judge sends for it (``3 <p> DRAW``, ``3 <p> BUHUA <flower>``,
 ``3 <p> PLAY <tile>``, a pung or chow with the discard after it as one ``PENG``/``CHI`` request,
 ``3 <p> GANG``, ``3 <p> BUGANG <tile>``). The tile codes, the judge's words for our actions and the
-matching of a response to a legal action are ``domain.mcr.botzone``'s (one implementation each).
+matching of a response to a legal action are the other modules' of ``domain.mcr.botzone`` (one
+implementation each).
 
 Our table asks a seat only at its decisions; the requests between them (another player's draw,
 the seat's own discard, a discard it cannot claim under ``mcr/2``) are in the history with the
@@ -28,7 +29,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from domain.mcr.botzone import HAND, SEATS, _command_for, code_of, judge_text
+from domain.mcr.botzone.codes import HAND, SEATS, code_of, judge_text
+from domain.mcr.botzone.translation import command_for
 from domain.mcr.messages import (
     AddedKongDeclared,
     Claim,
@@ -298,13 +300,13 @@ class SeatTranslation:
                 size = 2 if words[0] == "PENG" else 3
                 if len(words) != size:
                     raise ValueError(f"{where}: {text!r}: a {words[0]} names the discard after it")
-                claim = _command_for(state, self.seat, " ".join(words[:-1]), where)
+                claim = command_for(state, self.seat, " ".join(words[:-1]), where)
                 self._check_discard(claim, state, words[-1], where)
                 return claim
             if len(words) != 1 or words[0] not in ("PASS", "HU", "GANG"):
                 raise ValueError(f"{where}: {text!r} does not answer a {w.source.replace('_', ' ')}")
             try:
-                return _command_for(state, self.seat, text, where)
+                return command_for(state, self.seat, text, where)
             except ValueError:
                 if words[0] == "HU":
                     raise ValueError(
@@ -313,7 +315,7 @@ class SeatTranslation:
                 raise
         if state.phase == "turn" and state.turn == self.seat and words[0] in ("PLAY", "GANG", "BUGANG", "HU"):
             try:
-                return _command_for(state, self.seat, text, where)
+                return command_for(state, self.seat, text, where)
             except ValueError:
                 if words[0] == "HU":
                     raise ValueError(
