@@ -270,3 +270,21 @@ async def test_a_live_deal_of_a_person_shows_nothing_hidden_to_the_arbiter_or_an
         assert "digest" not in text and "dora's seed" not in text and "hand" not in text
     assert json.loads(reads[1])["deals"] == []  # the deal is live: the arbiter sees none of it
     assert json.loads(reads[0])["rounds"][0]["seed"] is None
+
+
+async def test_a_duplicate_event_with_people_is_refused_and_stores_nothing(http, store):
+    """Every table of a duplicate round plays the same walls at once, and a finished deal's log is
+    public: a person could read a board's wall from another table while playing it. Until boards
+    are sealed from the other tables for their round, duplicate is for house bots only (TN-3.4):
+    a person among the players, or open entries, is refused and nothing is written."""
+    resp = await http.post("/accounts", json={"name": "Dup", "password": "correct horse"})
+    assert resp.status == 201, await resp.text()
+    before = sorted([k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament*")])
+    for players in (["Dup"] + ["bot:greedy"] * 3, []):
+        resp = await http.post(
+            "/tournaments", json={"game": "mcr", "format": "duplicate", "rounds": 1, "players": players,
+                                  "fill_with_bots": True},
+        )  # fmt: skip
+        await expect_problem(resp, 422, "TN-3.4")
+    after = sorted([k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament*")])
+    assert after == before

@@ -104,6 +104,14 @@ class TournamentService:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RuleViolation("DS-5", "players is a list of account names and house bots")
         entries = await self._entries(players)
+        if fmt == "duplicate" and (not players or any(kind == "person" for _n, kind, _h in entries)):
+            # every table plays the same walls at once: until each board's deals are sealed from
+            # the other tables until the round ends, a finished (public) deal would show a person
+            # the wall another table still plays
+            raise RuleViolation(
+                "TN-3.4", "a duplicate event is for house bots only: a person could read a board's "
+                "wall from another table's finished deal while playing it",
+            )  # fmt: skip
         tournament_id = secrets.token_hex(8)
         created = TournamentCreated(
             tournament_id, kit_.name, kit_.game.seat_count, fmt, rounds, deals, pace, clock_settings,
