@@ -1,5 +1,5 @@
 """The table on a laptop, measured: whole deals of both games clicked through in headless Chromium
-at 1280x800, 1366x768 and 1920x1080 (and 1280x800 in Arabic, the mirror), and at every prompt the
+at 1280x800, 1366x768, 1920x1080 and 1024x768 (and 1280x800 in Arabic, the mirror), and at every prompt the
 page is read in one step. On top of the phone test's rules (the offered card, the newest discard
 and every prompt button in view and topmost, the hand whole, no sideways scroll), each counts as a
 violation:
@@ -37,7 +37,10 @@ ROWS_JS = """() => {
     const what = 'row of seat ' + seat.dataset.seat;
     const inside = r.width > 0 && r.height > 0 && r.top >= -0.5 && r.left >= -0.5
       && r.bottom <= H + 0.5 && r.right <= W + 0.5;
-    if (!inside) { bad.push([what, 'outside', ...[r.top, r.bottom, r.left, r.right].map(Math.round)]); continue; }
+    if (!inside) {
+      bad.push([what, 'outside', ...[r.top, r.bottom, r.left, r.right].map(Math.round)]);
+      continue;
+    }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!hit || !(hit === el || el.contains(hit))) {
       bad.push([what, 'covered by', String(hit && (hit.id || hit.className || hit.tagName)).slice(0, 40)]);
@@ -48,7 +51,7 @@ ROWS_JS = """() => {
   return bad;
 }"""
 
-SIZES = [(1280, 800), (1366, 768), (1920, 1080)]
+SIZES = [(1280, 800), (1366, 768), (1920, 1080), (1024, 768)]
 
 
 class LaptopTally(Tally):
@@ -69,8 +72,8 @@ class LaptopTally(Tally):
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 @pytest.mark.parametrize(
     "size,lang",
-    [(SIZES[0], "en"), (SIZES[1], "en"), (SIZES[2], "en"), (SIZES[0], "ar")],
-    ids=["1280x800", "1366x768", "1920x1080", "1280x800-ar"],
+    [(SIZES[0], "en"), (SIZES[1], "en"), (SIZES[2], "en"), (SIZES[3], "en"), (SIZES[0], "ar")],
+    ids=["1280x800", "1366x768", "1920x1080", "1024x768", "1280x800-ar"],
 )
 async def test_every_seat_s_newest_card_stays_in_view_at_every_prompt(
     web_server,  # noqa: F811

@@ -387,7 +387,11 @@ function renderTable(ctx) {
     else zone.innerHTML = away + board + tools + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + myHandHtml(m, ctx);
     // in the laptop's column a prompt too long for the height draws the hand smaller (style.css)
     zone.classList.remove("tight");
-    if (page.classList.contains("docked") && zone.scrollHeight > zone.clientHeight + 1) zone.classList.add("tight");
+    if (page.classList.contains("docked") && zone.scrollHeight > zone.clientHeight + 1) {
+      zone.classList.add("tight");
+      const mine = zone.querySelector(".board-strip > .my-seat"); // its row, newest card last, in view
+      if (mine) mine.scrollTop = mine.scrollHeight;
+    }
     const dock = zone.classList.contains("settled") ? 0 : zone.offsetHeight;
     document.documentElement.style.setProperty("--me-h", dock + "px");
     pinLog(ctx);
