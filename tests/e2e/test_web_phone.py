@@ -366,3 +366,71 @@ async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser)
     sideways = {k: v for k, v in wide.items() if v[0] > v[1]}
     assert sideways == {}, sideways
     assert page.js_errors == []
+
+
+# the header's boxes, read in one step: each [left, right, top, bottom], and what shows the brand
+HEADER_JS = """() => {
+  const box = (s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [r.left, r.right, r.top, r.bottom];
+  };
+  const b = document.querySelector('#brand');
+  return {brand: box('#brand'), menu: box('#menu-toggle'), lang: box('#lang'),
+    display: box('#settings-toggle'),
+    whole: b.scrollWidth <= b.clientWidth + 0.5, mark: getComputedStyle(b).backgroundImage.includes('icon'),
+    width: window.innerWidth, sw: document.documentElement.scrollWidth, text: b.textContent};
+}"""
+
+# every link of the open menu: inside the viewport and topmost at its centre
+MENU_LINKS_JS = """() => [...document.querySelectorAll('#main-nav a')].map((a) => {
+  const r = a.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return [a.id, r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+    !!hit && (hit === a || a.contains(hit)), Math.round(r.height)];
+})"""
+
+
+async def test_the_phone_header_s_menu_opens_closes_and_its_links_work(web_server, browser):  # noqa: F811
+    """At 390x844 (touch) the header is one line; Menu opens the page links (each on screen, on
+    top, a thumb's height), Menu again closes them, and a link followed closes them too."""
+    base = web_server
+    page = await touch_page(browser, base, PHONES[1])
+    nav = page.locator("#main-nav")
+    assert not await nav.is_visible()
+    assert await page.get_attribute("#menu-toggle", "aria-expanded") == "false"
+    await page.tap("#menu-toggle")
+    await page.wait_for_selector("#main-nav", state="visible")
+    assert await page.get_attribute("#menu-toggle", "aria-expanded") == "true"
+    links = await page.evaluate(MENU_LINKS_JS)
+    assert len(links) >= 3, links  # the lobby, each game's rules, the table rules
+    assert all(inside and top and height >= 40 for _id, inside, top, height in links), links
+    await page.tap("#menu-toggle")
+    await page.wait_for_selector("#main-nav", state="hidden")
+    assert await page.get_attribute("#menu-toggle", "aria-expanded") == "false"
+    await page.tap("#menu-toggle")
+    await page.tap("#nav-rules-tb")
+    await page.wait_for_selector("#main-nav", state="hidden")
+    await wait_js(page, "location.hash === '#/rules/table'")
+    assert await page.get_attribute("#menu-toggle", "aria-expanded") == "false"
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "nl", "ar", "fi"])
+async def test_the_phone_header_fits_at_360(web_server, browser, lang):  # noqa: F811
+    """At 360 and 390 px the brand shows whole (its words, or the app's mark), side by side with
+    Menu, the language and Display, nothing overlapping and nothing past the edge."""
+    base = web_server
+    for size in (PHONES[0], PHONES[1]):
+        page = await touch_page(browser, base, size, lang)
+        head = await page.evaluate(HEADER_JS)
+        assert head["whole"] or head["mark"], head
+        boxes = sorted((head[k] for k in ("brand", "menu", "lang", "display")), key=lambda b: b[0])
+        for a, b in zip(boxes, boxes[1:], strict=False):
+            assert a[1] <= b[0] + 0.5, head  # side by side, no overlap
+        assert boxes[0][0] >= 0 and boxes[-1][1] <= head["width"] and head["sw"] <= head["width"], head
+        assert head["text"] and "dealstream" in head["text"]
+        await page.screenshot(
+            path=shot(f"phone-header-{lang}-{size[0]}"),
+            clip={"x": 0, "y": 0, "width": size[0], "height": 60},
+        )
+        await page.context.close()

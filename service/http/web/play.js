@@ -36,6 +36,7 @@ export function stopLive() {
     if (live.resize) live.resize.disconnect();
   }
   document.documentElement.style.removeProperty("--me-h");
+  document.documentElement.style.removeProperty("--dock-top");
   live = null;
 }
 
@@ -171,12 +172,15 @@ function appendLog(ctx, entry) {
 function watchZone(ctx) {
   if (ctx.resize) ctx.resize.disconnect();
   const zone = $("#me-zone");
+  const page = $(".play-page");
   const set = () => {
     document.documentElement.style.setProperty("--me-h", (zone && !zone.classList.contains("settled") ? zone.offsetHeight : 0) + "px");
+    // where the page starts, for the docked column's panel to end at the window's bottom
+    if (page) document.documentElement.style.setProperty("--dock-top", Math.round(page.getBoundingClientRect().top + window.scrollY) + "px");
     pinLog(ctx);
   };
   set();
-  if (zone && window.ResizeObserver) { ctx.resize = new ResizeObserver(set); ctx.resize.observe(zone); }
+  if (zone && window.ResizeObserver) { ctx.resize = new ResizeObserver(set); ctx.resize.observe(zone); if (page) ctx.resize.observe(page); }
 }
 
 // the language changed: the same page, every sentence again
@@ -373,6 +377,7 @@ function renderTable(ctx) {
   page.dataset.prompt = (ctx.seat !== null && m.prompt) || "";
   page.dataset.held = ctx.hold ? "1" : "0";
   page.dataset.armed = armed(ctx) ? "1" : "0";
+  page.classList.toggle("docked", !!$("#me-zone") && !ctx.over); // on a laptop the panel is a column beside the felt (style.css)
   $("#table-slot").innerHTML = feltHtml(m);
   const zone = $("#me-zone");
   if (zone) {
@@ -388,6 +393,13 @@ function renderTable(ctx) {
     const tools = `<div class="zone-tools">${coachBoxHtml(m, ctx)}${switches}</div>`;
     if (ctx.hold) zone.innerHTML = away + board + tools + heldPromptHtml(m, ctx.hold) + myHandHtml(m, ctx, false);
     else zone.innerHTML = away + board + tools + actionsHtml(m, ctx, store.get("seed." + ctx.deal, null) || store.get("lobby.seed", randomSeed())) + myHandHtml(m, ctx);
+    // in the laptop's column a prompt too long for the height draws the hand smaller (style.css)
+    zone.classList.remove("tight");
+    if (page.classList.contains("docked") && zone.scrollHeight > zone.clientHeight + 1) {
+      zone.classList.add("tight");
+      const mine = zone.querySelector(".board-strip > .my-seat"); // its row, newest card last, in view
+      if (mine) mine.scrollTop = mine.scrollHeight;
+    }
     const dock = zone.classList.contains("settled") ? 0 : zone.offsetHeight;
     document.documentElement.style.setProperty("--me-h", dock + "px");
     pinLog(ctx);
