@@ -57,8 +57,12 @@ async def test_redis_memory_stays_flat_while_deals_finish_and_are_archived(tmp_p
         assert not task.done()
         await deals.close()
         store.close()
-        first = readings[0]
-        assert all(abs(r - first) <= first * 0.10 for r in readings), readings
+        # flat: no reading grows past the first by more than a tenth, and the waves after the
+        # first (whose reading may still hold what Redis gives back later) stay within a tenth
+        # of each other
+        first, settled = readings[0], readings[1:]
+        assert all(r <= first * 1.10 for r in readings), readings
+        assert max(settled) <= min(settled) * 1.10, readings
         assert peak_keys > 0  # deals were in Redis while they were played
     finally:
         if task is not None:
