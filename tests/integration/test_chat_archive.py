@@ -58,10 +58,10 @@ async def test_a_word_said_after_the_copy_stops_the_removal_and_is_copied_next(s
     await archive.put_chat(deal_id, said, messages)
     await chat.add(deal_id, _said(2, "one more?", 2))
     token = "t" * 24
-    assert await store.take_archive_lease(deal_id, token, 60_000)
+    assert await store.indexes.take_archive_lease(deal_id, token, 60_000)
     answer = await store.remove_archived(deal_id, token, deal.head_hash, len(deal.records), deal.meta, said)
     assert answer == 4 and await in_redis(store, deal_id)
-    await store.release_archive_lease(deal_id, token)
+    await store.indexes.release_archive_lease(deal_id, token)
     # the archiver's round copies the chat again, with the late word, and then removes
     counts = await archiver.archive_once()
     assert (counts.archived, counts.already) == (1, 1) and not await in_redis(store, deal_id)
