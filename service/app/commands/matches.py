@@ -36,7 +36,6 @@ from domain.match import (
     plan,
     rules_for,
 )
-from service.app.cancellation import raise_if_cancelled
 from service.app.commands.creation import NewDeal
 from service.app.commands.deals import DealService
 from service.app.commands.terms import parse_seats, rated_seats
@@ -44,8 +43,8 @@ from service.app.games import kit
 from service.app.lru import LRUCache
 from service.app.state.folds import DealNotFound
 from service.app.state.match_log import MatchLog, MatchNotFound, deal_ended
+from service.app.sweeps import look_at_each, sweep_forever
 from service.store.event_store import VersionConflict, now_ms
-from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.matches")
 
@@ -204,34 +203,15 @@ class MatchService:
     # the sweep ---------------------------------------------------------------------------------
     async def sweep(self) -> int:
         """Look at every live match whose look is due; the number looked at."""
-        due = await self.log.due(now_ms())
-        for match_id in due:
-            await self.log.look_at(match_id, now_ms() + LOOK_AGAIN_MS)  # a failure is retried later
-            try:
-                await self.advance(match_id)
-            except asyncio.CancelledError:
-                raise
-            except STORE_OUTAGES:
-                raise
-            except Exception:  # noqa: BLE001 - one match's trouble must not stop the others
-                raise_if_cancelled()
-                log.exception("match %s: the sweep could not go on", match_id)
-        return len(due)
+
+        async def look_again(match_id: str) -> None:
+            await self.log.look_at(match_id, now_ms() + LOOK_AGAIN_MS)
+
+        return await look_at_each(await self.log.due(now_ms()), look_again, self.advance, "match", log)
 
     async def run(self) -> None:
         """Sweep for as long as the service runs; a store outage is waited out."""
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except STORE_OUTAGES as exc:
-                raise_if_cancelled()
-                log.warning("match sweep waits for the event store: %s", exc)
-            except Exception:  # noqa: BLE001
-                raise_if_cancelled()
-                log.exception("match sweep failed")
-            await asyncio.sleep(self.sweep_s)
+        await sweep_forever(self.sweep, self.sweep_s, "match", log)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -35,13 +35,12 @@ from domain.tournament.events import (
 )
 from domain.tournament.scores import standings
 from domain.tournament.state import HOUSE_TABLE, TournamentState
-from service.app.cancellation import raise_if_cancelled
 from service.app.commands.matches import MatchService
 from service.app.commands.terms import PACES
 from service.app.games import kit
 from service.app.state.match_log import MatchNotFound
+from service.app.sweeps import look_at_each, sweep_forever
 from service.store.event_store import VersionConflict, now_ms
-from service.store.outages import STORE_OUTAGES
 from service.store.tournaments import TournamentNotFound, TournamentStore, token_digest
 
 log = logging.getLogger("dealstream.tournaments")
@@ -517,33 +516,13 @@ class TournamentService:
         return out
 
     async def sweep(self) -> int:
-        due = await self.store.due(now_ms())
-        for tournament_id in due:
+        async def look_again(tournament_id: str) -> None:
             await self.store.look_at(tournament_id, now_ms() + LEASE_MS)
-            try:
-                await self.advance(tournament_id)
-            except asyncio.CancelledError:
-                raise
-            except STORE_OUTAGES:
-                raise
-            except Exception:  # noqa: BLE001 - one tournament's trouble must not stop the others
-                raise_if_cancelled()
-                log.exception("tournament %s: the runner could not go on", tournament_id)
-        return len(due)
+
+        return await look_at_each(await self.store.due(now_ms()), look_again, self.advance, "tournament", log)
 
     async def run(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except STORE_OUTAGES as exc:
-                raise_if_cancelled()
-                log.warning("tournament runner waits for the event store: %s", exc)
-            except Exception:  # noqa: BLE001
-                raise_if_cancelled()
-                log.exception("tournament sweep failed")
-            await asyncio.sleep(self.sweep_s)
+        await sweep_forever(self.sweep, self.sweep_s, "tournament", log)
 
     def close(self) -> None:
         self.store.close()
