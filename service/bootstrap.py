@@ -179,7 +179,9 @@ def application(
     deals.own_batches = hub  # the batches this process appends reach its streams without a read
     live = LiveStreams(folds, presence, hub)
     chat = ChatStore(redis, settings.prefix, store.archived)
-    chat_relay = ChatRelay(hub, chat)  # the seats' streams carry their chat
+    watch_chat = ChatStore(redis, settings.prefix, store.archived, room="watch")
+    # the seats' streams carry their chat, the spectators' streams their room
+    chat_relay = ChatRelay(hub, chat, watch_chat)
     # matches (TB-5), reviews, and the clock keeper that acts for seats whose time ran out (TB-2.5)
     matches = MatchService(deals, reads.match_log)
     reviews = Reviews(store, ReviewPool(settings.review_workers, settings.review_nice), metrics)
@@ -202,6 +204,7 @@ def application(
         ),
         tickets=StreamTickets(store),
         chat=chat,
+        watch_chat=watch_chat,
         accounts=accounts,
         client_address=ClientAddress(settings.trusted_proxies),
         follow=FollowOn(deals, accounts.hand_seat, lambda: bool(hub.closing)),

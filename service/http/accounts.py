@@ -161,7 +161,7 @@ COOKIE_ROUTES = frozenset(
         ("DELETE", "/sessions"), ("DELETE", "/accounts/me"), ("POST", "/accounts/me/device-codes"),
         ("POST", "/deals/{deal_id}/my-seat"), ("POST", "/deals"), ("POST", "/matches"),
         ("POST", "/deals/{deal_id}/join"), ("POST", "/deals/{deal_id}/rematch"),
-        ("POST", "/seeks"), ("DELETE", "/seeks/{seek_id}"),
+        ("POST", "/seeks"), ("DELETE", "/seeks/{seek_id}"), ("POST", "/deals/{deal_id}/watchers/chat"),
         ("POST", "/tournaments/{tournament_id}/entries"),
         ("POST", "/tournaments/{tournament_id}/withdrawals"),
     }

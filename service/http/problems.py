@@ -62,6 +62,7 @@ _DS_STATUS = {
     "DS-41": 422,  # a rated table with a seat that is neither the signed-in account's nor a house bot
     "DS-42": 404,  # no ratings: an unknown game, or an account name never rated
     "DS-43": 409,  # a chat message for a deal already moved to the archive
+    "DS-44": 404,  # the deal has no spectators' room (its creator did not allow spectators)
     "DS-45": 422,  # a chat message that is empty, too long, or holds control characters
     "DS-46": 429,  # too many chat messages from this seat
     "DS-50": 422,  # a quick play seek that names no game or a bad bots_after_s
@@ -97,7 +98,7 @@ _TITLES = {
 _RULE_TITLES = {
     "DS-24": "Deal log does not replay", "DS-27": "Player key required", "DS-34": "Sign-in required",
     "DS-35": "Sign-in failed", "DS-37": "Password not accepted",
-    "DS-41": "Table cannot be rated", "DS-43": "Chat closed",
+    "DS-41": "Table cannot be rated", "DS-43": "Chat closed", "DS-44": "No spectators' room",
     "DS-45": "Chat message not accepted", "DS-50": "Seek not accepted", "DS-51": "No such seek",
     "DS-56": "Arbiter token required",
 }  # fmt: skip

@@ -15,7 +15,7 @@ from domain.game import GAMES
 from projections.review import Review
 from service.app import seeks
 from service.app.analysis.reviews import ReviewedSeats, ReviewProgress
-from service.app.chat import ChatLog, ChatMessage, ChatPost
+from service.app.chat import ChatLog, ChatMessage, ChatPost, WatcherLog, WatcherMessage
 from service.app.commands.terms import CommandAnswer
 from service.app.games import kit
 from service.app.reads import answers
@@ -264,6 +264,28 @@ ROUTES: tuple[Route, ...] = (
         parameters=(DEAL_ID,),
         seat="required",
         errors=("DS-8", "DS-7", "DS-12"),
+    ),
+    Route(
+        "POST",
+        "/deals/{deal_id}/watchers/chat",
+        "post_watch_chat",
+        "a word in the spectators' room from the signed-in account (its name shown): free text or a "
+        "set phrase, as at the table; only at a table open to spectators; the spectators' streams "
+        "carry it, never the seats'",
+        (Answer(201, WatcherMessage),),
+        request=ChatPost,
+        parameters=(DEAL_ID,),
+        errors=("DS-39", "DS-34", "DS-7", "DS-44", "DS-5", "DS-10", "DS-43", "DS-45", "DS-46", "DS-12"),
+    ),
+    Route(
+        "GET",
+        "/deals/{deal_id}/watchers/chat",
+        "read_watch_chat",
+        "the spectators' room, oldest first (the newest 200), for anyone; only at a table open to "
+        "spectators",
+        (Answer(200, WatcherLog),),
+        parameters=(DEAL_ID,),
+        errors=("DS-7", "DS-44", "DS-12"),
     ),
     Route(
         "POST",

@@ -24,7 +24,7 @@ from domain.errors import RuleViolation
 from service import __version__
 from service.app.accounts import Accounts
 from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
-from service.app.chat import ChatLog, ChatMessage, ChatPost, checked
+from service.app.chat import ChatLog, ChatMessage, ChatPost, WatcherLog, WatcherMessage, checked
 from service.app.chat.relay import ChatRelay
 from service.app.commands.clocks import ClockKeeper
 from service.app.commands.deals import DealService
@@ -181,6 +181,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         quick: QuickPlay,
         tournaments: TournamentService,
         keepalive: float = KEEPALIVE_S,
+        watch_chat: ChatStore | None = None,
     ) -> None:
         self.deals = deals
         self.store: EventStore = deals.store
@@ -202,6 +203,8 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         self.account_signin_limiter = limiters.account_signin
         # a word at the table: kept beside the deal, never in its log
         self.chat = chat
+        # the spectators' room of a deal open to them: apart from the seats' chat
+        self.watch_chat = watch_chat or ChatStore(chat.redis, chat.prefix, chat.archive, room="watch")
         self.accounts = accounts  # accounts and sessions
         self.tickets = tickets  # stream tickets instead of tokens in URLs
         self.keepalive = keepalive
@@ -495,6 +498,32 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         deal_id = request.match_info["deal_id"]
         await self.deals.seats.authenticate(deal_id, bearer(request))
         return json_response(ChatLog(messages=await self.chat.messages(deal_id)))
+
+    async def _watch_room(self, deal_id: str) -> None:
+        """DS-44 (404) unless the deal's creator allowed spectators: only then has it a
+        spectators' room (DS-7 for a deal that does not exist)."""
+        if not (await self.reads.folds.load(deal_id)).spectators:
+            raise RuleViolation("DS-44", "this table has no spectators' room")
+
+    async def post_watch_chat(self, request: web.Request) -> web.Response:
+        """A signed-in account's word in the spectators' room: 201 and the message as stored.
+        No seat token is read; the name shown is the account's."""
+        deal_id = request.match_info["deal_id"]
+        account = await self._account(request)  # 401 before anything else
+        await self._watch_room(deal_id)
+        text, phrase = checked(parse(await read_body(request), ChatPost))
+        wait = await self.chat_limiter.allow(f"{deal_id}:watch:{account.id}")
+        if wait is not None:
+            raise BudgetSpent("DS-46", f"too many chat messages from this account; wait {wait} s", wait)
+        message = WatcherMessage(name=account.name, text=text, at=int(time.time() * 1000), phrase=phrase)
+        await self.watch_chat.add(deal_id, message)
+        return json_response(message, status=201)
+
+    async def read_watch_chat(self, request: web.Request) -> web.Response:
+        """The spectators' room, oldest first: for anyone, while the deal has one."""
+        deal_id = request.match_info["deal_id"]
+        await self._watch_room(deal_id)
+        return json_response(WatcherLog(messages=await self.watch_chat.watcher_messages(deal_id)))
 
     async def stream_ticket(self, request: web.Request) -> web.Response:
         """A single-use ticket for one stream of the token's seat (``?ticket=``)."""

@@ -309,7 +309,10 @@ class EventStore:
         count: int,
         meta: dict[str, str],
         chat_said: int = 0,
+        watch_said: int = 0,
     ) -> int:
         """Delete the deal's keys iff it is still what was archived (``DealRemoval``): 0 removed,
-        1 lease lost, 2 log changed, 3 meta changed, 4 chat said since its copy."""
-        return await self.removal.remove_archived(deal_id, lease_token, head_hash, count, meta, chat_said)
+        1 lease lost, 2 log changed, 3 meta changed, 4 chat (either room) said since its copy."""
+        return await self.removal.remove_archived(
+            deal_id, lease_token, head_hash, count, meta, chat_said, watch_said
+        )

@@ -37,7 +37,7 @@ class DealRemoval:
         keys = self.keys
         return [
             keys.events(deal_id), keys.meta(deal_id), keys.commands(deal_id), keys.archive_lease(deal_id),
-            keys.chat(deal_id), keys.chat_said(deal_id),
+            keys.chat(deal_id), keys.chat_said(deal_id), keys.watch_chat(deal_id), keys.watch_chat_said(deal_id),
         ]  # fmt: skip
 
     async def delete_deal(self, deal_id: str) -> None:
@@ -67,12 +67,16 @@ class DealRemoval:
             None if head is None else text(head),
         )
 
-    async def chat_snapshot(self, deal_id: str) -> tuple[int, list[bytes]]:
-        """(messages ever said, the kept messages as stored) of the deal's chat, in one round
-        trip; the removal script checks the count again before it deletes the chat."""
+    async def chat_snapshot(self, deal_id: str, watch: bool = False) -> tuple[int, list[bytes]]:
+        """(messages ever said, the kept messages as stored) of the deal's chat (``watch``: of
+        its spectators' room), in one round trip; the removal script checks the count again
+        before it deletes the room."""
+        keys = self.keys
+        said_key = keys.watch_chat_said(deal_id) if watch else keys.chat_said(deal_id)
+        list_key = keys.watch_chat(deal_id) if watch else keys.chat(deal_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.get(self.keys.chat_said(deal_id))
-        pipe.lrange(self.keys.chat(deal_id), 0, -1)
+        pipe.get(said_key)
+        pipe.lrange(list_key, 0, -1)
         said, messages = await pipe.execute()
         return int(said or 0), [m if isinstance(m, bytes) else m.encode() for m in messages]
 
@@ -84,10 +88,12 @@ class DealRemoval:
         count: int,
         meta: dict[str, str],
         chat_said: int = 0,
+        watch_said: int = 0,
     ) -> int:
         """Delete the deal's keys and index entries iff the lease is ``lease_token``'s and the
-        log, meta and chat are still the archived ones. 0 removed, 1 lease lost, 2 log changed,
-        3 meta changed, 4 a chat message came since the chat's copy (``remove_archived.lua``);
+        log, meta and both chat rooms are still the archived ones. 0 removed, 1 lease lost, 2 log
+        changed, 3 meta changed, 4 a chat message (either room) came since the chat's copy
+        (``remove_archived.lua``);
         nothing is written unless 0.
 
         On one server the index entries go in the same script. On Redis Cluster the indexes
@@ -98,7 +104,7 @@ class DealRemoval:
         if not on_cluster:
             keys += [self.keys.index, self.keys.public_index, self.keys.finished_index]
         metas = (part for item in meta.items() for part in item)
-        args = (lease_token, deal_id, head_hash, count, chat_said, *metas)
+        args = (lease_token, deal_id, head_hash, count, chat_said, watch_said, *metas)
         try:
             answer = int(await self.redis.evalsha(_REMOVE_SHA, len(keys), *keys, *args))
         except NoScriptError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 class StoreKeys:
-    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving|chat|chat:n``
+    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving|chat|chat:n|chat:watch|chat:watch:n``
     and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``,
     ``…:deals:open`` (with ``…:deals:open:built``); a
     player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests
@@ -61,6 +61,15 @@ class StoreKeys:
     def chat_said(self, deal_id: str) -> str:
         """How many chat messages the deal was ever said (the chat list keeps the newest)."""
         return f"{self.prefix}:{{{deal_id}}}:chat:n"
+
+    def watch_chat(self, deal_id: str) -> str:
+        """The spectators' room of the deal (newest messages, oldest first), apart from the
+        seats' chat; also the channel a new message in it rings."""
+        return f"{self.prefix}:{{{deal_id}}}:chat:watch"
+
+    def watch_chat_said(self, deal_id: str) -> str:
+        """How many messages the spectators' room was ever said."""
+        return f"{self.prefix}:{{{deal_id}}}:chat:watch:n"
 
     def archive_lease(self, deal_id: str) -> str:
         return f"{self.prefix}:{{{deal_id}}}:archiving"

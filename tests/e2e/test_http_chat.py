@@ -1,7 +1,9 @@
 """Through HTTP: a word at the table. A seat posts, the other seats read it; nobody else does
 (no token, a spectator, another deal's seat); bad text and bursts are refused and store nothing;
 the chat is never in the deal's log nor its hash chain, and stays once the deal is over; a
-second service process on the same store sees the same chat."""
+second service process on the same store sees the same chat. The spectators' room: signed-in
+accounts write it, anyone reads it, only at a table open to spectators (DS-44 otherwise), and it
+never mixes with the seats' chat, in reads or in streams."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 
 from service.http.routes import CHAT_RELAY
 from tests.e2e.conftest import auth, create_deal, expect_problem, play_as_human, wait_for
+from tests.e2e.test_http_accounts import call, sign_up
 
 pytestmark = pytest.mark.redis
 
@@ -236,3 +239,103 @@ async def test_a_seats_stream_on_another_process_carries_a_word_said_here(http, 
         assert (await http.post(f"/deals/{deal_id}/chat", json=said, headers=auth(tokens["0"]))).status == 201
         heard = await _next_event(stream, "chat", 10.0)
         assert heard is not None and heard["text"] == "across processes" and heard["seat"] == 0
+
+
+# the spectators' room ---------------------------------------------------------------------
+
+
+async def _watch(http, deal_id: str) -> list[dict]:
+    resp = await http.get(f"/deals/{deal_id}/watchers/chat")
+    assert resp.status == 200, await resp.text()
+    return (await resp.json())["messages"]
+
+
+async def _watch_post(http, deal_id: str, session: str | None, body: dict):
+    resp = await call(http, "POST", f"/deals/{deal_id}/watchers/chat", session, json=body)
+    return resp
+
+
+async def test_a_watcher_posts_and_anyone_reads_the_room_apart_from_the_seats(http):
+    created = await _table(http, spectators=True)
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    kim = await sign_up(http, "Kim Watch")
+    lee = await sign_up(http, "Lee Watch")
+    resp = await _watch_post(http, deal_id, kim, {"text": "  what a <i>hand</i>  "})
+    assert resp.status == 201, await resp.text()
+    posted = await resp.json()
+    assert posted["name"] == "Kim Watch" and posted["text"] == "what a <i>hand</i>" and "seat" not in posted
+    assert (await _watch_post(http, deal_id, lee, {"phrase": "nice"})).status == 201
+    assert (
+        await http.post(f"/deals/{deal_id}/chat", json={"text": "seats-only-words"}, headers=auth(tokens["0"]))
+    ).status == 201
+    # anyone reads the room (no session, no token): the watchers' words, never the seats'
+    room = await _watch(http, deal_id)
+    assert [(m["name"], m["text"], m.get("phrase", False)) for m in room] == [
+        ("Kim Watch", "what a <i>hand</i>", False),
+        ("Lee Watch", "nice", True),
+    ]
+    assert "seats-only-words" not in json.dumps(room)
+    # and the seats' chat never shows the room
+    seats = await _chat(http, deal_id, tokens["1"])
+    assert [m["text"] for m in seats] == ["seats-only-words"]
+    # a seat token is not used here: a seat's token alone (no session) cannot write the room
+    resp = await http.post(f"/deals/{deal_id}/watchers/chat", json={"text": "x"}, headers=auth(tokens["0"]))
+    await expect_problem(resp, 401, "DS-34")
+    # the same checks as the seats' chat; bursts per account
+    await expect_problem(await _watch_post(http, deal_id, kim, {"text": ""}), 422, "DS-45")
+    answers = [(await _watch_post(http, deal_id, lee, {"text": f"w{i}"})).status for i in range(6)]
+    assert answers[:4] == [201] * 4 and answers[4:] == [429, 429]  # 5 per 10 s: one said before
+    assert (await _watch_post(http, deal_id, kim, {"text": "still me"})).status == 201
+    assert [m["text"] for m in await _watch(http, deal_id)][-1] == "still me"
+
+
+async def test_no_spectators_no_room_and_no_session_no_word(http, store):
+    created = await _table(http)  # people only: spectators off by default
+    deal_id = created["deal_id"]
+    kim = await sign_up(http, "Kim Nowatch")
+    await expect_problem(await _watch_post(http, deal_id, kim, {"text": "anyone?"}), 404, "DS-44")
+    await expect_problem(await http.get(f"/deals/{deal_id}/watchers/chat"), 404, "DS-44")
+    assert not await store.redis.exists(store.keys.watch_chat(deal_id), store.keys.watch_chat_said(deal_id))
+    await expect_problem(await http.get("/deals/nosuchdeal/watchers/chat"), 404, "DS-7")
+    open_table = await _table(http, spectators=True)
+    await expect_problem(
+        await _watch_post(http, open_table["deal_id"], None, {"text": "hi"}), 401, "DS-34"
+    )
+    await expect_problem(
+        await _watch_post(http, open_table["deal_id"], "not-a-session", {"text": "hi"}), 401, "DS-34"
+    )
+    assert await _watch(http, open_table["deal_id"]) == []
+    resp = await call(
+        http, "POST", f"/deals/{open_table['deal_id']}/watchers/chat", kim,
+        json={"text": "cross"}, headers={"Origin": "https://elsewhere.example"},
+    )  # fmt: skip
+    await expect_problem(resp, 403, "DS-39")
+    assert await _watch(http, open_table["deal_id"]) == []
+
+
+async def test_a_spectators_stream_carries_the_room_and_a_seats_does_not(http):
+    created = await _table(http, spectators=True)
+    deal_id, tokens = created["deal_id"], created["tokens"]
+    kim = await sign_up(http, "Kim Stream")
+    seat_stream = await http.get(f"/deals/{deal_id}/events/stream", headers=auth(tokens["1"]))
+    watcher = await http.get(f"/deals/{deal_id}/events/stream")
+    assert seat_stream.status == 200 and watcher.status == 200
+    relay = http.app[CHAT_RELAY]
+
+    async def listening():
+        return relay.listening(deal_id) and relay.listening_watchers(deal_id)
+
+    await wait_for(listening)
+    assert (await _watch_post(http, deal_id, kim, {"text": "from the rail"})).status == 201
+    heard = await _next_event(watcher, "chat", 10.0)
+    assert heard == {"name": "Kim Stream", "text": "from the rail", "at": heard["at"]}
+    assert await _next_event(seat_stream, "chat", 0.5) is None  # the seats never hear the room
+    # and a seat's word reaches the seat's stream, not the spectator's
+    assert (
+        await http.post(f"/deals/{deal_id}/chat", json={"text": "at the table"}, headers=auth(tokens["0"]))
+    ).status == 201
+    heard = await _next_event(seat_stream, "chat", 10.0)
+    assert heard is not None and heard["text"] == "at the table"
+    assert await _next_event(watcher, "chat", 0.5) is None
+    seat_stream.close()
+    watcher.close()

@@ -38,6 +38,7 @@ import msgspec
 
 from domain.envelope import record_hash, verify_chain
 from service.app.cancellation import raise_if_cancelled
+from service.app.chat import WATCH_SUFFIX
 from service.store.archive import Archive, ArchiveConflict, ArchivedDeal
 from service.store.event_store import EventStore, now_ms
 
@@ -213,13 +214,19 @@ class Archiver:
                 said, chat = await self.store.removal.chat_snapshot(deal_id)
                 if said:
                     await self.archive.put_chat(deal_id, said, chat)
+                # the spectators' room, under its own row (``<deal_id>#watch``)
+                watch_said, watch = await self.store.removal.chat_snapshot(deal_id, watch=True)
+                if watch_said:
+                    await self.archive.put_chat(deal_id + WATCH_SUFFIX, watch_said, watch)
                 self._step("copied", number)
                 await self._verify(deal)
                 if said and await self.archive.chat(deal_id) != (said, chat):
                     raise CopyMismatch("the archived chat differs from Redis's")
+                if watch_said and await self.archive.chat(deal_id + WATCH_SUFFIX) != (watch_said, watch):
+                    raise CopyMismatch("the archived spectators' room differs from Redis's")
                 self._step("verified", number)
                 answer = await self.store.remove_archived(
-                    deal_id, token, deal.head_hash, len(deal.records), deal.meta, said
+                    deal_id, token, deal.head_hash, len(deal.records), deal.meta, said, watch_said
                 )
                 if answer == 0:
                     removed = True

@@ -3,7 +3,8 @@
 Chat is not part of a deal's log: it never enters the hash chain, a replay or an audit. A
 message is free text (1 to 200 characters once trimmed, counted as code points, in NFC, with no
 control characters) or one of a few set phrases, named by id and shown in each reader's own
-language by the client. This module is pure (``service.store.chat`` keeps the messages,
+language by the client. The spectators of a deal open to them have a room of their own
+(``WatcherMessage``), written by signed-in accounts and never mixed with the seats'. This module is pure (``service.store.chat`` keeps the messages,
 ``relay`` hands them to the seats' live streams).
 """
 
@@ -17,6 +18,7 @@ from domain.errors import RuleViolation
 
 MAX_CHARS = 200
 KEPT = 200  # the newest messages a deal keeps
+WATCH_SUFFIX = "#watch"  # the archive keeps a deal's spectators' room under ``<deal_id>#watch``
 # the set phrases, by id; the web client words each one in five languages
 PHRASES = ("gg", "nice", "thanks", "hurry", "oops", "hello", "sorry")
 
@@ -41,6 +43,20 @@ class ChatMessage(msgspec.Struct, omit_defaults=True):
 
 class ChatLog(msgspec.Struct):
     messages: list[ChatMessage]
+
+
+class WatcherMessage(msgspec.Struct, omit_defaults=True):
+    """One message in the spectators' room: the signed-in account's name, the text (a
+    phrase's id for a phrase) and when (ms since the epoch); no seat, the room has none."""
+
+    name: str
+    text: str
+    at: int
+    phrase: bool = False
+
+
+class WatcherLog(msgspec.Struct):
+    messages: list[WatcherMessage]
 
 
 def _control(ch: str) -> bool:

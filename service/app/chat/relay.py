@@ -1,8 +1,10 @@
-"""The seats' live streams carry the chat: each process listens on the chat doorbell of every
-deal it streams to a seat (``service.store.chat`` rings it with the message's number after
-keeping the message) and hands each new message to those seats' subscriptions as a ``chat``
-item; ``service.app.live.streams`` makes it a ``chat`` message. Spectators' streams never get
-one. Any process may keep a message, so every process hears every deal's doorbell it needs."""
+"""The live streams carry the chat: each process listens on the chat doorbell of every deal it
+streams to a seat (``service.store.chat`` rings it with the message's number after keeping the
+message) and hands each new message to those seats' subscriptions as a ``chat`` item;
+``service.app.live.streams`` makes it a ``chat`` message. The spectators' room goes the same
+way to the spectators' streams only: each room has its own relay (``_RoomRelay``), and a seat's
+stream never gets the spectators' words nor a spectator's the seats'. Any process may keep a
+message, so every process hears every deal's doorbell it needs."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -43,9 +46,36 @@ def _at(raw: bytes) -> int:
 
 
 class ChatRelay:
-    def __init__(self, hub: StreamHub, chat: ChatStore) -> None:
+    """The seats' room to the seats' streams and, given ``watch``, the spectators' room to the
+    spectators' streams."""
+
+    def __init__(self, hub: StreamHub, chat: ChatStore, watch: ChatStore | None = None) -> None:
+        self.seats = _RoomRelay(hub, chat, for_seats=True)
+        self.watchers = None if watch is None else _RoomRelay(hub, watch, for_seats=False)
+
+    def listening(self, deal_id: str) -> bool:
+        """Redis confirmed this process hears the deal's seats' chat doorbell (for tests)."""
+        return self.seats.listening(deal_id)
+
+    def listening_watchers(self, deal_id: str) -> bool:
+        """Likewise for the deal's spectators' room (for tests)."""
+        return self.watchers is not None and self.watchers.listening(deal_id)
+
+    async def run(self) -> None:
+        rooms = [self.seats] if self.watchers is None else [self.seats, self.watchers]
+        await asyncio.gather(*(room.run() for room in rooms))
+
+    def close(self) -> None:
+        self.seats.close()
+        if self.watchers is not None:
+            self.watchers.close()
+
+
+class _RoomRelay:
+    def __init__(self, hub: StreamHub, chat: ChatStore, for_seats: bool) -> None:
         self.hub = hub
         self.chat = chat
+        self.for_seats = for_seats
         self._seen: dict[str, int] = {}  # by deal: the number of the last message handed out
         self._closed = False
 
@@ -53,11 +83,17 @@ class ChatRelay:
         """Redis confirmed this process hears the deal's chat doorbell (for tests)."""
         return deal_id in self._seen
 
+    def _reader(self, sub: Any) -> bool:
+        """Whether the subscription reads this room: a seat's the seats', a spectator's the
+        spectators'."""
+        return (sub.viewer.seat is not None) == self.for_seats
+
     def _seated_deals(self) -> set[str]:
+        """The deals with a stream here that reads this room."""
         return {
             deal_id
             for deal_id, feed in self.hub.feeds.items()
-            if any(sub.viewer.seat is not None for sub in feed.subscribers)
+            if any(self._reader(sub) for sub in feed.subscribers)
         }
 
     async def run(self) -> None:
@@ -129,7 +165,7 @@ class ChatRelay:
         if feed is None or not raws:
             return
         for sub in list(feed.subscribers):
-            if sub.viewer.seat is not None and sub.reason is None:
+            if self._reader(sub) and sub.reason is None:
                 for raw in raws:
                     sub.queue.put_nowait(ChatLine(raw))
 

@@ -106,7 +106,7 @@ class Live:
                     return
             while True:
                 item = await sub.queue.get()
-                if isinstance(item, ChatLine):  # a word among the seats (seats' streams only)
+                if isinstance(item, ChatLine):  # a word in the room this stream reads (``relay``)
                     yield Part([], [(None, "chat", item.data)], sub.position), sub.position
                     continue
                 if item is CLOSE:
