@@ -281,8 +281,7 @@ ROUTES: tuple[Route, ...] = (
         "GET",
         "/deals/{deal_id}/watchers/chat",
         "read_watch_chat",
-        "the spectators' room, oldest first (the newest 200), for anyone; only at a table open to "
-        "spectators",
+        "the spectators' room, oldest first (the newest 200), for anyone; only at a table open to spectators",
         (Answer(200, WatcherLog),),
         parameters=(DEAL_ID,),
         errors=("DS-7", "DS-44", "DS-12"),

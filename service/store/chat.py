@@ -1,10 +1,11 @@
 """A deal's chat in Redis: ``<prefix>:{<deal>}:chat``, a list of the newest messages (JSON,
 oldest first), in the deal's hash slot beside its log but never in it, so it has no part in the
-hash chain. Each message is also published on the same name, for the seats' live streams of
-every process. The spectators' room is a second store of this kind (``room="watch"``) under
-``…:chat:watch`` and ``…:chat:watch:n``, in the same slot, never mixed with the seats'. When the archiver moves a finished deal out of Redis, its chat goes with it into
-the archive (``Archive.put_chat``) and is read from there; a deal that left Redis takes no more
-messages (DS-43), so nothing said is left behind."""
+hash chain. Each message is also published on the same name, for the live streams of every
+process. The spectators' room is a second store of this kind (``room="watch"``) under
+``…:chat:watch`` and ``…:chat:watch:n``, in the same slot, never mixed with the seats'. When
+the archiver moves a finished deal out of Redis, its chat goes with it into the archive
+(``Archive.put_chat``; the room under ``<deal_id>#watch``) and is read from there; a deal that
+left Redis takes no more messages (DS-43), so nothing said is left behind."""
 
 from __future__ import annotations
 

@@ -37,7 +37,8 @@ class DealRemoval:
         keys = self.keys
         return [
             keys.events(deal_id), keys.meta(deal_id), keys.commands(deal_id), keys.archive_lease(deal_id),
-            keys.chat(deal_id), keys.chat_said(deal_id), keys.watch_chat(deal_id), keys.watch_chat_said(deal_id),
+            keys.chat(deal_id), keys.chat_said(deal_id),
+            keys.watch_chat(deal_id), keys.watch_chat_said(deal_id),
         ]  # fmt: skip
 
     async def delete_deal(self, deal_id: str) -> None:

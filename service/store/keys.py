@@ -12,7 +12,8 @@ from __future__ import annotations
 
 
 class StoreKeys:
-    """Key names under one prefix: ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving|chat|chat:n|chat:watch|chat:watch:n``
+    """Key names under one prefix:
+    ``<prefix>:{<deal>}:events|meta|cmds|presence|archiving|chat|chat:n|chat:watch|chat:watch:n``
     and ``<prefix>:deals``, ``…:deals:public``, ``…:deals:finished``, ``…:deals:clocks``,
     ``…:deals:open`` (with ``…:deals:open:built``); a
     player's deals ``<prefix>:{player:<digest>}:deals`` and the salt of those digests

@@ -265,9 +265,8 @@ async def test_a_watcher_posts_and_anyone_reads_the_room_apart_from_the_seats(ht
     posted = await resp.json()
     assert posted["name"] == "Kim Watch" and posted["text"] == "what a <i>hand</i>" and "seat" not in posted
     assert (await _watch_post(http, deal_id, lee, {"phrase": "nice"})).status == 201
-    assert (
-        await http.post(f"/deals/{deal_id}/chat", json={"text": "seats-only-words"}, headers=auth(tokens["0"]))
-    ).status == 201
+    said = {"text": "seats-only-words"}
+    assert (await http.post(f"/deals/{deal_id}/chat", json=said, headers=auth(tokens["0"]))).status == 201
     # anyone reads the room (no session, no token): the watchers' words, never the seats'
     room = await _watch(http, deal_id)
     assert [(m["name"], m["text"], m.get("phrase", False)) for m in room] == [
@@ -298,9 +297,7 @@ async def test_no_spectators_no_room_and_no_session_no_word(http, store):
     assert not await store.redis.exists(store.keys.watch_chat(deal_id), store.keys.watch_chat_said(deal_id))
     await expect_problem(await http.get("/deals/nosuchdeal/watchers/chat"), 404, "DS-7")
     open_table = await _table(http, spectators=True)
-    await expect_problem(
-        await _watch_post(http, open_table["deal_id"], None, {"text": "hi"}), 401, "DS-34"
-    )
+    await expect_problem(await _watch_post(http, open_table["deal_id"], None, {"text": "hi"}), 401, "DS-34")
     await expect_problem(
         await _watch_post(http, open_table["deal_id"], "not-a-session", {"text": "hi"}), 401, "DS-34"
     )

@@ -4,8 +4,9 @@ Chat is not part of a deal's log: it never enters the hash chain, a replay or an
 message is free text (1 to 200 characters once trimmed, counted as code points, in NFC, with no
 control characters) or one of a few set phrases, named by id and shown in each reader's own
 language by the client. The spectators of a deal open to them have a room of their own
-(``WatcherMessage``), written by signed-in accounts and never mixed with the seats'. This module is pure (``service.store.chat`` keeps the messages,
-``relay`` hands them to the seats' live streams).
+(``WatcherMessage``), written by signed-in accounts and never mixed with the seats'. This
+module is pure (``service.store.chat`` keeps the messages, ``relay`` hands them to the live
+streams).
 """
 
 from __future__ import annotations
