@@ -1,15 +1,18 @@
-// A word at the table: the seats' chat panel of a live page, opened by a button. Every message
-// is shown with textContent, never as markup. Spectators have no chat (the server gives them
-// none). Muting a person is this browser's own choice: the muted seats of a deal are kept in
+// A word at the table: the chat panel of a live page, opened by a button. A seat's page shows the
+// seats' chat; a spectator's page, at a table open to spectators, the spectators' room instead
+// (read by anyone, written by a signed-in account; the two never mix, the server keeps them
+// apart). Every message is shown with textContent, never as markup. Muting a person is this
+// browser's own choice: the muted seats (or, in the room, names) of a deal are kept in
 // localStorage, and their messages are not shown here; the server stores no mutes.
 import { t, addStrings } from "./i18n.js";
 import { api, store } from "./net.js";
 import { CHAT_STRINGS } from "./i18n_chat.js";
+import { currentAccount } from "./account.js";
 
 addStrings(CHAT_STRINGS);
 
 const PHRASES = ["gg", "nice", "thanks", "hurry", "oops", "hello", "sorry"];
-let current = null; // { ctx, root, list, messages }
+let current = null; // { ctx, root, list, messages, watch, me }
 
 function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
@@ -18,25 +21,29 @@ function el(tag, attrs = {}, text) {
   return node;
 }
 
-const muteKey = (deal) => "chat.mute." + deal;
-const muted = (deal) => new Set(store.get(muteKey(deal), []));
+// the seats' mutes by seat number, the room's by name, each deal's in its own key
+const muteKey = (chat) => (chat.watch ? "chat.mute.watch." : "chat.mute.") + chat.ctx.deal;
+const muted = (chat) => new Set(store.get(muteKey(chat), []));
+const person = (chat, m) => (chat.watch ? m.name : m.seat);
+const same = (x, m) => x.at === m.at && x.seat === m.seat && x.name === m.name && x.text === m.text;
+const chatPath = (chat) => `/deals/${chat.ctx.deal}/${chat.watch ? "watchers/chat" : "chat"}`;
 
 function who(m) { return m.name || t("chat.seat", { n: m.seat + 1 }); }
 function wording(m) { return m.phrase ? t("chat.phrase." + m.text) : m.text; }
 
 function draw(chat) {
-  const { ctx, list, messages } = chat;
-  const off = muted(ctx.deal);
+  const { list, messages } = chat;
+  const off = muted(chat);
   list.replaceChildren();
-  const shown = messages.filter((m) => !off.has(m.seat));
+  const shown = messages.filter((m) => !off.has(person(chat, m)));
   if (!shown.length) list.append(el("li", { class: "chat-empty" }, t("chat.empty")));
   for (const m of shown) {
     const li = el("li", { class: "chat-line" });
     li.append(el("b", { class: "chat-who" }, who(m) + ": "), el("span", { class: "chat-text" }, wording(m)));
-    if (m.seat !== ctx.seat) {
+    if (chat.watch ? m.name !== chat.me : m.seat !== chat.ctx.seat) {
       const b = el("button", { type: "button", class: "chat-mute", "aria-label": t("chat.mute", { name: who(m) }) }, "🔇");
       b.addEventListener("click", () => {
-        const set = muted(ctx.deal); set.add(m.seat); store.set(muteKey(ctx.deal), [...set]); draw(chat); drawMutes(chat);
+        const set = muted(chat); set.add(person(chat, m)); store.set(muteKey(chat), [...set]); draw(chat); drawMutes(chat);
       });
       li.append(b);
     }
@@ -46,13 +53,13 @@ function draw(chat) {
 }
 
 function drawMutes(chat) {
-  const { ctx, mutes } = chat;
+  const { mutes } = chat;
   mutes.replaceChildren();
-  for (const seat of muted(ctx.deal)) {
-    const name = chat.messages.find((m) => m.seat === seat)?.name || t("chat.seat", { n: seat + 1 });
+  for (const one of muted(chat)) {
+    const name = chat.watch ? one : chat.messages.find((m) => m.seat === one)?.name || t("chat.seat", { n: one + 1 });
     const b = el("button", { type: "button", class: "chat-unmute" }, t("chat.unmute", { name }));
     b.addEventListener("click", () => {
-      const set = muted(ctx.deal); set.delete(seat); store.set(muteKey(ctx.deal), [...set]); draw(chat); drawMutes(chat);
+      const set = muted(chat); set.delete(one); store.set(muteKey(chat), [...set]); draw(chat); drawMutes(chat);
     });
     mutes.append(b);
   }
@@ -60,8 +67,9 @@ function drawMutes(chat) {
 
 async function say(chat, body) {
   try {
-    const m = await api(`/deals/${chat.ctx.deal}/chat`, { method: "POST", token: chat.ctx.token, body });
-    if (!chat.messages.some((x) => x.at === m.at && x.seat === m.seat && x.text === m.text)) { chat.messages.push(m); draw(chat); }
+    // the room is written with the session cookie, never a seat token
+    const m = await api(chatPath(chat), { method: "POST", token: chat.watch ? undefined : chat.ctx.token, body });
+    if (!chat.messages.some((x) => same(x, m))) { chat.messages.push(m); draw(chat); }
     return true;
   } catch (e) {
     chat.status.textContent = t("chat.refused", { why: e?.problem?.detail || e?.message || "" });
@@ -69,13 +77,15 @@ async function say(chat, body) {
   }
 }
 
-function build(ctx) {
+function build(ctx, watch = false, me = null) {
   if (!document.querySelector("link[data-chat-css]")) {
     document.head.append(el("link", { rel: "stylesheet", href: "/web/chat.css", "data-chat-css": "" }));
   }
   const root = el("div", { class: "chat", id: "chat" });
-  const toggle = el("button", { type: "button", class: "chat-toggle", id: "chat-toggle", "aria-expanded": "false" }, t("chat.open"));
-  const panel = el("section", { class: "chat-panel", id: "chat-panel", hidden: "", "aria-label": t("chat.title") });
+  const title = watch ? t("chat.watch.title") : t("chat.title");
+  const opener = watch ? t("chat.watch.open") : t("chat.open");
+  const toggle = el("button", { type: "button", class: "chat-toggle", id: "chat-toggle", "aria-expanded": "false" }, opener);
+  const panel = el("section", { class: "chat-panel", id: "chat-panel", hidden: "", "aria-label": title });
   const list = el("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
   const mutes = el("div", { class: "chat-mutes" });
   const phrases = el("div", { class: "chat-phrases" });
@@ -84,9 +94,13 @@ function build(ctx) {
   const send = el("button", { type: "submit", id: "chat-send" }, t("chat.send"));
   const status = el("p", { class: "chat-status", role: "status" });
   form.append(input, send);
-  panel.append(el("h2", {}, t("chat.title")), list, mutes, phrases, form, status);
+  if (watch && !me) { // reading for anyone, writing for the signed-in
+    panel.append(el("h2", {}, title), list, mutes, el("p", { class: "chat-signin", id: "chat-signin" }, t("chat.watch.signin")), status);
+  } else {
+    panel.append(el("h2", {}, title), list, mutes, phrases, form, status);
+  }
   root.append(toggle, panel);
-  const chat = { ctx, root, list, mutes, status, messages: [] };
+  const chat = { ctx, root, list, mutes, status, messages: [], watch, me };
   for (const id of PHRASES) {
     const b = el("button", { type: "button", class: "chat-phrase", "data-phrase": id }, t("chat.phrase." + id));
     b.addEventListener("click", () => say(chat, { phrase: id }));
@@ -96,7 +110,7 @@ function build(ctx) {
     const open = panel.hidden;
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? t("chat.close") : t("chat.open");
+    toggle.textContent = open ? t("chat.close") : opener;
     toggle.classList.remove("chat-new");
     if (open) { await load(chat); input.focus(); }
   });
@@ -113,19 +127,59 @@ function build(ctx) {
 
 async function load(chat) {
   try {
-    const { messages } = await api(`/deals/${chat.ctx.deal}/chat`, { token: chat.ctx.token });
+    const { messages } = await api(chatPath(chat), { token: chat.watch ? undefined : chat.ctx.token });
     // merged with what the stream brought meanwhile, each message once, in the order said
-    const has = (m, list) => list.some((x) => x.at === m.at && x.seat === m.seat && x.text === m.text);
+    const has = (m, list) => list.some((x) => same(x, m));
     chat.messages = [...messages, ...chat.messages.filter((m) => !has(m, messages))].sort((a, b) => a.at - b.at).slice(-200);
     draw(chat); drawMutes(chat);
   } catch { /* the stream brings what follows */ }
 }
 
-/** Called with each live stream the page opens: a seat's page gets the chat panel (one per
- * page), and the stream's `chat` messages go into it. */
+/** A spectator's page: the spectators' room, if the table has one (a GET answers 404 where
+ * spectators are off), with a form for a signed-in account. */
+async function mountRoom(ctx, es) {
+  if (!ctx.roomAsked) {
+    ctx.roomAsked = (async () => {
+      let messages;
+      try { ({ messages } = await api(`/deals/${ctx.deal}/watchers/chat`)); } catch { return null; }
+      const me = (await currentAccount())?.name || null;
+      if (ctx.closed) return null;
+      if (current && current.ctx !== ctx) { current.root.remove(); current = null; }
+      current = build(ctx, true, me);
+      current.messages = messages.slice(-200);
+      draw(current); drawMutes(current);
+      const watch = setInterval(() => {
+        if (ctx.closed && current?.ctx === ctx) { current.root.remove(); current = null; }
+        if (!current || current.ctx !== ctx) clearInterval(watch);
+      }, 1000);
+      return current;
+    })();
+  }
+  const chat = await ctx.roomAsked;
+  if (chat) listen(chat, es);
+}
+
+function listen(chat, es) {
+  // once this stream is in place (its first view), read the chat again: a word said between the
+  // first read and the stream's start reaches the page that way
+  es.addEventListener("view", () => { if (!es.chatSynced) { es.chatSynced = true; load(chat); } });
+  es.addEventListener("chat", (e) => {
+    let m; try { m = JSON.parse(e.data); } catch { return; }
+    if (chat.messages.some((x) => same(x, m))) return;
+    chat.messages.push(m);
+    if (chat.messages.length > 200) chat.messages.shift();
+    draw(chat);
+    const panel = chat.root.querySelector("#chat-panel");
+    if (panel.hidden && !muted(chat).has(person(chat, m))) chat.root.querySelector("#chat-toggle").classList.add("chat-new");
+  });
+}
+
+/** Called with each live stream the page opens: a seat's page gets the seats' chat panel, a
+ * spectator's page the spectators' room where the table has one (one panel per page), and the
+ * stream's `chat` messages go into it. */
 export function mountChat(ctx, es) {
   if (current && current.ctx !== ctx) { current.root.remove(); current = null; }
-  if (!ctx.token) return; // spectators: no chat
+  if (!ctx.token) { mountRoom(ctx, es); return; }
   if (!current) {
     current = build(ctx);
     const watch = setInterval(() => { // the page left the table
@@ -134,17 +188,5 @@ export function mountChat(ctx, es) {
     }, 1000);
     load(current);
   }
-  const chat = current;
-  // once this stream is in place (its first view), read the chat again: a word said between the
-  // first read and the stream's start reaches the page that way
-  es.addEventListener("view", () => { if (!es.chatSynced) { es.chatSynced = true; load(chat); } });
-  es.addEventListener("chat", (e) => {
-    let m; try { m = JSON.parse(e.data); } catch { return; }
-    if (chat.messages.some((x) => x.at === m.at && x.seat === m.seat && x.text === m.text)) return;
-    chat.messages.push(m);
-    if (chat.messages.length > 200) chat.messages.shift();
-    draw(chat);
-    const panel = chat.root.querySelector("#chat-panel");
-    if (panel.hidden && !muted(ctx.deal).has(m.seat)) chat.root.querySelector("#chat-toggle").classList.add("chat-new");
-  });
+  listen(current, es);
 }

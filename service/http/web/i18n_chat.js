@@ -2,6 +2,8 @@
 
 export const CHAT_STRINGS = {
   en: {
+    "chat.watch.open": "Spectators' chat", "chat.watch.title": "The spectators' room",
+    "chat.watch.signin": "Sign in to chat with the other spectators.",
     "chat.open": "Chat", "chat.close": "Close chat", "chat.title": "A word at the table",
     "chat.placeholder": "Say something (200 characters at most)", "chat.send": "Send",
     "chat.empty": "Nothing said yet.", "chat.mute": "Mute {name}", "chat.unmute": "Unmute {name}",
@@ -11,6 +13,8 @@ export const CHAT_STRINGS = {
     "chat.phrase.hello": "Hello!", "chat.phrase.sorry": "Sorry!",
   },
   pt: {
+    "chat.watch.open": "Conversa dos espectadores", "chat.watch.title": "A sala dos espectadores",
+    "chat.watch.signin": "Entre na sua conta para conversar com os outros espectadores.",
     "chat.open": "Conversa", "chat.close": "Fechar conversa", "chat.title": "Uma palavra à mesa",
     "chat.placeholder": "Diga algo (no máximo 200 caracteres)", "chat.send": "Enviar",
     "chat.empty": "Ainda ninguém disse nada.", "chat.mute": "Silenciar {name}", "chat.unmute": "Voltar a ouvir {name}",
@@ -20,6 +24,8 @@ export const CHAT_STRINGS = {
     "chat.phrase.hello": "Olá!", "chat.phrase.sorry": "Desculpe!",
   },
   nl: {
+    "chat.watch.open": "Chat van de toeschouwers", "chat.watch.title": "De zaal van de toeschouwers",
+    "chat.watch.signin": "Meld je aan om met de andere toeschouwers te chatten.",
     "chat.open": "Chat", "chat.close": "Chat sluiten", "chat.title": "Een woordje aan tafel",
     "chat.placeholder": "Zeg iets (hoogstens 200 tekens)", "chat.send": "Versturen",
     "chat.empty": "Nog niets gezegd.", "chat.mute": "{name} dempen", "chat.unmute": "{name} weer horen",
@@ -29,6 +35,8 @@ export const CHAT_STRINGS = {
     "chat.phrase.hello": "Hallo!", "chat.phrase.sorry": "Sorry!",
   },
   ar: {
+    "chat.watch.open": "دردشة المشاهدين", "chat.watch.title": "غرفة المشاهدين",
+    "chat.watch.signin": "سجّل الدخول لتتحدث مع المشاهدين الآخرين.",
     "chat.open": "دردشة", "chat.close": "إغلاق الدردشة", "chat.title": "كلمة على الطاولة",
     "chat.placeholder": "قل شيئًا (200 حرف على الأكثر)", "chat.send": "إرسال",
     "chat.empty": "لم يقل أحد شيئًا بعد.", "chat.mute": "كتم {name}", "chat.unmute": "إلغاء كتم {name}",
@@ -38,6 +46,8 @@ export const CHAT_STRINGS = {
     "chat.phrase.hello": "مرحبًا!", "chat.phrase.sorry": "آسف!",
   },
   fi: {
+    "chat.watch.open": "Katsojien keskustelu", "chat.watch.title": "Katsojien huone",
+    "chat.watch.signin": "Kirjaudu sisään keskustellaksesi muiden katsojien kanssa.",
     "chat.open": "Keskustelu", "chat.close": "Sulje keskustelu", "chat.title": "Sana pöydässä",
     "chat.placeholder": "Sano jotain (enintään 200 merkkiä)", "chat.send": "Lähetä",
     "chat.empty": "Kukaan ei ole vielä sanonut mitään.", "chat.mute": "Mykistä {name}", "chat.unmute": "Poista mykistys: {name}",
