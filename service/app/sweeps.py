@@ -36,10 +36,15 @@ async def look_at_each(
 
 
 async def sweep_forever(
-    sweep: Callable[[], Awaitable[int]], every_s: float, what: str, log: logging.Logger
+    sweep: Callable[[], Awaitable[int]],
+    every_s: float,
+    what: str,
+    log: logging.Logger,
+    stopped: Callable[[], bool] = lambda: False,
 ) -> None:
-    """``sweep`` every ``every_s`` seconds until cancelled; a store outage is waited out."""
-    while True:
+    """``sweep`` every ``every_s`` seconds until cancelled or ``stopped()``; a store outage is
+    waited out. ``stopped`` ends the loop even where a client swallowed the cancellation."""
+    while not stopped():
         try:
             await sweep()
         except asyncio.CancelledError:

@@ -692,6 +692,7 @@ def build_app(
         await hub.close()
 
     async def on_cleanup(app: web.Application) -> None:
+        api.tournaments.stop()  # its loop ends at its next turn even if a cancellation is lost
         for task in background:
             task.cancel()
         # bounded: a background loop that does not stop (a client that swallowed its

@@ -71,6 +71,7 @@ class TournamentService:
         self.store = TournamentStore(matches.deals.store)
         self.accounts = accounts  # ``service.app.accounts.Accounts``: names to accounts
         self.sweep_s = sweep_s
+        self.stopped = False  # set by ``stop``: the runner's loop ends
         self.holder = secrets.token_hex(8)  # this process's name on a lease
         self._locks: dict[str, asyncio.Lock] = {}
         self._mixed: dict[tuple[str, int], tuple[bytes, int, int]] = {}  # a round's mixed seed, wall, seats
@@ -522,7 +523,11 @@ class TournamentService:
         return await look_at_each(await self.store.due(now_ms()), look_again, self.advance, "tournament", log)
 
     async def run(self) -> None:
-        await sweep_forever(self.sweep, self.sweep_s, "tournament", log)
+        await sweep_forever(self.sweep, self.sweep_s, "tournament", log, lambda: self.stopped)
+
+    def stop(self) -> None:
+        """End the runner's loop at its next turn (the service is shutting down)."""
+        self.stopped = True
 
     def close(self) -> None:
         self.store.close()
