@@ -692,7 +692,10 @@ def build_app(
         await hub.close()
 
     async def on_cleanup(app: web.Application) -> None:
-        api.tournaments.stop()  # its loop ends at its next turn even if a cancellation is lost
+        # their loops end at their next turn even if a cancellation is lost (Python 3.11's
+        # timeouts can swallow one that comes as a socket read times out)
+        api.tournaments.stop()
+        matches.stop()
         for task in background:
             task.cancel()
         # bounded: a background loop that does not stop (a client that swallowed its

@@ -61,6 +61,7 @@ class MatchService:
         self.deals = deals
         self.log = matches
         self.sweep_s = sweep_s
+        self.stopped = False  # set by ``stop``: the sweep's loop ends
         deals.on_match_deal_over = self.deal_over
         self._locks: LRUCache[str, asyncio.Lock] = LRUCache(2048, keep=lambda lock: lock.locked())
         self._tasks: set[asyncio.Task] = set()
@@ -211,7 +212,11 @@ class MatchService:
 
     async def run(self) -> None:
         """Sweep for as long as the service runs; a store outage is waited out."""
-        await sweep_forever(self.sweep, self.sweep_s, "match", log)
+        await sweep_forever(self.sweep, self.sweep_s, "match", log, lambda: self.stopped)
+
+    def stop(self) -> None:
+        """End the sweep's loop at its next turn (the service is shutting down)."""
+        self.stopped = True
 
     async def close(self) -> None:
         for task in list(self._tasks):
