@@ -24,15 +24,15 @@ values alone. That last share is a ceiling: no verdict rule that keeps the floor
 makes of the noise, could mark more (and it is itself high, since the best option is picked by
 noisy values).
 
-Whether a verdict is honest (methods m7, m8): each seat's share of every verdict (``even``,
+Whether a verdict is honest (methods m7, m8, m9): each seat's share of every verdict (``even``,
 ``agrees``, ``unclear``, ``inaccuracy``, ``mistake``) with a 95 % interval from a bootstrap over the deals
 (a deal's decisions are not independent of each other), against the targets: the random seat
 agrees on at most 40 % of its decisions, the strong seat's mistakes are at most 5 % of its own,
 and no decision ranked last of three or more plays, more than the mistake floor behind, is
 ``agrees`` (``last_far_behind``: how many there were, by verdict). Beside each seat's ``agrees``
 share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
-same decisions would get by the same values (the mean over decisions of the share of plays within
-the inaccuracy floor of the best): a review is lenient if the random seat agrees more often than
+same decisions would get by the same values (the mean over decisions of the share of plays that
+are the best or surely within the inaccuracy floor of it, method m9): a review is lenient if the random seat agrees more often than
 that, and where it is high the decisions themselves leave little to get wrong. From m8 a
 decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
 shares of all decisions, ``agrees_of_not_even`` is the agreement among the others (what a review's
@@ -135,11 +135,18 @@ def _verdict_shares(per_deal: list[dict[str, int]]) -> dict[str, Any]:
 
 
 def _chance_agrees(d: rv.Decision, inaccuracy_floor: float) -> float:
-    """The share of the decision's options that would be ``agrees`` by its values, options told
-    apart by their values (copies of a card score the same: one option)."""
-    values = sorted({o.value for o in d.options}, reverse=True)
-    best = d.options[d.best].value
-    return sum(v >= best - inaccuracy_floor - 1e-9 for v in values) / len(values)
+    """The share of the decision's options that would be ``agrees`` by its values and noises,
+    options told apart by their values (copies of a card score the same: one option): the best,
+    or one whose gap to it, plus about two of that gap's noises, is within the floor (method m9).
+    Options the evaluator did not play out carry the model's noise, so only the best of them
+    counts: a guide, since a choice is always played out."""
+    best = d.options[d.best]
+    z = rv.noise_multiple(rv.AGREE_P, 1)
+    options = {o.value: o.noise for o in d.options}
+    return sum(
+        v >= best.value - 1e-9 or best.value - v + z * math.hypot(n, best.noise) <= inaccuracy_floor
+        for v, n in options.items()
+    ) / len(options)
 
 
 def _even(d: rv.Decision) -> bool:

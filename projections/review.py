@@ -15,14 +15,17 @@ against the best option, and a verdict:
   accuracy figure leaves out). It is counted apart and left out of the agreement share (until
   method m8 it was an ``agrees``, so a seat that played at random was credited with every such
   decision);
-* ``agrees``: the choice is the best, or behind it by no more than the inaccuracy floor, by
-  value (what the review can vouch for);
+* ``agrees``: the choice is the best by value, or behind it by so little that the evaluator can
+  show it is within the inaccuracy floor: the loss plus about two noises of its gap stays inside
+  the floor (what the review can vouch for; until method m9 a loss within the floor by value was
+  enough, whatever its noise, so a seat that played at random agreed on every near play the
+  evaluator could not tell apart);
 * ``mistake``: behind by more than the mistake floor and by more than about three times the
   noise of the gap (the gap is clearly real and large);
 * ``inaccuracy``: behind by more than the inaccuracy floor and by more than about twice the
   noise of the gap (real, but not surely a mistake);
-* ``unclear``: behind by more than the inaccuracy floor, but not by twice the noise of the gap:
-  the evaluator cannot tell whether the choice lost anything. It is not an agreement (until
+* ``unclear``: behind, but the evaluator cannot tell by how much: within the inaccuracy floor by
+  value but not surely so, or beyond it but not by twice the noise of the gap. It is not an agreement (until
   method m7 it was called one, so a seat that played at random could be told it agreed with the
   bot on every decision, its worst-ranked plays included), and it is counted apart.
 
@@ -184,6 +187,9 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
+# m9: a play behind the best is ``agrees`` only if its loss plus about two noises of the gap is
+# within the inaccuracy floor (it was: its loss by value); the others within the floor by value are
+# ``unclear``; every other verdict, value and loss unchanged
 # m8: a decision where every distinct play is within the inaccuracy floor of the best is ``even``
 # (it was ``agrees``), counted apart and left out of the agreement share; values unchanged
 # m7: ``agrees`` only within the inaccuracy floor by value; a larger gap the evaluator cannot tell
@@ -193,7 +199,7 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # m5: MCR plays out only the decisions its model finds a loss in, twice as long, and an
 # agreement's loss carries the noise of its gap to the nearest other play
 # m4: MCR options played out; m3: the table's moves for a person are marked, not judged
-METHOD = "m8"
+METHOD = "m9"
 
 AGREE_P = 0.025  # one-sided: about 2 noises for one comparison
 MISTAKE_P = 0.00135  # one-sided: 3 noises for one comparison
@@ -267,8 +273,10 @@ def judge(
     others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
     if max(plays.values()) - min(plays.values()) <= inaccuracy_floor:
         verdict = "even"  # any play was as good: no choice to agree or disagree with
-    elif chosen == best or loss <= inaccuracy_floor:
-        verdict = "agrees"
+    elif chosen == best or loss + noise_multiple(AGREE_P, 1) * loss_noise <= inaccuracy_floor:
+        verdict = "agrees"  # the best, or shown to be within the floor of it
+    elif loss <= inaccuracy_floor:  # near by value, but the gap's noise may hide a real loss
+        verdict = "unclear"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
         verdict = "mistake"
     elif loss > noise_multiple(AGREE_P, others) * loss_noise:

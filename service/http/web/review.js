@@ -12,7 +12,8 @@ import { gameUi } from "./registry.js";
 import { showProblem, announce } from "./ui.js";
 
 const POLL_MS = 300;
-// unclear: behind by the values, within the evaluator's noise (never ✓: the review cannot vouch for it)
+// unclear: behind the best by an amount the evaluator cannot measure closely enough (never ✓: the
+// review cannot vouch for it), within the floor by value or beyond it
 // even: every play was within the inaccuracy floor of the best (no choice to judge; never ✓)
 const MARK = { even: "=", agrees: "✓", unclear: "?", inaccuracy: "?!", mistake: "✗" };
 const VERDICTS = ["even", "agrees", "unclear", "inaccuracy", "mistake"];
