@@ -1,11 +1,12 @@
 """A whole tournament run from the browser in headless Chromium: an organiser makes a two-round
-Swiss MCR event with open entries in the form (a duplicate event with people is refused there,
-naming TN-3.4), is shown the arbiter's token once and keeps it only in that browser; two people,
-each signed in in a browser of their own, join from the tournament page, start, and go to their
-seat with one click in each round; the last seats are house fillers. Round 2 is paired after
-round 1, the standings end with the table points the service computed, and the arbiter's page
-lists the finished deals with their claim windows and records a ruling that shows in the
-standings. The form, the page and the arbiter's page fit a phone's width and speak Arabic too."""
+Swiss MCR event with open entries in the form (an unknown entrant and a duplicate event with
+people are refused there, naming TN-1.2 and TN-3.4), is shown the arbiter's token once and keeps
+it only in that browser; two people, each signed in in a browser of their own, join from the
+tournament page, and go to their seat with one click in each round; the other seats are house
+fillers. Round 2 is paired after round 1, the standings end with the table points the service
+computed, and the arbiter's page lists the finished deals with their claim windows and records a
+ruling that shows in the standings. The form, the page and the arbiter's page fit a phone's
+width, and the arbiter's page speaks Arabic too."""
 
 from __future__ import annotations
 
@@ -124,12 +125,19 @@ async def _create_in_the_form(page, base: str) -> tuple[str, str]:
     await page.fill("#tn-rounds", "2")
     await page.fill("#tn-deals", "1")
     await page.check('input[name="tn-pace"][value="fast"]')
+    # an entrant who is neither an account nor a house bot is refused, named
+    await page.fill("#tn-players", "nobody-here\nbot:greedy")
+    await page.click("#tn-submit")
+    await wait_js(page, "document.querySelector('#tn-error').textContent.includes('TN-1.2')")
+    error = await page.text_content("#tn-error")
+    assert "TN-1.2" in error and "nobody-here" in error, error
     await page.check("#tn-open")
+    assert await page.is_disabled("#tn-players")
     await page.check("#tn-fill")
     # duplicate with people (open entries) is refused, and the page says why, naming the rule
     await page.check('input[name="tn-format"][value="duplicate"]')
     await page.click("#tn-submit")
-    await page.wait_for_selector("#tn-error:not([hidden])")
+    await wait_js(page, "document.querySelector('#tn-error').textContent.includes('TN-3.4')")
     error = await page.text_content("#tn-error")
     assert "TN-3.4" in error and "house bots only" in error, error
     await page.check('input[name="tn-format"][value="swiss"]')
@@ -233,6 +241,14 @@ async def test_an_organiser_and_two_people_run_a_swiss_event_from_the_browser(we
     await organiser.wait_for_selector("text=صفحة الحَكَم")
     await _phone_width_fits(organiser)
     await organiser.screenshot(path=shot("tournament-arbiter-ar"))
+    # anyone else's browser is asked for the token, and a wrong one shows nothing of the deals
+    await brook.goto(f"{base}/#/tournament/{tid}/arbiter")
+    await brook.fill("#tn-token-in", "not-the-token")
+    await brook.click("#tn-token-form button")
+    await brook.wait_for_selector("#tn-forget")
+    assert "DS-56" in await brook.text_content("#tn-arbiter") and not await brook.locator(".tn-deal").count()
+    await brook.click("#tn-forget")
+    await brook.wait_for_selector("#tn-token-in")
     for page in (organiser, ada, brook):
         assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
         assert not page.foreign_requests  # type: ignore[attr-defined]

@@ -54,8 +54,8 @@ export function renderTournamentForm() {
         <label class="check"><input type="radio" name="tn-format" value="duplicate"> ${esc(t("tn.format.duplicate"))}</label>
         <p class="help">${esc(t("tn.formathelp"))} <span class="rule-id">TN-3.4</span></p></fieldset>
       <div class="tn-numbers">
-        <label for="tn-rounds">${esc(t("tn.rounds"))} <input type="number" id="tn-rounds" min="1" max="20" value="3"></label>
-        <label for="tn-deals">${esc(t("tn.deals"))} <input type="number" id="tn-deals" min="1" max="16" value="1"></label>
+        <label for="tn-rounds">${esc(t("tn.rounds"))} <input type="number" id="tn-rounds" min="1" max="32" value="3"></label>
+        <label for="tn-deals">${esc(t("tn.deals"))} <input type="number" id="tn-deals" min="1" max="64" value="1"></label>
       </div>
       <fieldset class="pace"><legend>${esc(t("lobby.pace"))}</legend>
         ${PACES.map((p) => `<label class="pace-choice"><input type="radio" name="tn-pace" value="${p}"${p === "normal" ? " checked" : ""}> ${esc(t("pace." + p))}</label>`).join("")}</fieldset>
@@ -84,6 +84,7 @@ export function renderTournamentForm() {
       players, fill_with_bots: $("#tn-fill").checked,
     };
     $("#tn-submit").disabled = true;
+    $("#tn-error").hidden = true; // the last refusal goes with the next try
     try {
       const made = await api("/tournaments", { method: "POST", body });
       store.set("arbiter." + made.tournament_id, made.arbiter_token);
@@ -203,11 +204,14 @@ async function draw(id, again) {
   const me = await currentAccount();
   const seat = me ? await mySeat(id) : null;
   const token = arbiterToken(id);
+  // a redraw keeps the boards a reader opened
+  const opened = [...document.querySelectorAll(".tn-round .tn-boards[open]")].map((d) => d.closest(".tn-round").dataset.round);
   const arbiter = token ? ` · <a id="tn-arbiter-link" href="#/tournament/${esc(id)}/arbiter">${esc(t("tn.arbiter"))}</a>` : "";
   $("#app").innerHTML = `<section class="card-panel" id="tournament" data-over="${view.over}" data-started="${view.started}">
     <h1>${esc(view.name || t("tn.title"))}</h1>
     <p class="muted">${esc(t("game." + view.game))} · ${esc(t("tn.format." + view.format))} · ${esc(view.over ? t("tn.ended") : view.started ? t("tn.running") : t("tn.entries"))}${arbiter}</p>
     ${seatHtml(view, seat, me)}${entriesHtml(view, me, token)}<h2>${esc(t("tn.standings"))}</h2>${standings(view)}${rulings(view)}${rounds(view)}</section>`;
+  for (const r of opened) { const d = $(`.tn-round[data-round="${r}"] .tn-boards`); if (d) d.open = true; }
   const act = (sel, run) => {
     const b = $(sel);
     if (b) b.onclick = async () => { b.disabled = true; try { await run(); again(); } catch (err) { showError("#tn-error", err); b.disabled = false; } };
