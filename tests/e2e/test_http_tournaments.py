@@ -51,6 +51,9 @@ async def test_a_two_round_swiss_of_house_bots_runs_to_the_end(http, store):
     for rnd in view["rounds"]:
         assert hashlib.sha256(bytes.fromhex(rnd["seed"])).hexdigest() == rnd["seed_commitment"]
         assert len(rnd["tables"]) == 2 and all(t["over"] and len(t["deals"]) == 1 for t in rnd["tables"])
+        for table in rnd["tables"]:  # each table's result: its scores and each deal's payments
+            assert len(table["scores"]) == 4 and len(table["payments"]) == 1
+            assert [sum(p) for p in zip(*table["payments"], strict=True)] == table["scores"]
         seated = sorted(p for t in rnd["tables"] for p in t["players"])
         assert seated == sorted(e["player"] for e in view["entrants"])
     rows = view["standings"]
@@ -221,6 +224,10 @@ async def test_a_duplicate_event_deals_every_table_the_same_boards_and_a_house_t
     view = await _until_over(http, tid)
     assert [b["round"] for b in view["benchmark"]] == [1, 2]
     assert all(p.startswith("house:strong") for b in view["benchmark"] for p in b["players"])
+    # once a round is over, each table's (and the house's) payments per board are published
+    tables = [t for r in view["rounds"] for t in r["tables"]] + view["benchmark"]
+    boards = [t["payments"] for t in tables]
+    assert all(len(p) == 2 and all(len(d) == 3 for d in p) for p in boards)
     for rnd in view["rounds"]:
         deals = [t["deals"] for t in rnd["tables"]] + [
             b["deals"] for b in view["benchmark"] if b["round"] == rnd["round"]

@@ -335,7 +335,8 @@ async def test_a_paohuzi_claim_with_six_answers(web_server, browser):  # noqa: F
 
 
 async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser):  # noqa: F811
-    """Rules pages, lobby, join page, result sheet, replay and review at 360x640."""
+    """Rules pages, lobby, join page, result sheet, replay, review, the tournament form and the
+    arbiter's token form at 360x640."""
     base = web_server
     page = await touch_page(browser, base, PHONES[0])
     deal, tokens = make_deal(base, "paohuzi", 1, bots="bot:greedy")
@@ -357,6 +358,8 @@ async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser)
         "join": (f"#/join/{open_table[1]['deal_id']}/{invite}", "#join-name"),
         "replay": (f"#/replay/{deal}", "#rp-slider"),
         "review": (f"#/replay/{deal}/review/0", "#rp-slider"),
+        "tournament-new": ("#/tournament/new", "#tn-create"),
+        "arbiter-token": ("#/tournament/0123456789abcdef/arbiter", "#tn-token-in"),
     }
     for name, (path, ready) in pages.items():
         await page.goto(base + "/" + path)

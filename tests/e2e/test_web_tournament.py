@@ -1,7 +1,7 @@
 """The tournament page in headless Chromium: a duplicate Paohuzi event of house bots shows its
-standings with duplicate scores and the result against the house bots, an arbiter's ruling beside
-the score it changed, every round's tables and its revealed seed; at a phone's width too, and in
-another language."""
+standings with duplicate scores and the result against the house bots, each board's results table
+by table beside the house bots', an arbiter's ruling beside the score it changed, every round's
+tables and its revealed seed; at a phone's width too, and in another language."""
 
 from __future__ import annotations
 
@@ -69,6 +69,21 @@ async def test_the_tournament_page_shows_standings_rulings_and_rounds(web_server
     assert await page.locator("#tn-rulings li").count() == 1
     assert await page.locator(".tn-round").count() == 2
     assert await page.locator(".tn-round[data-round='1'] li").count() == 3  # two tables and the house
+    # board by board: each table's payments beside the house bot's in the same seat
+    first = view["rounds"][0]
+    house = next(b for b in view["benchmark"] if b["round"] == 1)
+    await page.click(".tn-round[data-round='1'] .tn-boards summary")
+    board = ".tn-round[data-round='1'] .tn-board[data-board='1']"
+    cells = await page.eval_on_selector_all(
+        f"{board} tbody tr", "els => els.map(e => [...e.children].map(c => c.textContent.trim()))"
+    )
+    assert len(cells) == 3 and all(len(row) == 1 + len(first["tables"]) + 1 for row in cells)
+    for seat, row in enumerate(cells):
+        assert row[-1] == f"{house['payments'][0][seat]:+d}".replace("+0", "0")
+        for k, tb in enumerate(first["tables"]):
+            pay, ref = tb["payments"][0][seat], house["payments"][0][seat]
+            against = f"({pay - ref:+d})".replace("+0)", "0)")
+            assert tb["players"][seat] in row[1 + k] and against in row[1 + k]
     seed = view["rounds"][0]["seed"]
     assert seed[:16] in await page.text_content(".tn-round[data-round='1']")
     await page.screenshot(path=shot("tournament"))

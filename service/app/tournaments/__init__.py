@@ -34,7 +34,7 @@ from domain.tournament.events import (
     TournamentEnded,
 )
 from domain.tournament.scores import standings
-from domain.tournament.state import HOUSE_TABLE, TournamentState
+from domain.tournament.state import HOUSE_TABLE, Round, Table, TournamentState
 from service.app.commands.matches import MatchService
 from service.app.commands.terms import PACES
 from service.app.games import kit
@@ -62,6 +62,16 @@ def _int(body: dict[str, Any], field: str, low: int, high: int, default: int | N
     if type(value) is not int or not low <= value <= high:
         raise RuleViolation("TN-1.1", f"{field} is a whole number from {low} to {high}")
     return value
+
+
+def _table_result(fmt: str, rnd: Round, table: Table) -> dict[str, Any]:
+    """A table's match scores and each deal's payments (seat order), once its result is in; in
+    duplicate only once the round is over (its seed revealed): until then another table may be
+    playing the same board, and a board's outcome is a hint about its wall."""
+    result = table.result
+    if result is None or (fmt == "duplicate" and rnd.seed is None):
+        return {"scores": None, "payments": None}
+    return {"scores": list(result.scores), "payments": [list(d.payments) for d in result.deals]}
 
 
 class TournamentService:
@@ -288,7 +298,8 @@ class TournamentService:
                 table = rnd.tables[t]
                 deal_ids, over, _ = await self._match_deals(table.match_id)
                 row = {"table": t, "players": table.players, "match_id": table.match_id, "deals": deal_ids,
-                       "over": table.result is not None or over}  # fmt: skip
+                       "over": table.result is not None or over,
+                       **_table_result(created.format, rnd, table)}  # fmt: skip
                 (benchmark if t == HOUSE_TABLE else tables).append(
                     {"round": r, **row} if t == HOUSE_TABLE else row
                 )

@@ -1,6 +1,6 @@
 // dealstream web table: the page chrome (language, Display settings), the router, and hooks for
-// tests. The pages live in lobby.js, play.js (play and watch), replay.js, people.js (join) and
-// rules_page.js.
+// tests. The pages live in lobby.js, play.js (play and watch), replay.js, people.js (join),
+// tournament.js (a tournament, its form and its arbiter) and rules_page.js.
 import "./games.js"; // first: fills registry.js with every game's module before a page draws
 import { t, setLang, getLang, LANGS, isRtl } from "./i18n.js";
 import { store, $ } from "./net.js";
@@ -14,7 +14,7 @@ import { games, gameUi } from "./registry.js";
 import { renderMatch, stopMatchPage, openReview } from "./matches.js";
 import { seatFromAccount } from "./account.js";
 import { renderPlayer, renderRatings } from "./ratings.js";
-import { renderTournament, stopTournamentPage } from "./tournament.js";
+import { renderTournament, renderTournamentForm, renderArbiter, stopTournamentPage } from "./tournament.js";
 
 // ------------------------------------------------------------------ Display settings
 const SETTINGS = ["contrast", "grain", "temperature"];
@@ -97,6 +97,8 @@ function route() {
     return shown;
   }
   if (parts[0] === "match" && parts[1]) return renderMatch(parts[1]);
+  if (parts[0] === "tournament" && parts[1] === "new") return renderTournamentForm();
+  if (parts[0] === "tournament" && parts[1] && parts[2] === "arbiter") return renderArbiter(parts[1]);
   if (parts[0] === "tournament" && parts[1]) return renderTournament(parts[1]);
   if (parts[0] === "ratings") return renderRatings(parts[1] || games()[0].name);
   if (parts[0] === "player" && parts[1]) return renderPlayer(decodeURIComponent(parts[1]));

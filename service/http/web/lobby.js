@@ -131,6 +131,8 @@ export async function renderLobby() {
       <input id="replay-id" spellcheck="false" placeholder="0123456789abcdef"><button class="secondary">${t("lobby.openreplay")}</button></form>
     <ul id="recent-list" class="deal-list"><li>…</li></ul>
   </section>
+  <section class="card-panel" aria-labelledby="tn-lobby-title"><h2 id="tn-lobby-title">${esc(t("tn.lobby"))}</h2>
+    <p class="help">${esc(t("tn.lobbyhelp"))}</p><a class="button secondary" id="tn-new-link" href="#/tournament/new">${esc(t("tn.new"))}</a></section>
   ${accountPanelHtml()}
   ${myGamesHtml()}`;
   for (const r of document.querySelectorAll('input[name="game"]')) {
