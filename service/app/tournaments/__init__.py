@@ -104,14 +104,6 @@ class TournamentService:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RuleViolation("DS-5", "players is a list of account names and house bots")
         entries = await self._entries(players)
-        if fmt == "duplicate" and (not players or any(kind == "person" for _n, kind, _h in entries)):
-            # every table plays the same walls at once: until each board's deals are sealed from
-            # the other tables until the round ends, a finished (public) deal would show a person
-            # the wall another table still plays
-            raise RuleViolation(
-                "TN-3.4", "a duplicate event is for house bots only: a person could read a board's "
-                "wall from another table's finished deal while playing it",
-            )  # fmt: skip
         tournament_id = secrets.token_hex(8)
         created = TournamentCreated(
             tournament_id, kit_.name, kit_.game.seat_count, fmt, rounds, deals, pace, clock_settings,
@@ -325,16 +317,23 @@ class TournamentService:
         }
 
     async def arbiter_deals(self, tournament_id: str, token: str | None) -> dict[str, Any]:
-        """TN-4.1: every finished deal of every table with its claim-window report; a live deal
-        is not listed (nothing hidden of it reaches the arbiter)."""
+        """TN-4.1: every finished deal of every table with its claim-window report; a live deal,
+        or a duplicate board still played at another table (TN-3.6), is not listed (nothing
+        hidden of it reaches the arbiter)."""
         from service.app.reads.audit import audit_log
+        from service.app.reads.gate import sealed
 
         state = await self.check_arbiter(tournament_id, token)
+        duplicate = state.created is not None and state.created.format == "duplicate"
         rows = []
         for r in sorted(state.rounds):
+            # TN-3.6: a duplicate round's boards stay sealed, from the arbiter too, until it ends
+            round_over = state.rounds[r].seed is not None if duplicate else None
             for t, table in sorted(state.rounds[r].tables.items()):
                 _, _, ended = await self._match_deals(table.match_id)
                 for index, deal_id in enumerate(ended):
+                    if sealed(await self.deals.load(deal_id), round_over):
+                        continue
                     raws = await self.deals.store.read_raw(deal_id)
                     report = audit_log(raws)
                     if not report.finished:
