@@ -448,3 +448,48 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
         for d in (await (await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)).json())["deals"]
     }
     assert set(sealed_ids) <= listed
+
+
+async def test_an_absent_person_is_played_for_and_finds_their_seat_in_the_next_deal(http):
+    """TN-1.4, TB-2: a person who never starts their table's deal does not end the match: past
+    the table's start wait (the clock's move time and bank) the table starts the deal for them,
+    the clock plays their seat, and every deal of the match is played. Signed in, they find
+    their seat in the match's second deal (``my-table``, then ``my-seat``)."""
+    resp = await http.post("/accounts", json={"name": "Abe", "password": "correct horse"})
+    assert resp.status == 201, await resp.text()
+    made = await _create(
+        http, game="mcr", format="swiss", rounds=1, deals_per_round=2, pace="fast",
+        players=["Abe"] + ["bot:greedy"] * 3, clock=PERSON_CLOCK,
+    )  # fmt: skip
+    tid = made["tournament_id"]
+
+    async def at_table(index: int):
+        found = await (await http.get(f"/tournaments/{tid}/my-table")).json()
+        deals = (
+            (await (await http.get(f"/matches/{found['match_id']}")).json()) if found["match_id"] else None
+        )
+        return found if deals is not None and len(deals["deals"]) > index else None
+
+    first = await _until(lambda: at_table(0), 120)
+    second = await _until(lambda: at_table(1), 200)
+    assert second["deal_id"] != first["deal_id"] and second["seat"] == first["seat"]
+    seat = await http.post(f"/deals/{second['deal_id']}/my-seat")
+    assert seat.status == 200, await seat.text()
+    assert (await seat.json())["seat"] == second["seat"]
+    view = await _until_over(http, tid)
+    table = view["rounds"][0]["tables"][0]
+    assert len(table["deals"]) == 2
+    match = await (await http.get(f"/matches/{table['match_id']}")).json()
+    assert match["over"] and len(match["deals"]) == 2, match
+    for deal in match["deals"]:
+        assert deal["result"] is not None and not deal["result"]["abandoned"], match
+        audit = await (await http.get(f"/deals/{deal['deal_id']}/audit")).json()
+        assert audit["ok"], audit
+        records = [
+            json.loads(x)
+            for x in (await (await http.get(f"/deals/{deal['deal_id']}/log")).read()).splitlines()
+        ]
+        started = [r for r in records if (r.get("command") or {}).get("type") == "StartDeal"]
+        # the table started the deal for the absent seat, and its log says so
+        assert [r["command_id"].split(":")[:2] for r in started] == [["away", str(first["seat"])]], started
+    assert any(row["player"] == "Abe" for row in view["standings"])

@@ -107,6 +107,9 @@ class DealService(Creation):
         # ``Boards`` (set by ``bootstrap``): a command that ends a duplicate board answers its seat
         # as the board's reads do while the round still plays elsewhere (TN-3.6)
         self.boards: Any = None
+        # (match id) -> whether its deals start for an absent person (a tournament's table,
+        # TN-1.4); the tournament service sets it
+        self.plays_for_absent: Any = None
         # commands by game, type and outcome; the bots' decisions (default: unread)
         self.metrics = metrics if metrics is not None else Metrics()
         self.bots = bots if bots is not None else BotRunner(metrics=self.metrics)
