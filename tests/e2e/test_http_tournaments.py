@@ -273,6 +273,25 @@ async def test_a_live_deal_of_a_person_shows_nothing_hidden_to_the_arbiter_or_an
 
 
 PERSON_CLOCK = {"move_s": 2, "claim_s": 2, "bank_s": 0}  # an absent person is played for quickly
+# the person's table waits a minute for them to start (TN-1.4): the other tables end meanwhile
+PRESENT_CLOCK = {"move_s": 60, "claim_s": 60, "bank_s": 0}
+
+
+async def _play(http, deal_id: str, headers: dict) -> None:
+    """The seat plays its deal to the end: the first legal action each time (a pass in a window)."""
+    for n in range(2000):
+        view = await (await http.get(f"/deals/{deal_id}/view", headers=headers)).json()
+        if view["result"] is not None or view["phase"] == "over":
+            return
+        actions = view["legal_actions"]
+        if not actions:
+            await asyncio.sleep(0.05)
+            continue
+        command = next((a for a in actions if a.get("type") == "Pass"), actions[0])
+        body = {"command_id": f"p{n}", "command": command}
+        resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=headers)
+        assert resp.status in (200, 409), await resp.text()  # 409: the table moved on meanwhile
+    raise AssertionError("the deal did not end")
 
 
 async def _sse(http, deal_id: str, headers: dict | None = None) -> list[tuple[str, dict]]:
@@ -324,7 +343,9 @@ async def _until(check, timeout: float = WAIT_S):
     raise AssertionError("the state waited for never came")
 
 
-async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_table(http, store):
+async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_table(
+    http, store, real_redis_url
+):
     """TN-3.6: a person's table has not started board 1 while the other table has finished it:
     no read of the finished deal shows its wall or hands to a stranger or to the person (with
     the token of their own table), nor does the arbiter's; once the round is over it reads as
@@ -335,7 +356,7 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
     http.session.cookie_jar.clear()  # each request below says who asks
     made = await _create(
         http, game="mcr", format="duplicate", rounds=1, deals_per_round=1, pace="fast",
-        players=["Pia"] + ["bot:greedy"] * 7, clock=PERSON_CLOCK,
+        players=["Pia"] + ["bot:greedy"] * 7, clock=PRESENT_CLOCK,
     )  # fmt: skip
     tid, arbiter = made["tournament_id"], auth(made["arbiter_token"])
 
@@ -421,13 +442,23 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
     arbiter_read = await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)
     assert arbiter_read.status == 200
     assert not {d["deal_id"] for d in (await arbiter_read.json())["deals"]} & set(sealed_ids)
+    # the exports: a board's public copy is refused, the tournament's record leaves the round out
+    where = ("--redis", real_redis_url, "--prefix", store.prefix)
+    exported = await asyncio.to_thread(_cli, "export", sealed_ids[0], "--public", *where)
+    assert exported.returncode == 1 and "TN-3.6" in exported.stderr, exported.stdout[:300]
+    bundle = await asyncio.to_thread(_cli, "tournament", "export", tid, *where)
+    assert bundle.returncode == 0, bundle.stderr
+    for deal_id in sealed_ids:
+        assert f'"section":"deal","deal_id":"{deal_id}"' not in bundle.stdout
+        assert not any(secret in bundle.stdout for secret in await _board_secrets(store, deal_id))
     # the person's own table: its own deal as a seat sees it, live
     resp = await http.get(f"/deals/{table['deal_id']}/view", headers=pia)
     assert resp.status == 200 and (await resp.json())["prompt"] == "start"
-    # the person starts and, absent from then on, is played for (TB-2.5, TB-2.6); the round ends
+    # the person starts and plays their board; the round ends
     start = {"command_id": "go", "command": {"type": "StartDeal", "client_seed": "pia"}}
     resp = await http.post(f"/deals/{table['deal_id']}/commands", json=start, headers=pia)
     assert resp.status == 200, await resp.text()
+    await _play(http, table["deal_id"], pia)
     done = await _until_over(http, tid)
     assert done["rounds"][0]["seed"] is not None
     walls = set()

@@ -699,7 +699,7 @@ async def test_no_route_shows_a_sealed_duplicate_board(app_client):
     session = await sign_up(http, "dup-person")
     body = {
         "game": "mcr", "format": "duplicate", "rounds": 1, "deals_per_round": 1, "pace": "fast",
-        "players": ["dup-person"] + ["bot:greedy"] * 7, "clock": {"move_s": 2, "claim_s": 2, "bank_s": 0},
+        "players": ["dup-person"] + ["bot:greedy"] * 7, "clock": {"move_s": 60, "claim_s": 60, "bank_s": 0},
     }  # fmt: skip
     resp = await http.post("/tournaments", json=body)
     assert resp.status == 201, await resp.text()
@@ -758,3 +758,7 @@ async def test_no_route_shows_a_sealed_duplicate_board(app_client):
                 assert '"fixed_deck":[' not in compact, (who, url, text[:400])
                 http.session.cookie_jar.clear()
     assert asked >= 2 * len(operations)
+    # every answer above came while the round was still played (its table waits a minute for
+    # the person, TN-1.4)
+    shown = await (await http.get(f"/tournaments/{tid}")).json()
+    assert shown["rounds"][0]["seed"] is None

@@ -31,10 +31,10 @@ def _finished(game: str) -> Folded:
 
 def test_only_a_finished_board_of_a_round_still_played_is_sealed():
     folded = _finished("mcr")
-    assert gate.sealed(folded, False)
-    assert not gate.sealed(folded, True) and not gate.sealed(folded, None)
+    assert gate.sealed(folded.over, False)
+    assert not gate.sealed(folded.over, True) and not gate.sealed(folded.over, None)
     live = Folded(folded.kit, folded.kit.game.fold(folded.events[:20]), 20, folded.events[:20])
-    assert not gate.sealed(live, False)  # a live deal is kept by the live rules already
+    assert not gate.sealed(live.over, False)  # a live deal is kept by the live rules already
     with pytest.raises(RuleViolation) as refused:
         gate.may_open_board(True)
     assert refused.value.rule_id == "DS-47"

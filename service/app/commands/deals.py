@@ -308,7 +308,7 @@ class DealService(Creation):
         viewer = Viewer.of_seat(seat)
         folded = outcome.folded
         if folded is not None and self.boards is not None and folded.over:
-            if gate.sealed(folded, await self.boards.round_over(folded)):
+            if gate.sealed(folded.over, await self.boards.round_over(folded)):
                 sealed = gate.sealed_fold(folded)
                 versions = range(outcome.first_version, outcome.first_version + len(outcome.events))
                 pairs = list(zip(versions, outcome.events, strict=True))

@@ -217,7 +217,7 @@ class LiveStreams:
             folded = await self.folds.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         round_over = await self.boards.round_over(folded) if self.boards is not None else None
-        sealed = gate.sealed_fold(folded) if gate.sealed(folded, round_over) else None
+        sealed = gate.sealed_fold(folded) if gate.sealed(folded.over, round_over) else None
         shown_events = (
             gate.sealed_stream_events(sealed, pairs, viewer)
             if sealed is not None

@@ -54,14 +54,15 @@ def may_watch(folded: Folded, viewer: Viewer) -> None:
         raise RuleViolation("DS-8", "this table is not open to spectators: a seat token is needed")
 
 
-def sealed(folded: Folded, round_over: bool | None) -> bool:
+def sealed(over: bool, round_over: bool | None) -> bool:
     """TN-3.6: whether a finished deal is a duplicate board still sealed. Every table of a
     duplicate round plays the same walls; a board's deal that ended at one table may still be in
-    play at another, so until the whole round is over (``round_over``: the tournament's record
-    says so; None: the deal is no tournament board) it reads as if it were live: nobody sees a
+    play at another, so from its end (``over``) until the whole round is over (``round_over``:
+    the tournament's record says so; None: the deal is no tournament board) it reads as if it
+    were live: nobody sees a
     hidden card but a seat its own, and the whole log, the other perspectives and the reviews
     stay shut."""
-    return round_over is False and folded.over
+    return round_over is False and over
 
 
 def sealed_fold(folded: Folded) -> Folded:

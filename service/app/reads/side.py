@@ -89,7 +89,7 @@ class ReadSide:
         """The gate's ``sealed`` with what the tournament's record says of the deal's round."""
         if self.boards is None:
             return False
-        return sealed(folded, await self.boards.round_over(folded))
+        return sealed(folded.over, await self.boards.round_over(folded))
 
     async def may_review(self, deal_id: str) -> None:
         """DS-47 for a review of a sealed board (a review shows every seat's cards)."""

@@ -341,7 +341,7 @@ class TournamentService:
             for t, table in sorted(state.rounds[r].tables.items()):
                 _, _, ended = await self._match_deals(table.match_id)
                 for index, deal_id in enumerate(ended):
-                    if sealed(await self.deals.load(deal_id), round_over):
+                    if sealed((await self.deals.load(deal_id)).over, round_over):
                         continue
                     raws = await self.deals.store.read_raw(deal_id)
                     report = audit_log(raws)
