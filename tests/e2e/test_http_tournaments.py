@@ -344,7 +344,7 @@ async def _until(check, timeout: float = WAIT_S):
 
 
 async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_table(
-    http, store, real_redis_url
+    http, store, real_redis_url, tmp_path
 ):
     """TN-3.6: a person's table has not started board 1 while the other table has finished it:
     no read of the finished deal shows its wall or hands to a stranger or to the person (with
@@ -446,8 +446,12 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
     where = ("--redis", real_redis_url, "--prefix", store.prefix)
     exported = await asyncio.to_thread(_cli, "export", sealed_ids[0], "--public", *where)
     assert exported.returncode == 1 and "TN-3.6" in exported.stderr, exported.stdout[:300]
-    bundle = await asyncio.to_thread(_cli, "tournament", "export", tid, *where)
+    out = tmp_path / "mid-round.jsonl"
+    bundle = await asyncio.to_thread(_cli, "tournament", "export", tid, "--out", str(out), *where)
     assert bundle.returncode == 0, bundle.stderr
+    audited = await asyncio.to_thread(_cli, "audit", str(out))
+    assert "AUDIT OK" in audited.stdout, audited.stdout + audited.stderr
+    bundle.stdout = out.read_text()
     for deal_id in sealed_ids:
         assert f'"section":"deal","deal_id":"{deal_id}"' not in bundle.stdout
         assert not any(secret in bundle.stdout for secret in await _board_secrets(store, deal_id))
