@@ -42,6 +42,7 @@ from service.app.commands.matches import MatchService
 from service.app.follow import FollowOn
 from service.app.live.hub import StreamHub
 from service.app.live.streams import LiveStreams
+from service.app.reads.boards import Boards
 from service.app.reads.matches import MatchReads
 from service.app.reads.side import ReadSide
 from service.app.seeks import QuickPlay
@@ -187,6 +188,9 @@ def application(
     reviews = Reviews(store, ReviewPool(settings.review_workers, settings.review_nice), metrics)
     keeper = ClockKeeper(deals, settings.clock_sweep_s)
     accounts = Accounts(store)
+    tournaments = TournamentService(matches, accounts)
+    # a duplicate board stays sealed until its round ends at every table (TN-3.6)
+    reads.boards = live.boards = deals.boards = Boards(tournaments.store)
     api = Api(
         deals=deals,
         reads=reads,
@@ -209,7 +213,7 @@ def application(
         client_address=ClientAddress(settings.trusted_proxies),
         follow=FollowOn(deals, accounts.hand_seat, lambda: bool(hub.closing)),
         quick=QuickPlay(deals, accounts),
-        tournaments=TournamentService(matches, accounts),
+        tournaments=tournaments,
         keepalive=settings.keepalive,
     )
     app = build_app(api, keeper=keeper, chat_relay=chat_relay, bot_supervisor_s=settings.bot_supervisor_s)

@@ -36,8 +36,8 @@ def table_version(table: str | None) -> int:
 
 def start_limit_ms(created: Any) -> int | None:
     """TB-2.7 (table/2): how long a clocked deal may wait to be dealt once no seat is open: ten
-    minutes, or the shorter limit a --dev deal recorded; None where the rule does not hold (an
-    untimed deal, or a log from before table/2)."""
+    minutes, or the shorter limit a --dev deal or a tournament's table (TN-1.4) recorded; None
+    where the rule does not hold (an untimed deal, or a log from before table/2)."""
     if getattr(created, "clock", None) is None or table_version(getattr(created, "table", None)) < 2:
         return None
     limit = getattr(created, "idle_limit_s", None)

@@ -50,6 +50,37 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def sealed_board(args: argparse.Namespace, raws: list[bytes]) -> bool:
+    """Whether the stored deal ``args.deal`` is a finished duplicate board whose round is not
+    over (TN-3.6: the gate's ``sealed``, asked of the tournament's record); a file is no board."""
+    from service.app.reads.gate import sealed
+    from service.store.tournaments import TournamentNotFound, TournamentStore
+
+    if Path(args.deal).is_file() or not raws:
+        return False
+    match = (json.loads(bytes(decode_record(raws[0]).data)).get("match") or {}).get("match_id")
+    if match is None:
+        return False
+    over = decode_record(raws[-1]).type == "SeedRevealed"
+
+    async def round_over(store: Any) -> bool | None:
+        tournaments = TournamentStore(store)
+        try:
+            where = await tournaments.board_of(match)
+            if where is None:
+                return None
+            try:
+                state, _ = await tournaments.state(where[0])
+            except TournamentNotFound:
+                return False
+            rnd = state.rounds.get(where[1])
+            return rnd is not None and rnd.seed is not None
+        finally:
+            tournaments.close()
+
+    return sealed(over, with_store(args, round_over))
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if getattr(args, "all", False) or args.deal is None:
         if args.deal is not None or not getattr(args, "all", False):
@@ -68,6 +99,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         return export_botzone(args, raws)
     if getattr(args, "public", False):  # as the read side publishes it to someone without a seat
         from service.app.reads.gate import public_record
+
+        if sealed_board(args, raws):
+            print(
+                f"deal {args.deal!r} is a duplicate board still played at another table of its round"
+                " (TN-3.6): its public copy exists once the round ends",
+                file=sys.stderr,
+            )
+            return 1
 
         raws = [public_record(raw, hide_match=True) for raw in raws]
     sys.stdout.buffer.write(b"\n".join(raws) + b"\n")

@@ -65,6 +65,7 @@ _DS_STATUS = {
     "DS-44": 404,  # the deal has no spectators' room (its creator did not allow spectators)
     "DS-45": 422,  # a chat message that is empty, too long, or holds control characters
     "DS-46": 429,  # too many chat messages from this seat
+    "DS-47": 409,  # a duplicate board still played at another table of its round (sealed until it ends)
     "DS-50": 422,  # a quick play seek that names no game or a bad bots_after_s
     "DS-51": 404,  # no seek of this account has this id
     "DS-55": 404,  # no such tournament

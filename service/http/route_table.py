@@ -141,7 +141,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, COACH_ADVICE),),
         parameters=(DEAL_ID,),
         seat="required",
-        errors=("DS-8", "DS-7", "DS-16", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-16", "DS-47", "DS-12"),
     ),
     Route("GET", "/", "index", "the web client's page", (Answer(200, media="text/html"),), documented=False),
     Route(
@@ -306,7 +306,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(200, answers.ReplayFrame),),
         parameters=(DEAL_ID, query_param("step"), query_param("perspective", "string")),
         seat="optional",
-        errors=("DS-8", "DS-7", "DS-5", "DS-2", "DS-3", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-5", "DS-2", "DS-3", "DS-47", "DS-12"),
     ),
     Route(
         "GET",
@@ -315,7 +315,7 @@ ROUTES: tuple[Route, ...] = (
         "the stored records as JSON lines, once the deal is over",
         (Answer(200, media="application/x-ndjson"),),
         parameters=(DEAL_ID,),
-        errors=("DS-8", "DS-7", "DS-2", "DS-12"),
+        errors=("DS-8", "DS-7", "DS-2", "DS-47", "DS-12"),
     ),
     Route(
         "GET",
@@ -400,7 +400,7 @@ ROUTES: tuple[Route, ...] = (
         (Answer(202, ReviewProgress, description="started"), Answer(200, Review)),
         request=schemas.ReviewRequest,
         parameters=(DEAL_ID,),
-        errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-29", "DS-30", "DS-12"),
+        errors=("DS-7", "DS-5", "DS-10", "DS-2", "DS-3", "DS-29", "DS-30", "DS-47", "DS-12"),
     ),
     Route(
         "GET",
@@ -420,7 +420,7 @@ ROUTES: tuple[Route, ...] = (
         # status "done": the review; "running" or "failed": its progress
         (Answer(200, (Review, ReviewProgress)),),
         parameters=(DEAL_ID, SEAT, query_param("seed")),
-        errors=("DS-7", "DS-5", "DS-12"),
+        errors=("DS-7", "DS-5", "DS-47", "DS-12"),
     ),
     Route(
         "POST",

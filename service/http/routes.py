@@ -584,6 +584,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         deal_id = request.match_info["deal_id"]
         body = parse(await read_body(request), ReviewRequest)
         await self.deals.load(deal_id)  # a log that does not replay is refused before any work (DS-24)
+        await self.reads.may_review(deal_id)  # DS-47: a sealed board is reviewed once its round ends
         client = self.client_address.of(request)
 
         async def admit() -> int | None:
@@ -614,6 +615,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         seat = whole(request, "seat", None, 0, 7, source=request.match_info)
         seed = whole(request, "seed", 0, 0, 2**31)
         await self.deals.load(deal_id)  # 404 for an unknown deal
+        await self.reads.may_review(deal_id)  # DS-47: a sealed board's reviews open with its round
         state = await self.reviews.read(deal_id, seat, seed)  # an orphan is started again
         if state is None:
             raise RuleViolation("DS-7", f"no review of seat {seat} (seed {seed}) was started; POST one")

@@ -87,6 +87,17 @@ class TournamentStore:
         tournament_id, _, round_no = (held.decode() if isinstance(held, bytes) else held).rpartition(":")
         return tournament_id, int(round_no)
 
+    # every tournament table's match: its deals start for an absent person (TN-1.4)
+    def _tables_key(self) -> str:
+        return f"{self.store.prefix}:tables"
+
+    async def map_table(self, match_id: str, tournament_id: str) -> None:
+        await self.redis.hset(self._tables_key(), match_id, tournament_id)
+
+    async def table_of(self, match_id: str) -> str | None:
+        held = await self.redis.hget(self._tables_key(), match_id)
+        return None if held is None else held.decode() if isinstance(held, bytes) else str(held)
+
     # the runner's lease and index -------------------------------------------------------------
     async def take_lease(self, tournament_id: str, holder: str, ttl_ms: int) -> bool:
         """One runner at a time per tournament (renewed by its holder, lapsing if it dies)."""

@@ -279,19 +279,259 @@ async def test_a_live_deal_of_a_person_shows_nothing_hidden_to_the_arbiter_or_an
     assert json.loads(reads[0])["rounds"][0]["seed"] is None
 
 
-async def test_a_duplicate_event_with_people_is_refused_and_stores_nothing(http, store):
-    """Every table of a duplicate round plays the same walls at once, and a finished deal's log is
-    public: a person could read a board's wall from another table while playing it. Until boards
-    are sealed from the other tables for their round, duplicate is for house bots only (TN-3.4):
-    a person among the players, or open entries, is refused and nothing is written."""
-    resp = await http.post("/accounts", json={"name": "Dup", "password": "correct horse"})
+PERSON_CLOCK = {"move_s": 2, "claim_s": 2, "bank_s": 0}  # an absent person is played for quickly
+# the person's table waits a minute for them to start (TN-1.4): the other tables end meanwhile
+PRESENT_CLOCK = {"move_s": 60, "claim_s": 60, "bank_s": 0}
+
+
+async def _play(http, deal_id: str, headers: dict) -> None:
+    """The seat plays its deal to the end: the first legal action each time (a pass in a window)."""
+    for n in range(2000):
+        view = await (await http.get(f"/deals/{deal_id}/view", headers=headers)).json()
+        if view["result"] is not None or view["phase"] == "over":
+            return
+        actions = view["legal_actions"]
+        if not actions:
+            await asyncio.sleep(0.05)
+            continue
+        command = next((a for a in actions if a.get("type") == "Pass"), actions[0])
+        body = {"command_id": f"p{n}", "command": command}
+        resp = await http.post(f"/deals/{deal_id}/commands", json=body, headers=headers)
+        assert resp.status in (200, 409), await resp.text()  # 409: the table moved on meanwhile
+    raise AssertionError("the deal did not end")
+
+
+async def _sse(http, deal_id: str, headers: dict | None = None) -> list[tuple[str, dict]]:
+    """Every message of a stream opened at version 0 of a finished deal, up to ``deal-over``."""
+    resp = await http.get(f"/deals/{deal_id}/events/stream", headers=headers or {})
+    assert resp.status == 200, await resp.text()
+    messages, name, data = [], "message", []
+    try:
+        while True:
+            line = (await asyncio.wait_for(resp.content.readline(), 30)).decode()
+            assert line, "the stream ended before deal-over"
+            line = line.rstrip("\r\n")
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip())
+            elif line == "" and data:
+                messages.append((name, json.loads("\n".join(data))))
+                if name == "deal-over":
+                    return messages
+                name, data = "message", []
+    finally:
+        resp.close()
+
+
+async def _board_secrets(store, deal_id: str) -> list[str]:
+    """What a finished board's hidden content looks like in a JSON answer: its server seed, its
+    wall's order, each seat's hand at the end (as a sorted list)."""
+    from service.app.games import kit
+
+    raws = await store.read_raw(deal_id)
+    records = [json.loads(raw) for raw in raws]
+    created = records[0]["data"]
+    k = kit("mcr")
+    state = k.game.fold(k.decode_event(json.dumps(r["data"]).encode()) for r in records)
+    wall = created["fixed_deck"]
+    found = [created["server_seed"], ",".join(map(str, wall[:12]))]
+    found += [",".join(map(str, sorted(hand))) for hand in state.hands if len(hand) > 4]
+    return found
+
+
+async def _until(check, timeout: float = WAIT_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(0.1)
+    raise AssertionError("the state waited for never came")
+
+
+async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_table(
+    http, store, real_redis_url, tmp_path
+):
+    """TN-3.6: a person's table has not started board 1 while the other table has finished it:
+    no read of the finished deal shows its wall or hands to a stranger or to the person (with
+    the token of their own table), nor does the arbiter's; once the round is over it reads as
+    any finished deal."""
+    resp = await http.post("/accounts", json={"name": "Pia", "password": "correct horse"})
     assert resp.status == 201, await resp.text()
-    before = sorted([k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament*")])
-    for players in (["Dup"] + ["bot:greedy"] * 3, []):
-        resp = await http.post(
-            "/tournaments", json={"game": "mcr", "format": "duplicate", "rounds": 1, "players": players,
-                                  "fill_with_bots": True},
-        )  # fmt: skip
-        await expect_problem(resp, 422, "TN-3.4")
-    after = sorted([k async for k in store.redis.scan_iter(match=f"{store.prefix}:tournament*")])
-    assert after == before
+    signed_in = {"Cookie": f"ds_session={resp.cookies['ds_session'].value}"}
+    http.session.cookie_jar.clear()  # each request below says who asks
+    made = await _create(
+        http, game="mcr", format="duplicate", rounds=1, deals_per_round=1, pace="fast",
+        players=["Pia"] + ["bot:greedy"] * 7, clock=PRESENT_CLOCK,
+    )  # fmt: skip
+    tid, arbiter = made["tournament_id"], auth(made["arbiter_token"])
+
+    async def seated() -> dict | None:
+        found = await (await http.get(f"/tournaments/{tid}/my-table", headers=signed_in)).json()
+        return found if found["deal_id"] is not None else None
+
+    table = await _until(seated)
+    seat = await (await http.post(f"/deals/{table['deal_id']}/my-seat", headers=signed_in)).json()
+    pia = auth(seat["token"])
+    view = await (await http.get(f"/tournaments/{tid}")).json()
+    other = next(t for t in view["rounds"][0]["tables"] if t["table"] != table["table"])
+    house = view["benchmark"][0]
+
+    async def finished() -> list[str] | None:
+        shown = await (await http.get(f"/tournaments/{tid}")).json()
+        deals = [
+            t["deals"]
+            for t in shown["rounds"][0]["tables"] + shown["benchmark"]
+            if t["table"] != table["table"]
+        ]
+        if any(not d for d in deals):
+            return None
+        states = [await (await http.get(f"/deals/{d[0]}")).json() for d in deals]
+        return [d[0] for d in deals] if all(s["over"] for s in states) else None
+
+    # the bots' table and the house table end board 1; the person's table waits for its person
+    sealed_ids = await _until(finished)
+    assert other["match_id"] and house["match_id"]
+    own = await (await http.get(f"/deals/{table['deal_id']}")).json()
+    assert not own["over"] and own["version"] == 1, own  # not dealt: it waits for its person
+    for deal_id in sealed_ids:
+        secrets = await _board_secrets(store, deal_id)
+        match_id = (await (await http.get(f"/deals/{deal_id}")).json())["match"]["match_id"]
+        # the person's token is their own table's: no seat of this deal
+        await expect_problem(await http.get(f"/deals/{deal_id}/log", headers=pia), 401, "DS-8")
+        await expect_problem(await http.get(f"/deals/{deal_id}/view", headers=pia), 401, "DS-8")
+        for who, headers in (("stranger", {}), ("the person", signed_in)):
+            texts = []
+            summary = await http.get(f"/deals/{deal_id}", headers=headers)
+            body = await summary.json()
+            assert body["over"] and body["sealed"], body
+            texts.append(json.dumps(body))
+            await expect_problem(await http.get(f"/deals/{deal_id}/log", headers=headers), 409, "DS-47")
+            await expect_problem(await http.get(f"/deals/{deal_id}/replay", headers=headers), 409, "DS-47")
+            for perspective in ("all", "0", "1"):
+                resp = await http.get(f"/deals/{deal_id}/replay", params={"perspective": perspective})
+                await expect_problem(resp, 409, "DS-47")
+            resp = await http.post(f"/deals/{deal_id}/reviews", json={"seat": 0}, headers=headers)
+            await expect_problem(resp, 409, "DS-47")
+            await expect_problem(await http.get(f"/deals/{deal_id}/reviews/0", headers=headers), 409, "DS-47")
+            resp = await http.get(f"/deals/{deal_id}/audit", headers=headers)
+            assert resp.status == 200, await resp.text()
+            texts.append(await resp.text())
+            report = await resp.json()
+            assert not report["ok"] and all(not w["options"] for w in report["claim_windows"]), report
+            for path in (f"/deals/{deal_id}/view", f"/deals/{deal_id}/coach"):
+                resp = await http.get(path, headers=headers)
+                assert resp.status == 401, (path, resp.status)  # no seat of this deal
+                texts.append(await resp.text())
+            messages = await _sse(http, deal_id, headers)
+            assert messages[-1][0] == "deal-over"
+            texts += [json.dumps(m) for m in messages]
+            last_view = next(m for name, m in reversed(messages) if name == "view")
+            assert last_view["result"] is None and not last_view["hand"], last_view
+            for path in (
+                f"/matches/{match_id}",
+                f"/matches/{match_id}/audit",
+                "/deals",
+                f"/tournaments/{tid}",
+            ):
+                resp = await http.get(path)
+                assert resp.status == 200, (path, await resp.text())
+                texts.append(await resp.text())
+            texts.append(await (await http.get(f"/tournaments/{tid}/my-table", headers=headers)).text())
+            texts.append(await (await http.get("/players/me/deals", headers=headers)).text())
+            for text in texts:
+                for secret in secrets:
+                    assert secret not in text, (who, deal_id, secret, text[:400])
+                assert '"fixed_deck":[' not in text.replace(" ", ""), (who, text[:400])
+    match_audit = await (await http.get(f"/matches/{other['match_id']}/audit")).json()
+    assert match_audit["ok"] and match_audit["deals"][0]["deal_audit_ok"] is None, match_audit
+    arbiter_read = await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)
+    assert arbiter_read.status == 200
+    assert not {d["deal_id"] for d in (await arbiter_read.json())["deals"]} & set(sealed_ids)
+    # the exports: a board's public copy is refused, the tournament's record leaves the round out
+    where = ("--redis", real_redis_url, "--prefix", store.prefix)
+    exported = await asyncio.to_thread(_cli, "export", sealed_ids[0], "--public", *where)
+    assert exported.returncode == 1 and "TN-3.6" in exported.stderr, exported.stdout[:300]
+    out = tmp_path / "mid-round.jsonl"
+    bundle = await asyncio.to_thread(_cli, "tournament", "export", tid, "--out", str(out), *where)
+    assert bundle.returncode == 0, bundle.stderr
+    audited = await asyncio.to_thread(_cli, "audit", str(out))
+    assert "AUDIT OK" in audited.stdout, audited.stdout + audited.stderr
+    bundle.stdout = out.read_text()
+    for deal_id in sealed_ids:
+        assert f'"section":"deal","deal_id":"{deal_id}"' not in bundle.stdout
+        assert not any(secret in bundle.stdout for secret in await _board_secrets(store, deal_id))
+    # the person's own table: its own deal as a seat sees it, live
+    resp = await http.get(f"/deals/{table['deal_id']}/view", headers=pia)
+    assert resp.status == 200 and (await resp.json())["prompt"] == "start"
+    # the person starts and plays their board; the round ends
+    start = {"command_id": "go", "command": {"type": "StartDeal", "client_seed": "pia"}}
+    resp = await http.post(f"/deals/{table['deal_id']}/commands", json=start, headers=pia)
+    assert resp.status == 200, await resp.text()
+    await _play(http, table["deal_id"], pia)
+    done = await _until_over(http, tid)
+    assert done["rounds"][0]["seed"] is not None
+    walls = set()
+    for deal_id in [*sealed_ids, table["deal_id"]]:
+        summary = await (await http.get(f"/deals/{deal_id}")).json()
+        assert summary["over"] and not summary["sealed"]
+        log = await http.get(f"/deals/{deal_id}/log")
+        assert log.status == 200, await log.text()
+        created = json.loads((await log.read()).splitlines()[0])["data"]
+        walls.add((created["fixed_dealer"], tuple(created["fixed_deck"])))
+        frame = await http.get(f"/deals/{deal_id}/replay", params={"perspective": "all"})
+        assert frame.status == 200, await frame.text()
+        audit = await (await http.get(f"/deals/{deal_id}/audit")).json()
+        assert audit["ok"], audit
+    assert len(walls) == 1  # one board, the same wall at every table
+    listed = {
+        d["deal_id"]
+        for d in (await (await http.get(f"/tournaments/{tid}/arbiter", headers=arbiter)).json())["deals"]
+    }
+    assert set(sealed_ids) <= listed
+
+
+async def test_an_absent_person_is_played_for_and_finds_their_seat_in_the_next_deal(http):
+    """TN-1.4, TB-2: a person who never starts their table's deal does not end the match: past
+    the table's start wait (the clock's move time and bank) the table starts the deal for them,
+    the clock plays their seat, and every deal of the match is played. Signed in, they find
+    their seat in the match's second deal (``my-table``, then ``my-seat``)."""
+    resp = await http.post("/accounts", json={"name": "Abe", "password": "correct horse"})
+    assert resp.status == 201, await resp.text()
+    made = await _create(
+        http, game="mcr", format="swiss", rounds=1, deals_per_round=2, pace="fast",
+        players=["Abe"] + ["bot:greedy"] * 3, clock=PERSON_CLOCK,
+    )  # fmt: skip
+    tid = made["tournament_id"]
+
+    async def at_table(index: int):
+        found = await (await http.get(f"/tournaments/{tid}/my-table")).json()
+        deals = (
+            (await (await http.get(f"/matches/{found['match_id']}")).json()) if found["match_id"] else None
+        )
+        return found if deals is not None and len(deals["deals"]) > index else None
+
+    first = await _until(lambda: at_table(0), 120)
+    second = await _until(lambda: at_table(1), 200)
+    assert second["deal_id"] != first["deal_id"] and second["seat"] == first["seat"]
+    seat = await http.post(f"/deals/{second['deal_id']}/my-seat")
+    assert seat.status == 200, await seat.text()
+    assert (await seat.json())["seat"] == second["seat"]
+    view = await _until_over(http, tid)
+    table = view["rounds"][0]["tables"][0]
+    assert len(table["deals"]) == 2
+    match = await (await http.get(f"/matches/{table['match_id']}")).json()
+    assert match["over"] and len(match["deals"]) == 2, match
+    for deal in match["deals"]:
+        assert deal["result"] is not None and not deal["result"]["abandoned"], match
+        audit = await (await http.get(f"/deals/{deal['deal_id']}/audit")).json()
+        assert audit["ok"], audit
+        records = [
+            json.loads(x)
+            for x in (await (await http.get(f"/deals/{deal['deal_id']}/log")).read()).splitlines()
+        ]
+        started = [r for r in records if (r.get("command") or {}).get("type") == "StartDeal"]
+        # the table started the deal for the absent seat, and its log says so
+        assert [r["command_id"].split(":")[:2] for r in started] == [["away", str(first["seat"])]], started
+    assert any(row["player"] == "Abe" for row in view["standings"])

@@ -391,13 +391,17 @@ def fill(
     token: str | None,
     player_key: str | None = None,
     seek_id: str | None = None,
+    ids: dict[str, str] | None = None,
 ):
-    """Path, query and header values for one request (the n-th probe picks other candidates)."""
+    """Path, query and header values for one request (the n-th probe picks other candidates).
+    ``ids``: real values of path parameters by name (a tournament's, a match's)."""
     path, query, headers = {}, {}, {}
     for p in parameters:
         name, where = p["name"], p["in"]
         kind = p.get("schema", {}).get("type")
-        if name == "deal_id":
+        if where == "path" and ids and name in ids:
+            value = ids[name]
+        elif name == "deal_id":
             value = deal_id
         elif name == "perspective":
             value = [*map(str, range(seats)), "all"][n % (seats + 1)]
@@ -671,3 +675,90 @@ def test_every_step_of_simulated_deals_has_a_seat_view(game):
             for seat in range(SEATS[game]):
                 view = msgspec.to_builtins(k.projections.view_from_state(state, seat))
                 assert card_ids(view) & HIDDEN[game](state, seat) == set()
+
+
+async def _until(check, timeout: float = 240.0):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(0.1)
+    raise AssertionError("the state waited for never came")
+
+
+@pytest.mark.timeout(300)
+async def test_no_route_shows_a_sealed_duplicate_board(app_client):
+    """A real duplicate tournament with a person (TN-3.6): while the person's table waits for
+    them, the other tables have finished board 1. Every GET operation of the document, asked
+    about a finished board (with the tournament's and the match's real ids), by nobody and by the
+    person (signed in, with the token of their own table), shows none of its hidden content: not
+    its seed, its wall's order or any hand."""
+    http = app_client
+    session = await sign_up(http, "dup-person")
+    body = {
+        "game": "mcr", "format": "duplicate", "rounds": 1, "deals_per_round": 1, "pace": "fast",
+        "players": ["dup-person"] + ["bot:greedy"] * 7, "clock": {"move_s": 60, "claim_s": 60, "bank_s": 0},
+    }  # fmt: skip
+    resp = await http.post("/tournaments", json=body)
+    assert resp.status == 201, await resp.text()
+    tid = (await resp.json())["tournament_id"]
+
+    async def seated():
+        found = await (await http.get(f"/tournaments/{tid}/my-table", headers=cookie(session))).json()
+        return found if found["deal_id"] is not None else None
+
+    table = await _until(seated)
+    handed = await http.post(f"/deals/{table['deal_id']}/my-seat", headers=cookie(session))
+    assert handed.status == 200, await handed.text()
+    own_token = (await handed.json())["token"]
+
+    async def finished():
+        shown = await (await http.get(f"/tournaments/{tid}")).json()
+        rows = [t for t in shown["rounds"][0]["tables"] + shown["benchmark"] if t["table"] != table["table"]]
+        if any(not t["deals"] for t in rows):
+            return None
+        for t in rows:
+            if not (await (await http.get(f"/deals/{t['deals'][0]}")).json())["over"]:
+                return None
+        return rows
+
+    rows = await _until(finished)
+    store = http.app[bootstrap.DEALS].store
+    operations = await get_operations(http)
+    asked = 0
+    for row in rows:
+        deal_id, match_id = row["deals"][0], row["match_id"]
+        records = [json.loads(raw) for raw in await store.read_raw(deal_id)]
+        k = kit("mcr")
+        state = k.game.fold(k.decode_event(json.dumps(r["data"]).encode()) for r in records)
+        wall = records[0]["data"]["fixed_deck"]
+        secrets = [records[0]["data"]["server_seed"], ",".join(map(str, wall[:12]))]
+        secrets += [",".join(map(str, sorted(hand))) for hand in state.hands if len(hand) > 4]
+        ids = {"tournament_id": tid, "match_id": match_id, "seek_id": "no-such-seek"}
+        for n, (path, parameters) in enumerate(operations):
+            for who, token, session_of in (("nobody", None, None), ("person", own_token, session)):
+                values, query, headers = fill(parameters, deal_id, 4, 1, n, token, ids=ids)
+                if token is not None and "token" not in query:
+                    headers["Authorization"] = f"Bearer {token}"
+                headers.update(cookie(session_of))
+                url = path.format(**values)
+                resp = await http.get(url, params=query, headers=headers)
+                if resp.content_type == "text/event-stream":
+                    assert resp.status == 200, url
+                    text = json.dumps(await read_stream(resp, 10**6))
+                else:
+                    text = (await resp.read()).decode()
+                    assert resp.status < 500, (url, resp.status, text[:300])
+                asked += 1
+                compact = text.replace(" ", "")
+                for secret in secrets:
+                    assert secret not in compact, (who, url, secret, text[:400])
+                assert '"fixed_deck":[' not in compact, (who, url, text[:400])
+                http.session.cookie_jar.clear()
+    assert asked >= 2 * len(operations)
+    # every answer above came while the round was still played (its table waits a minute for
+    # the person, TN-1.4)
+    shown = await (await http.get(f"/tournaments/{tid}")).json()
+    assert shown["rounds"][0]["seed"] is None

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from typing import Any
 
 from domain.errors import RuleViolation
+from domain.game import StartDeal
+from domain.table.absence import away_command_id
 from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
@@ -155,6 +158,8 @@ class ClockKeeper:
         if due is None or now_ms() < due:  # seats still open (or an older log): look again later
             await self.deals.schedule(deal_id, folded)
             return False
+        if await self._plays_for_absent(folded):
+            return await self.start_for_absent(deal_id, folded)
         assert folded.clock is not None and folded.clock.seated_ms is not None
         command = Abandon(folded.clock.seated_ms, due - folded.clock.seated_ms)
         version = folded.version
@@ -172,6 +177,32 @@ class ClockKeeper:
             self.abandoned += 1
             self.metrics.clock_expiries.labels("abandoned").inc()
         return not outcome.duplicate
+
+    async def _plays_for_absent(self, folded: Any) -> bool:
+        place = getattr(folded.events[0], "match", None) if folded.events else None
+        hook = getattr(self.deals, "plays_for_absent", None)
+        return place is not None and hook is not None and await hook(place.match_id)
+
+    async def start_for_absent(self, deal_id: str, folded: Any) -> bool:
+        """TN-1.4: a tournament table's deal is not abandoned for a person who never started it:
+        past its start limit the table sends that seat's ``StartDeal`` (a client seed the table
+        draws; the command's id says the table made it for the seat, as an away seat's moves
+        do), and the clock plays the seat from then on (TB-2.5, TB-2.6)."""
+        seating = folded.state.seating
+        absent = [seat for seat in seating.people if not seating.has_started(seat)]
+        started = False
+        for seat in absent:
+            command = StartDeal(seat=seat, client_seed=secrets.token_hex(16))
+            try:
+                outcome = await self.deals.execute(
+                    deal_id, seat, command, command_id=away_command_id(seat, folded.version)
+                )
+            except RuleViolation as exc:  # started meanwhile (the person came), or dealt
+                log.info("deal %s: not started for seat %d: %s", deal_id, seat, exc)
+                continue
+            started = started or not outcome.duplicate
+        await self.deals.schedule(deal_id, await self.deals.load(deal_id))
+        return started
 
     async def abandon_if_idle(self, deal_id: str, folded: Any) -> bool:
         """TB-2.7: an untimed deal of a person whose last record is older than its idle limit ends

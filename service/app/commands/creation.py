@@ -154,9 +154,12 @@ class Creation:
         match: MatchPlace | None = None,
         rated_by: str | None = None,
         board: tuple[int, list[int]] | None = None,
+        start_s: int | None = None,
     ) -> dict[str, Any]:
         """A new deal. ``board``: the dealer and wall a duplicate tournament's round gives this
-        deal (TN-3.4; from the service, never from a request). ``player_key``: the creator's
+        deal (TN-3.4; from the service, never from a request). ``start_s``: how long a clocked
+        deal waits for its people's ``StartDeal`` (a tournament's table, TN-1.4; from the
+        service, never from a request), recorded as its start limit. ``player_key``: the creator's
         (DS-26 unless well formed): its person seats are listed under the key's digest, never in
         the deal's log or meta.
         ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
@@ -178,6 +181,8 @@ class Creation:
             dealer, deck = board
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
+        if start_s is not None:
+            idle_s = start_s
         made = await self._create(
             NewDeal(
                 game_name, seats, client_seed, deck, dealer, spectators, pace, deal_id=deal_id,

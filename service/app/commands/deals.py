@@ -104,6 +104,12 @@ class DealService(Creation):
         self.absorb = self.folds.absorb  # records a stream reader read, folded in
         # this process's stream hub, handed each batch this process appends (``StreamHub.written``)
         self.own_batches: Any = None
+        # ``Boards`` (set by ``bootstrap``): a command that ends a duplicate board answers its seat
+        # as the board's reads do while the round still plays elsewhere (TN-3.6)
+        self.boards: Any = None
+        # (match id) -> whether its deals start for an absent person (a tournament's table,
+        # TN-1.4); the tournament service sets it
+        self.plays_for_absent: Any = None
         # commands by game, type and outcome; the bots' decisions (default: unread)
         self.metrics = metrics if metrics is not None else Metrics()
         self.bots = bots if bots is not None else BotRunner(metrics=self.metrics)
@@ -301,6 +307,20 @@ class DealService(Creation):
         )
         viewer = Viewer.of_seat(seat)
         folded = outcome.folded
+        if folded is not None and self.boards is not None and folded.over:
+            if gate.sealed(folded.over, await self.boards.round_over(folded)):
+                sealed = gate.sealed_fold(folded)
+                versions = range(outcome.first_version, outcome.first_version + len(outcome.events))
+                pairs = list(zip(versions, outcome.events, strict=True))
+                shown = gate.sealed_stream_events(sealed, pairs, viewer)
+                connected = await self.presence.seats(deal_id)
+                return CommandAnswer(
+                    version=outcome.last_version,
+                    first_version=outcome.first_version,
+                    duplicate=outcome.duplicate,
+                    events=[event for _version, event in shown],
+                    view=gate.sealed_view(sealed, viewer, connected) if return_view else None,
+                )
         return CommandAnswer(
             version=outcome.last_version,
             first_version=outcome.first_version,

@@ -159,6 +159,7 @@ class LiveStreams:
         self.folds = folds
         self.presence = presence
         self.hub = hub
+        self.boards: Any = None  # ``Boards``: whether a finished deal is a sealed board (TN-3.6)
 
     async def open(
         self,
@@ -215,9 +216,16 @@ class LiveStreams:
         if folded is None or folded.version < batch.last:
             folded = await self.folds.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
+        round_over = await self.boards.round_over(folded) if self.boards is not None else None
+        sealed = gate.sealed_fold(folded) if gate.sealed(folded.over, round_over) else None
+        shown_events = (
+            gate.sealed_stream_events(sealed, pairs, viewer)
+            if sealed is not None
+            else gate.stream_events(folded, pairs, viewer)
+        )
         events = [
             (version, "deal-event", msgspec.json.encode({"version": version, "event": event}))
-            for version, event in gate.stream_events(folded, pairs, viewer)
+            for version, event in shown_events
         ]
         over = any(type(e).__name__ == "SeedRevealed" for e in batch.events)
         state = batch.memo.get("state")  # handed over with the batch, or worked out once
@@ -226,7 +234,10 @@ class LiveStreams:
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
-        shown = batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
+        if sealed is not None and batch.last > sealed.version:  # the end stays shut (TN-3.6)
+            shown = gate.sealed_view(sealed, viewer, connected)
+        else:
+            shown = batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
         view = msgspec.json.encode(shown)
         closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:

@@ -36,6 +36,9 @@ class DealSummary(msgspec.Struct):
     table: TableView | None = None  # names, away seats and the clocks, as this viewer may see them
     # a deal of a match (TB-5): {"match_id", "index", "next_deal_id"} (null until the next deal exists)
     match: dict[str, Any] | None = None
+    # a duplicate board over here but still played at another table of its round (TN-3.6): it
+    # reads as a live deal until the round ends
+    sealed: bool = False
 
 
 class ReplayFrame(msgspec.Struct):

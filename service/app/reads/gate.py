@@ -14,6 +14,7 @@ a visibility rule could hide in the part nobody opened.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -51,6 +52,53 @@ def may_watch(folded: Folded, viewer: Viewer) -> None:
     """DS-8 for a viewer without a seat at a live deal nobody may watch (a live read of it)."""
     if viewer.seat is None and not watchable(folded):
         raise RuleViolation("DS-8", "this table is not open to spectators: a seat token is needed")
+
+
+def sealed(over: bool, round_over: bool | None) -> bool:
+    """TN-3.6: whether a finished deal is a duplicate board still sealed. Every table of a
+    duplicate round plays the same walls; a board's deal that ended at one table may still be in
+    play at another, so from its end (``over``) until the whole round is over (``round_over``:
+    the tournament's record says so; None: the deal is no tournament board) it reads as if it
+    were live: nobody sees a
+    hidden card but a seat its own, and the whole log, the other perspectives and the reviews
+    stay shut."""
+    return round_over is False and over
+
+
+def sealed_fold(folded: Folded) -> Folded:
+    """The deal as it stood just before the event that ended it: what a sealed board shows
+    (``sealed``), through the same rules as a live deal. The end and everything after it (a
+    winner's hand, the revealed seed) stays out; the table's clock too (it ran out with the
+    deal)."""
+    game = folded.kit.game
+    state = game.initial_state()
+    end = len(folded.events)
+    for index, event in enumerate(folded.events):
+        state = game.evolve(state, event)
+        if game.is_over(state):
+            end = index
+            break
+    before = folded.events[:end]
+    return dataclasses.replace(
+        folded, state=game.fold(before), version=end, events=before, clock=None, past={}, state_shared=False
+    )
+
+
+def may_open_board(is_sealed: bool) -> None:
+    """DS-47 for a read that shows a sealed board's hidden cards to whoever asks (the whole log,
+    a review, another seat's perspective)."""
+    if is_sealed:
+        raise RuleViolation(
+            "DS-47",
+            "this deal's board is still played at another table of its round: it opens when the round ends",
+        )
+
+
+def sealed_view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
+    """A seat's view of a sealed board (``sealed_fold``): its own cards as it last saw them while
+    playing, nothing to do any more."""
+    shown = view(folded, viewer, connected)
+    return msgspec.structs.replace(shown, legal_actions=[], prompt=None)
 
 
 def shows_match(folded: Folded, viewer: Viewer) -> bool:
@@ -368,6 +416,19 @@ def stream_events(folded: Folded, events: list[tuple[int, Any]], viewer: Viewer)
         r = redact(event, viewer.seat)
         if r is not None:
             shown.append((version, scrub(r, hide_match)))
+    return shown
+
+
+def sealed_stream_events(
+    folded: Folded, events: list[tuple[int, Any]], viewer: Viewer
+) -> list[tuple[int, Any]]:
+    """``stream_events`` of a sealed board (``folded``: its ``sealed_fold``): the events up to
+    where it ended as a live viewer sees them, and of each later one only its kind and seat."""
+    shown = stream_events(folded, [(v, e) for v, e in events if v <= folded.version], viewer)
+    for version, event in events:
+        if version > folded.version:
+            kind = {"type": type(event).__name__, "seat": getattr(event, "seat", None), "hidden": True}
+            shown.append((version, kind))
     return shown
 
 

@@ -20,16 +20,21 @@ from service.app.reads.answers import (
     ReplayFrame,
 )
 from service.app.reads.audit import AuditReport, audit_log
+from service.app.reads.boards import Boards
 from service.app.reads.gate import (
     audit,
     coach_view,
     listing,
     lobby_table,
+    may_open_board,
     may_read_log,
     may_watch,
     player_deal,
     public_record,
     replay_frame,
+    sealed,
+    sealed_fold,
+    sealed_view,
     shows_match,
     summary,
     view,
@@ -76,6 +81,19 @@ class ReadSide:
         # head record's hash too: a Redis rollback can make the same version again with other
         # events
         self._coach: LRUCache[tuple[str, int, int, str], Any] = LRUCache(4096)
+        # whether a finished deal is a duplicate board still sealed (TN-3.6); set by ``bootstrap``
+        # once the tournaments' store exists (None: no tournaments here, nothing sealed)
+        self.boards: Boards | None = None
+
+    async def is_sealed(self, folded: Folded) -> bool:
+        """The gate's ``sealed`` with what the tournament's record says of the deal's round."""
+        if self.boards is None:
+            return False
+        return sealed(folded.over, await self.boards.round_over(folded))
+
+    async def may_review(self, deal_id: str) -> None:
+        """DS-47 for a review of a sealed board (a review shows every seat's cards)."""
+        may_open_board(await self.is_sealed(await self.folds.load(deal_id)))
 
     async def viewer(self, deal_id: str, token: str | None, *, anonymous: Viewer = NOBODY) -> Viewer:
         """The seat a token acts for (a bad token is refused, never read as a spectator)."""
@@ -86,6 +104,7 @@ class ReadSide:
     async def summary(self, deal_id: str, viewer: Viewer) -> DealSummary:
         folded = await self.folds.load(deal_id)
         answer = summary(deal_id, folded, viewer, await self.presence.seats(deal_id))
+        answer.sealed = await self.is_sealed(folded)
         if folded.over:  # only a finished deal is played again
             answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
         place = getattr(folded.events[0], "match", None)
@@ -121,17 +140,25 @@ class ReadSide:
         if viewer.seat is None:
             raise RuleViolation("DS-8", "this needs a seat token (Authorization: Bearer …)")
         folded = await self.folds.load(deal_id)
-        return view(folded, viewer, await self.presence.seats(deal_id))
+        connected = await self.presence.seats(deal_id)
+        if await self.is_sealed(folded):
+            return sealed_view(sealed_fold(folded), viewer, connected)
+        return view(folded, viewer, connected)
 
     async def replay(
         self, deal_id: str, viewer: Viewer, step: int | None, perspective: str | None
     ) -> ReplayFrame:
         folded = await self.folds.load(deal_id)
+        if await self.is_sealed(folded):
+            # a seat replays its own perspective up to where the deal ended; nobody else anything
+            may_open_board(viewer.seat is None or perspective not in (None, str(viewer.seat)))
+            folded = sealed_fold(folded)
         return replay_frame(folded, viewer, step, perspective)
 
     async def log(self, deal_id: str, viewer: Viewer) -> bytes:
         folded = await self.folds.load(deal_id)
         may_read_log(folded, viewer)
+        may_open_board(await self.is_sealed(folded))
         raws = await self.store.read_raw(deal_id)
         hide_match = not shows_match(folded, viewer)
         return b"\n".join(public_record(raw, hide_match) for raw in raws) + b"\n"
@@ -151,10 +178,13 @@ class ReadSide:
         if report is None:
             report = await asyncio.get_running_loop().run_in_executor(None, audit_log, raws, head)
             self._audits.put(key, report)
+        if folded is not None and await self.is_sealed(folded):
+            folded = sealed_fold(folded)  # audited as a live deal is: its own seat's part only
         return audit(report, folded, viewer)
 
     async def coach(self, deal_id: str, viewer: Viewer) -> Any:
         folded = await self.folds.load(deal_id)
+        may_open_board(await self.is_sealed(folded))  # nothing to advise; the end stays shut
         seat_view = coach_view(folded, viewer)  # refuses a spectator or a deal without the coach
         key = (deal_id, viewer.seat, folded.version, folded.head_hash)
         advice = self._coach.get(key)

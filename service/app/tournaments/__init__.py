@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import os
 import secrets
 from typing import Any
@@ -53,6 +54,13 @@ HOUSE_LEVELS = ("greedy", "strong", "random")  # the house bots a tournament may
 MAX_NAME = 80
 
 
+def start_wait_s(clock: dict[str, Any] | None) -> int:
+    """TN-1.4 (decided): how long a table's deal waits for its people to start it: a turn's time
+    and the bank of the tournament's clock (TB-2.1's by default), whole seconds."""
+    settings = parse_clock(clock)
+    return max(2, math.ceil(settings.move_s + settings.bank_s))
+
+
 def not_found(tournament_id: str) -> RuleViolation:
     return RuleViolation("DS-55", f"no tournament {tournament_id!r}")
 
@@ -86,6 +94,7 @@ class TournamentService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._mixed: dict[tuple[str, int], tuple[bytes, int, int]] = {}  # a round's mixed seed, wall, seats
         matches.board_for = self.board_for
+        matches.deals.plays_for_absent = self.is_table
 
     # creation and entries ------------------------------------------------------------------
     async def create(self, body: Any) -> dict[str, Any]:
@@ -114,14 +123,6 @@ class TournamentService:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RuleViolation("DS-5", "players is a list of account names and house bots")
         entries = await self._entries(players)
-        if fmt == "duplicate" and (not players or any(kind == "person" for _n, kind, _h in entries)):
-            # every table plays the same walls at once: until each board's deals are sealed from
-            # the other tables until the round ends, a finished (public) deal would show a person
-            # the wall another table still plays
-            raise RuleViolation(
-                "TN-3.4", "a duplicate event is for house bots only: a person could read a board's "
-                "wall from another table's finished deal while playing it",
-            )  # fmt: skip
         tournament_id = secrets.token_hex(8)
         created = TournamentCreated(
             tournament_id, kit_.name, kit_.game.seat_count, fmt, rounds, deals, pace, clock_settings,
@@ -336,16 +337,23 @@ class TournamentService:
         }
 
     async def arbiter_deals(self, tournament_id: str, token: str | None) -> dict[str, Any]:
-        """TN-4.1: every finished deal of every table with its claim-window report; a live deal
-        is not listed (nothing hidden of it reaches the arbiter)."""
+        """TN-4.1: every finished deal of every table with its claim-window report; a live deal,
+        or a duplicate board still played at another table (TN-3.6), is not listed (nothing
+        hidden of it reaches the arbiter)."""
         from service.app.reads.audit import audit_log
+        from service.app.reads.gate import sealed
 
         state = await self.check_arbiter(tournament_id, token)
+        duplicate = state.created is not None and state.created.format == "duplicate"
         rows = []
         for r in sorted(state.rounds):
+            # TN-3.6: a duplicate round's boards stay sealed, from the arbiter too, until it ends
+            round_over = state.rounds[r].seed is not None if duplicate else None
             for t, table in sorted(state.rounds[r].tables.items()):
                 _, _, ended = await self._match_deals(table.match_id)
                 for index, deal_id in enumerate(ended):
+                    if sealed((await self.deals.load(deal_id)).over, round_over):
+                        continue
                     raws = await self.deals.store.read_raw(deal_id)
                     report = audit_log(raws)
                     if not report.finished:
@@ -462,14 +470,21 @@ class TournamentService:
         seats = [plan.seat_kind(state, p) for p in table.players]
         if created.format == "duplicate":  # every deal of the match is dealt the round's board
             await self.store.map_board(match_id, tournament_id, round_no)
-        # a table with people is clocked (TB-2: an absent person is played for), by default TB-2.1's
+        # a table with people is clocked (TB-2: an absent person is played for), by default TB-2.1's;
+        # its deals wait for a person to start them a turn's time and bank, then start for them
         clock = created.clock if created.clock is not None or "human" not in seats else {}
+        await self.store.map_table(match_id, tournament_id)
         made = await self.matches.create(
             created.game, created.deals_per_round, None, match_id=match_id, seats=seats, pace=created.pace,
-            clock=clock, spectators=True,
+            clock=clock, spectators=True, start_s=start_wait_s(clock) if "human" in seats else None,
         )  # fmt: skip
         await self._seat_people(state, table.players, made, match_id)
         return match_id
+
+    async def is_table(self, match_id: str) -> bool:
+        """Whether the match is a tournament table's (TN-1.4: its deals start for an absent
+        person instead of ending abandoned)."""
+        return await self.store.table_of(match_id) is not None
 
     async def board_for(self, match_id: str, index: int) -> tuple[int, list[int]] | None:
         """TN-3.4: the dealer and wall of deal ``index`` of a duplicate round's match (None for

@@ -54,6 +54,8 @@ async def bundle(service: Any, tournament_id: str) -> list[bytes]:
         *raws,
     ]
     for rnd in state.rounds.values():
+        if created.format == "duplicate" and rnd.seed is None:
+            continue  # TN-3.6: a duplicate round's boards are sealed until it ends
         for table in sorted(rnd.tables.values(), key=lambda t: t.table):
             if table.result is None:
                 continue
