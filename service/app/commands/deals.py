@@ -35,6 +35,7 @@ from domain.table.seating import (
     JoinSeat,
     replaces_person,
 )
+from service.app import visibility
 from service.app.bots.runner import BotRunner
 from service.app.commands.creation import Creation
 from service.app.commands.terms import (
@@ -53,7 +54,6 @@ from service.app.commands.terms import (
     seats_taken,
 )
 from service.app.lru import LRUCache
-from service.app.reads import gate
 from service.app.state.folds import (
     ClockWatch,
     Folded,
@@ -305,7 +305,7 @@ class DealService(Creation):
             version=outcome.last_version,
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
-            events=gate.command_events(folded, outcome.events, viewer),
+            events=visibility.command_events(folded, outcome.events, viewer),
             view=await self._answer_view(deal_id, outcome, viewer) if return_view else None,
         )
 
@@ -317,11 +317,11 @@ class DealService(Creation):
         assert folded is not None
         state = batch.memo.get("state") if batch is not None else None
         if state is None:
-            return gate.view(folded, viewer, await self.presence.seats(deal_id))
+            return visibility.view(folded, viewer, await self.presence.seats(deal_id))
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(deal_id)
-        return batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
+        return batch.view(viewer, lambda: visibility.view_of_state(folded, state, viewer, connected))
 
     async def _execute_locked(
         self,

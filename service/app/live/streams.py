@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record, record_hash
+from service.app import visibility
 from service.app.chat.relay import ChatLine
 from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
 from service.app.reads import gate
@@ -226,7 +227,7 @@ class LiveStreams:
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
-        shown = batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
+        shown = batch.view(viewer, lambda: visibility.view_of_state(folded, state, viewer, connected))
         view = msgspec.json.encode(shown)
         closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:

@@ -32,7 +32,6 @@ from service.app.reads.gate import (
     replay_frame,
     shows_match,
     summary,
-    view,
 )
 from service.app.reads.open_tables import OpenTables
 from service.app.state.folds import DealNotFound, Folded, Folds, LogDoesNotReplay
@@ -41,6 +40,7 @@ from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
 from service.app.viewer import NOBODY, Viewer
+from service.app.visibility import view
 from service.store.event_store import EventStore
 
 PLAYER_READS = 8  # deals of one list folded at once
