@@ -92,7 +92,7 @@ async def play(deals: Any, store: Any, game: str, count: int, live: int, on_done
 
     async def one(i: int) -> None:
         async with gate:
-            deal_id = (await deals.create(game, ["bot:greedy"] * seat_count(game), f"bench-{i}"))["deal_id"]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seat_count(game), f"bench-{i}")).deal_id
             while not (await deals.load(deal_id)).over:
                 await asyncio.sleep(0.02)
             await store.mark_finished(deal_id, now_ms())

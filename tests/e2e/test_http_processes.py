@@ -189,7 +189,7 @@ async def test_concurrent_answers_through_two_services_both_land(store, redis_cl
     first = DealService(store, dev=True)
     second = DealService(EventStore(redis_client, store.prefix), dev=True)
     created = await first.create("mcr", ["human"] * 4, deck=deck, dealer=0)
-    deal_id = created["deal_id"]
+    deal_id = created.deal_id
     await first.execute(deal_id, 0, {"type": "StartDeal", "client_seed": "race"}, command_id="s")
     folded = await first.load(deal_id)
     w5 = next(t for t in folded.kit.projections.view_from_state(folded.state, 0).hand if t // 4 == 4)

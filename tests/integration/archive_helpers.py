@@ -32,7 +32,7 @@ async def play_finished(
     async def one(i: int, game: str) -> str:
         async with gate:
             seats = {"paohuzi": 3, "mcr": 4}[game]
-            deal_id = (await deals.create(game, ["bot:greedy"] * seats, f"archive-{i}"))["deal_id"]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seats, f"archive-{i}")).deal_id
             for _ in range(6000):
                 if (await deals.load(deal_id)).over:
                     break

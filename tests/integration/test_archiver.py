@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from service.app.archive.archiver import Archiver
+from service.app.commands.creation import CreatedDeal
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore, now_ms
@@ -61,7 +62,7 @@ async def test_finished_deals_move_to_the_archive_and_leave_nothing_in_redis(sto
 async def test_only_deals_finished_long_enough_ago_leave(store, archive):
     old = await play_finished(store, ["paohuzi", "paohuzi"], finished_ms=now_ms() - 700_000)
     recent = await play_finished(store, ["paohuzi"], finished_ms=now_ms() - 10_000)
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
     counts = await Archiver(store, archive, older_than=600).archive_once()
     assert (counts.due, counts.archived) == (2, 2)
     for original in old:
@@ -78,7 +79,7 @@ class DealServiceFactory:
     def __init__(self, store: EventStore) -> None:
         self.store = store
 
-    async def create_unfinished(self) -> dict:
+    async def create_unfinished(self) -> CreatedDeal:
         from service.app.commands.deals import DealService
 
         deals = DealService(self.store)
@@ -168,7 +169,7 @@ async def test_the_removal_script_refuses_a_deal_that_is_not_the_archived_one(st
 
 async def test_a_deal_that_is_not_over_or_does_not_verify_stays(store, archive, caplog):
     originals = await play_finished(store, ["paohuzi", "paohuzi", "paohuzi"])
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
     await store.redis.zadd(store.finished_index_key, {live: 1})  # listed as finished by mistake
     # the service died between the last append and the meta write: the log shows it is over
     await store.redis.hdel(store.meta_key(originals[0].deal_id), "status")
@@ -211,7 +212,7 @@ async def test_index_entries_of_a_deal_already_gone_are_dropped(store, archive):
 
 async def test_backfill_lists_deals_finished_before_the_index(store, archive):
     originals = await play_finished(store, ["paohuzi", "mcr"])
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
     await store.redis.delete(store.finished_index_key)
     archiver = Archiver(store, archive, older_than=0)
     assert await archiver.backfill(batch=1) == 2

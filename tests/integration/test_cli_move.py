@@ -49,12 +49,12 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
     targets = [f"{key_prefix}-stream", f"{key_prefix}-dir"]
     try:
         finished = [
-            (await deals.create("mcr", ["bot:greedy"] * 4, "move-1"))["deal_id"],
-            (await deals.create("paohuzi", ["bot:greedy"] * 3, "move-2"))["deal_id"],
+            (await deals.create("mcr", ["bot:greedy"] * 4, "move-1")).deal_id,
+            (await deals.create("paohuzi", ["bot:greedy"] * 3, "move-2")).deal_id,
         ]
         live = [
-            (await deals.create("mcr", ["human"] + ["bot:greedy"] * 3, "move-3"))["deal_id"],
-            (await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"], "move-4"))["deal_id"],
+            (await deals.create("mcr", ["human"] + ["bot:greedy"] * 3, "move-3")).deal_id,
+            (await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"], "move-4")).deal_id,
         ]
         for deal_id in finished:
 

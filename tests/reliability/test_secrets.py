@@ -109,7 +109,7 @@ async def deal_service(real_redis_url, key_prefix):
 
 async def test_token_check_compares_every_seat_digest_in_constant_time(deal_service, monkeypatch):
     created = await deal_service.create("mcr", ["human"] * 4)
-    deal_id, tokens = created["deal_id"], created["tokens"]
+    deal_id, tokens = created.deal_id, created.tokens
     calls: list[tuple[str, str]] = []
     real = seats_module.hmac.compare_digest
 

@@ -154,9 +154,10 @@ class Creation:
         match: MatchPlace | None = None,
         rated_by: str | None = None,
         board: tuple[int, list[int]] | None = None,
-    ) -> dict[str, Any]:
-        """A new deal. ``board``: the dealer and wall a duplicate tournament's round gives this
-        deal (TN-3.4; from the service, never from a request). ``player_key``: the creator's
+    ) -> CreatedDeal:
+        """A new deal, answered as a ``CreatedDeal`` (the HTTP layer encodes it as it is).
+        ``board``: the dealer and wall a duplicate tournament's round gives this deal (TN-3.4;
+        from the service, never from a request). ``player_key``: the creator's
         (DS-26 unless well formed): its person seats are listed under the key's digest, never in
         the deal's log or meta.
         ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
@@ -178,14 +179,13 @@ class Creation:
             dealer, deck = board
         if idle_s is not None and not self.dev:
             raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
-        made = await self._create(
+        return await self._create(
             NewDeal(
                 game_name, seats, client_seed, deck, dealer, spectators, pace, deal_id=deal_id,
                 coach=coach, lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player,
                 match=match, rated_by=rated_by,
             )
         )  # fmt: skip
-        return made.as_dict()
 
     async def create_seated(
         self, game_name: str, seats: list[str], people: dict[int, str], deal_id: str

@@ -93,8 +93,8 @@ class MatchService:
             MatchCreated(
                 match_id,
                 kit_.name,
-                created["ruleset"],
-                list(created["seats"]),
+                created.ruleset,
+                list(created.seats),
                 deals,
                 word,
                 target,
@@ -105,7 +105,7 @@ class MatchService:
         await self.log.append(match_id, 0, events, command_id="create")
         await self.log.look_at(match_id, now_ms() + LOOK_AGAIN_MS)
         await self.deal_over(match_id)  # a deal of bots may have ended already
-        return {**created, "match_id": match_id, "length": deals, "target": target}
+        return {**created.as_dict(), "match_id": match_id, "length": deals, "target": target}
 
     # going on after a deal ---------------------------------------------------------------------
     async def deal_over(self, match_id: str) -> None:
