@@ -370,10 +370,12 @@ def _store(args: argparse.Namespace, raws: list[bytes]) -> int:
         if await store.version(created.deal_id):
             print(f"deal {created.deal_id} exists already", file=sys.stderr)
             return 1
-        await store.put_meta(created.deal_id, {"game": _game()[0].name, "seats": json.dumps(created.seats)})
-        await store.append_records(created.deal_id, raws)
+        await store.indexes.put_meta(
+            created.deal_id, {"game": _game()[0].name, "seats": json.dumps(created.seats)}
+        )
+        await store.log.append_records(created.deal_id, raws)
         meta = {"status": "over", "imported": "1", "source": "botzone"}
-        await store.put_meta(created.deal_id, meta, created_ms=now_ms(), public=True)
+        await store.indexes.put_meta(created.deal_id, meta, created_ms=now_ms(), public=True)
         print(created.deal_id)
         return 0
 

@@ -403,7 +403,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         seats = (await self.deals.load(deal_id)).seats  # its bot programs play again too
         hand = self.accounts.hand_seat  # a device's token (not carried over) gets one of the new seat
         again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key, hand)  # noqa: E731
-        if await self.deals.store.meta_field(deal_id, "rematched_by") is None:
+        if await self.deals.store.reader.meta_field(deal_id, "rematched_by") is None:
             made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()

@@ -123,7 +123,7 @@ async def test_a_changed_byte_fails_the_audit_at_that_version(http, store, redis
 
     await wait_for(over, timeout=60)
     assert (await (await http.get(f"/deals/{deal_id}/audit")).json())["ok"]
-    key = store.events_key(deal_id)
+    key = store.keys.events(deal_id)
     entries = await redis_client.xrange(key)
     target = 7
     record = json.loads(entries[target - 1][1][b"e"])
@@ -254,7 +254,11 @@ async def test_a_match_moves_on_once_when_two_processes_see_its_deal_end(http, s
     assert ends[0] == ends[1] and [d["deal_id"] for d in ends[0]["deals"]] == deal_ids
     names = [type(e).__name__ for e in await MatchLog(store).events(match_id)]
     assert names == ["MatchCreated"] + ["MatchDealStarted", "MatchDealEnded"] * 3 + ["MatchEnded"], names
-    ours = [d for d in await store.list_deals(0, 1000) if b'"match_id"' in (await store.read_raw(d, 1, 1))[0]]
+    ours = [
+        d
+        for d in await store.indexes.list_deals(0, 1000)
+        if b'"match_id"' in (await store.read_raw(d, 1, 1))[0]
+    ]
     assert sorted(ours) == sorted(deal_ids)  # no deal of the match made twice by the race
 
 

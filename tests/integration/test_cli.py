@@ -81,7 +81,7 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
         again = cli("export", deal_id, *imported).stdout
         assert again == exported
         # a finished log, imported, is as public as any finished deal
-        assert await EventStore(client, other).list_deals(public=True) == [deal_id]
+        assert await EventStore(client, other).indexes.list_deals(public=True) == [deal_id]
         refused = cli("import", str(path), "--redis", real_redis_url, "--prefix", other, check=False)
         assert refused.returncode == 1 and "exists" in refused.stderr
         await drop_prefix(client, other)

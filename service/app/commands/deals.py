@@ -109,9 +109,9 @@ class DealService(Creation):
         self.bots = bots if bots is not None else BotRunner(metrics=self.metrics)
         self.bots.attach(self)
         # who has a live stream (any process), for the views
-        self.presence = presence if presence is not None else Presence(store)
+        self.presence = presence if presence is not None else Presence(store.indexes)
         # player keys' digests and the seats listed under them ("My games")
-        self.players = players if players is not None else Players(store)
+        self.players = players if players is not None else Players(store.players)
         self.kick_bots = self.bots.kick
         # the bot program seats of live deals and matches, per address and in all (DS-32, DS-33)
         self.program_seats = ProgramSeats(store.redis, store.prefix)
@@ -155,7 +155,7 @@ class DealService(Creation):
         elif not folded.lobby:
             raise RuleViolation("DS-19", "this table is not in the lobby: joining it needs an invite")
         assert seat is not None
-        join_key = await self.store.meta_field(deal_id, JOIN_KEY) if invite is not None else None
+        join_key = await self.store.reader.meta_field(deal_id, JOIN_KEY) if invite is not None else None
         if join_key:  # TB-1.2: the same invite and name give the same token, hence the same command
             new_token = invited_token(join_key, deal_id, seat, invite, name)  # type: ignore[arg-type]
         else:
@@ -376,7 +376,7 @@ class DealService(Creation):
                     continue
                 # a retry of an accepted command may be refused by the state it made: answer it
                 # with its first result (a legal retry is caught by the append script instead)
-                previous = await self.store.command_result(deal_id, command_id)
+                previous = await self.store.reader.command_result(deal_id, command_id)
                 if previous is not None:
                     await self._check_same_command(deal_id, previous[0], typed, command_id)
                     return await self._replayed(folded, deal_id, *previous)
@@ -425,7 +425,7 @@ class DealService(Creation):
             if folded.over:
                 # the status also lists the deal in the finished index (``mark_finished``, now):
                 # the archiver moves it out of Redis once it is older than its age
-                await self.store.put_meta(
+                await self.store.indexes.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
                 await self.programs_over(deal_id, folded)
@@ -481,7 +481,7 @@ class DealService(Creation):
     ) -> None:
         """A repeated command id must carry the command it was first used for: a different one
         is refused, never silently dropped behind the first answer."""
-        stored = await self.store.command_at(deal_id, first_version)
+        stored = await self.store.reader.command_at(deal_id, first_version)
         if stored is None:  # a batch the service wrote without its command (deal creation)
             return
         if typed is None or msgspec.json.encode(typed) != stored:

@@ -158,7 +158,7 @@ class MatchService:
                 await self._create_next(match_id, state, entry)
                 continue
             if entry.index > 0:  # the deal before tells its readers which deal came next
-                await self.deals.store.claim_live_meta(
+                await self.deals.store.indexes.claim_live_meta(
                     state.deals[entry.index - 1].deal_id, "next_deal_id", entry.deal_id
                 )
                 if not folded.started and not folded.over:  # a creation cut short: its people again
