@@ -92,10 +92,10 @@ async def play(deals: Any, store: Any, game: str, count: int, live: int, on_done
 
     async def one(i: int) -> None:
         async with gate:
-            deal_id = (await deals.create(game, ["bot:greedy"] * seat_count(game), f"bench-{i}"))["deal_id"]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seat_count(game), f"bench-{i}")).deal_id
             while not (await deals.load(deal_id)).over:
                 await asyncio.sleep(0.02)
-            await store.mark_finished(deal_id, now_ms())
+            await store.indexes.mark_finished(deal_id, now_ms())
             ids.append(deal_id)
             if on_done is not None:
                 await on_done(len(ids))
@@ -108,10 +108,10 @@ async def put_back(store: Any, archive: Any, deal_ids: list[str]) -> None:
     """The archived deals into Redis again (records, meta, indexes), to archive them once more."""
     for deal_id in deal_ids:
         deal = await archive.get(deal_id)
-        await store.put_meta(deal_id, deal.meta)
-        await store.append_records(deal_id, deal.records)
-        await store.put_meta(deal_id, {}, created_ms=deal.created_ms, public=True)
-        await store.mark_finished(deal_id, deal.finished_ms)
+        await store.indexes.put_meta(deal_id, deal.meta)
+        await store.log.append_records(deal_id, deal.records)
+        await store.indexes.put_meta(deal_id, {}, created_ms=deal.created_ms, public=True)
+        await store.indexes.mark_finished(deal_id, deal.finished_ms)
 
 
 async def measure(game: str, count: int, live: int, postgres_url: str | None) -> dict[str, Any]:
@@ -137,7 +137,7 @@ async def measure(game: str, count: int, live: int, postgres_url: str | None) ->
         figures["play_deals_per_s"] = round(count / (time.perf_counter() - started), 1)
         await deals.close()
         held = await used_memory(client)
-        records = sum([await client.xlen(store.events_key(d)) for d in ids])
+        records = sum([await client.xlen(store.keys.events(d)) for d in ids])
         figures["records_per_deal"] = round(records / count, 1)
         figures["redis_bytes_per_finished_deal_in_redis"] = round((held - empty) / count)
 

@@ -127,7 +127,7 @@ def judge_step(judge: str, log: list[Any], initdata: Any) -> dict:
 
 
 def _game() -> tuple[Any, Any]:
-    """(kit, Botzone module) of the registered game that speaks the judge's protocol."""
+    """(kit, Botzone modules) of the registered game that speaks the judge's protocol."""
     from service.app.games import botzone_game
 
     return botzone_game()
@@ -137,7 +137,7 @@ def play_game(
     judge: str | None, levels: list[str], initdata: Any, cold_turns: int, rng: random.Random
 ) -> dict:
     bz = _game()[1]
-    Penalty, Referee = bz.Penalty, bz.Referee
+    Penalty, Referee = bz.referee.Penalty, bz.referee.Referee
 
     seats = [Seat(lv) for lv in levels]
     reqs: list[list[str]] = [[] for _ in range(4)]
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _our_wall(rng: random.Random) -> dict:
     """A 144-tile wall with flowers: a seeded shuffle, cut into the judge's four parts."""
-    code_of = _game()[1].code_of
+    code_of = _game()[1].codes.code_of
 
     tiles = [code_of(t) for t in range(144)]
     rng.shuffle(tiles)

@@ -32,8 +32,9 @@ and no decision ranked last of three or more plays, more than the mistake floor 
 ``agrees`` (``last_far_behind``: how many there were, by verdict). Beside each seat's ``agrees``
 share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
 same decisions would get by the same values (the mean over decisions of the share of plays that
-are the best or surely within the inaccuracy floor of it, method m9): a review is lenient if the random seat agrees more often than
-that, and where it is high the decisions themselves leave little to get wrong. From m8 a
+are the best or surely within the inaccuracy floor of it, method m9): a review is lenient if
+the random seat agrees more often than that, and where it is high the decisions themselves
+leave little to get wrong. From m8 a
 decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
 shares of all decisions, ``agrees_of_not_even`` is the agreement among the others (what a review's
 summary shows), and ``chance_agrees_share_of_not_even`` the chance figure on those. For a game

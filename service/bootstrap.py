@@ -154,8 +154,8 @@ def application(
     # the parts the command side and the read side share, made once
     folds = Folds(store)
     seats = SeatTokens(store, folds)
-    presence = Presence(store)
-    players = Players(store)
+    presence = Presence(store.indexes)
+    players = Players(store.players)
     # the command side, with the runner that moves its bot seats
     bots = BotRunner(settings.bot_delay, BotPool(settings.bot_workers, settings.bot_budget), metrics=metrics)
     bots.programs.max_processes = settings.program_processes
@@ -179,8 +179,8 @@ def application(
     )  # fmt: skip
     deals.own_batches = hub  # the batches this process appends reach its streams without a read
     live = LiveStreams(folds, presence, hub)
-    chat = ChatStore(redis, settings.prefix, store.archived)
-    watch_chat = ChatStore(redis, settings.prefix, store.archived, room="watch")
+    chat = ChatStore(redis, settings.prefix, store.reader.archived)
+    watch_chat = ChatStore(redis, settings.prefix, store.reader.archived, room="watch")
     # the seats' streams carry their chat, the spectators' streams their room
     chat_relay = ChatRelay(hub, chat, watch_chat)
     # matches (TB-5), reviews, and the clock keeper that acts for seats whose time ran out (TB-2.5)
@@ -253,7 +253,7 @@ def _gauges(metrics: Metrics, store: EventStore, folds: Folds, hub: StreamHub) -
     async def backlog() -> None:
         oldest = await store.indexes.oldest_finished()
         metrics.archive_backlog.set(0.0 if oldest is None else max(0.0, (now_ms() - oldest) / 1000))
-        metrics.finished_in_redis.set(await store.finished_count())
+        metrics.finished_in_redis.set(await store.indexes.finished_count())
 
     metrics.add_refresher(deals_here)
     metrics.add_refresher(backlog)

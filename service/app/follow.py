@@ -66,8 +66,8 @@ class FollowOn:
 
     async def _next(self, deal_id: str) -> str | None:
         store = self.deals.store
-        again = await store.meta_field(deal_id, "rematched_by")
-        return again or await store.meta_field(deal_id, "next_deal_id")
+        again = await store.reader.meta_field(deal_id, "rematched_by")
+        return again or await store.reader.meta_field(deal_id, "next_deal_id")
 
     async def _holds(self, old: Any, deal_id: str, seat: int) -> bool:
         """Whether the deal follows ``old`` (its rematch, or the next deal of its match) and

@@ -8,6 +8,7 @@ one line there. Each kit is built on first use (the MCR one loads the fan calcul
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -113,16 +114,31 @@ def kit(name: str) -> GameKit:
     return _build(name)
 
 
+@dataclass(frozen=True)
+class BotzoneFace:
+    """The modules of a game's ``botzone`` package, one per role (a game names none of them to
+    the command line and the benches, which know no game by name)."""
+
+    codes: ModuleType  # BotzoneError, NotTranslatable, the tile codes
+    referee: ModuleType  # Referee, Penalty: the judge's reading of a match
+    tracker: ModuleType  # SeatTracker, bot_seed, safe_answer: one seat's view from its requests
+    translation: ModuleType  # match_of_deal, read_match, play_match
+
+
 @cache
-def botzone_game() -> tuple[GameKit, ModuleType]:
+def botzone_game() -> tuple[GameKit, BotzoneFace]:
     """The game that speaks the Botzone judge's protocol (its domain package has a ``botzone``
-    module: Chinese Standard Mahjong is MCR) and that module; DS-1 when no game does."""
+    package: Chinese Standard Mahjong is MCR) and that package's modules; DS-1 when no game does."""
     import importlib.util
 
     for name, package in GAMES.items():
         if importlib.util.find_spec(f"{package}.botzone") is not None:
-            return kit(name), importlib.import_module(f"{package}.botzone")
+            roles = {role: importlib.import_module(f"{package}.botzone.{role}") for role in _BOTZONE_ROLES}
+            return kit(name), BotzoneFace(**roles)
     raise RuleViolation("DS-1", "no registered game speaks the Botzone protocol")
+
+
+_BOTZONE_ROLES = ("codes", "referee", "tracker", "translation")
 
 
 @cache

@@ -65,11 +65,11 @@ def cmd_archive(args: argparse.Namespace) -> int:
                 failed += counts.failed + match_counts.failed
                 report = {**msgspec.to_builtins(counts), "deals_per_s": counts.deals_per_s}
                 report["archive_count"] = await archive.count()
-                report["redis_finished"] = await store.finished_count()
+                report["redis_finished"] = await store.indexes.finished_count()
                 report["matches"] = {
                     **msgspec.to_builtins(match_counts),
                     "archive_count": await archive.matches().count(),
-                    "redis_finished": await match_log.store.finished_count(),
+                    "redis_finished": await match_log.store.indexes.finished_count(),
                 }
                 if args.json:
                     print(json.dumps(report), flush=True)

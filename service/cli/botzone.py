@@ -127,7 +127,7 @@ def _parses(text: str) -> bool:
 
 
 def _game() -> Any:
-    """(kit, Botzone module) of the game that speaks the judge's protocol, imported when first
+    """(kit, Botzone modules) of the game that speaks the judge's protocol, imported when first
     needed so a turn's fresh process starts fast."""
     from service.app.games import botzone_game
 
@@ -142,7 +142,7 @@ class Player:
     """One seat under the judge: the tracker of its history and the bot that answers."""
 
     def __init__(self, level: str) -> None:
-        SeatTracker = _botzone().SeatTracker
+        SeatTracker = _botzone().tracker.SeatTracker
 
         self.level = level
         self.tracker = SeatTracker()
@@ -150,7 +150,7 @@ class Player:
         self.requests: list[str] = []
 
     def replay(self, requests: list[str], responses: list[str]) -> None:
-        SeatTracker = _botzone().SeatTracker
+        SeatTracker = _botzone().tracker.SeatTracker
 
         self.tracker = SeatTracker()
         self.requests = []
@@ -166,7 +166,7 @@ class Player:
     def answer(self) -> str:
         make_bot = _game()[0].bots.make_bot
         bz = _botzone()
-        bot_seed, safe_answer = bz.bot_seed, bz.safe_answer
+        bot_seed, safe_answer = bz.tracker.bot_seed, bz.tracker.safe_answer
 
         if self.bot is None:  # seeded by the seat's first requests: the same game, the same bot
             self.bot = make_bot(self.level, bot_seed(self.requests[:2]))
@@ -181,7 +181,7 @@ class Player:
 
 
 def serve(stdin: IO[str], stdout: IO[str], level: str, keep_running: bool) -> int:
-    BotzoneError = _botzone().BotzoneError
+    BotzoneError = _botzone().codes.BotzoneError
 
     player = Player(level)
     try:
@@ -249,7 +249,7 @@ def add_parser(sub: Any) -> None:
 # ---- export and import ---------------------------------------------------------------------
 def export_botzone(args: argparse.Namespace, raws: list[bytes]) -> int:
     bz = _botzone()
-    NotTranslatable, match_of_deal = bz.NotTranslatable, bz.match_of_deal
+    NotTranslatable, match_of_deal = bz.codes.NotTranslatable, bz.translation.match_of_deal
     from service.cli.stores import NotADealLog, read_log
 
     try:
@@ -284,7 +284,7 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
     from domain.game import MatchPlace
 
     bz = _botzone()
-    play_match, read_match = bz.play_match, bz.read_match
+    play_match, read_match = bz.translation.play_match, bz.translation.read_match
 
     imp = read_match(match)
     k = _game()[0]
@@ -329,7 +329,7 @@ def imported_records(match: Any, now: str, deal_id: str | None = None) -> list[b
 
 def import_botzone(args: argparse.Namespace) -> int:
     bz = _botzone()
-    BotzoneError, NotTranslatable = bz.BotzoneError, bz.NotTranslatable
+    BotzoneError, NotTranslatable = bz.codes.BotzoneError, bz.codes.NotTranslatable
     from service.store.redis_log import now_text
 
     path = Path(args.file)
@@ -370,10 +370,12 @@ def _store(args: argparse.Namespace, raws: list[bytes]) -> int:
         if await store.version(created.deal_id):
             print(f"deal {created.deal_id} exists already", file=sys.stderr)
             return 1
-        await store.put_meta(created.deal_id, {"game": _game()[0].name, "seats": json.dumps(created.seats)})
-        await store.append_records(created.deal_id, raws)
+        await store.indexes.put_meta(
+            created.deal_id, {"game": _game()[0].name, "seats": json.dumps(created.seats)}
+        )
+        await store.log.append_records(created.deal_id, raws)
         meta = {"status": "over", "imported": "1", "source": "botzone"}
-        await store.put_meta(created.deal_id, meta, created_ms=now_ms(), public=True)
+        await store.indexes.put_meta(created.deal_id, meta, created_ms=now_ms(), public=True)
         print(created.deal_id)
         return 0
 

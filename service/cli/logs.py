@@ -53,7 +53,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def sealed_board(args: argparse.Namespace, raws: list[bytes]) -> bool:
     """Whether the stored deal ``args.deal`` is a finished duplicate board whose round is not
     over (TN-3.6: the gate's ``sealed``, asked of the tournament's record); a file is no board."""
-    from service.app.reads.gate import sealed
+    from service.app.visibility import sealed
     from service.store.tournaments import TournamentNotFound, TournamentStore
 
     if Path(args.deal).is_file() or not raws:
@@ -159,11 +159,11 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"deal {created.deal_id} exists already", file=sys.stderr)
             return 1
         finished = decode_record(raws[-1]).type == "SeedRevealed"
-        await store.put_meta(created.deal_id, {"game": game, "seats": json.dumps(created.seats)})
-        await store.append_records(created.deal_id, raws)
+        await store.indexes.put_meta(created.deal_id, {"game": game, "seats": json.dumps(created.seats)})
+        await store.log.append_records(created.deal_id, raws)
         # a finished log is public like any finished deal; an unfinished one stays unlisted
         status = {"status": "over" if finished else "imported", "imported": "1"}
-        await store.put_meta(created.deal_id, status, created_ms=now_ms(), public=finished)
+        await store.indexes.put_meta(created.deal_id, status, created_ms=now_ms(), public=finished)
         print(created.deal_id)
         return 0
 

@@ -55,7 +55,7 @@ async def _redis_deals(store: Any) -> list[str]:
     ids: list[str] = []
     offset = 0
     while True:
-        page = await store.list_deals(offset, PAGE, newest_first=False)
+        page = await store.indexes.list_deals(offset, PAGE, newest_first=False)
         ids += page
         if len(page) < PAGE:
             return ids
@@ -66,15 +66,15 @@ async def _deal_from_redis(store: Any, deal_id: str) -> dict[str, Any] | None:
     records = await store.read_raw(deal_id)
     if not records:
         return None
-    meta = await store.get_meta(deal_id)
-    created = await store.redis.zscore(store.index_key, deal_id)
-    public = await store.redis.zscore(store.public_index_key, deal_id) is not None
-    clock_at = await store.redis.zscore(store.clocks_key, deal_id)
+    meta = await store.reader.get_meta(deal_id)
+    created = await store.redis.zscore(store.keys.index, deal_id)
+    public = await store.redis.zscore(store.keys.public_index, deal_id) is not None
+    clock_at = await store.redis.zscore(store.keys.clocks, deal_id)
     deal = {
         "deal_id": deal_id,
         "created_ms": int(created) if created is not None else int(meta.get("created_ms") or 0),
         "public": public,
-        "head_hash": await store.head_hash(deal_id),
+        "head_hash": await store.reader.head_hash(deal_id),
         "meta": meta,
         "records": records,
     }
@@ -109,11 +109,11 @@ async def _matches(store: Any, deals: list[dict[str, Any]]) -> list[dict[str, An
             records = await matches.read_raw(match_id)
             if not records:
                 continue
-            look_at = await matches.redis.zscore(matches.clocks_key, match_id)
+            look_at = await matches.redis.zscore(matches.keys.clocks, match_id)
             found.append(
                 {
                     "match_id": match_id,
-                    "head_hash": await matches.head_hash(match_id),
+                    "head_hash": await matches.reader.head_hash(match_id),
                     "look_at": None if look_at is None else int(look_at),
                     "records": records,
                 }
@@ -211,8 +211,8 @@ def cmd_export_all(args: argparse.Namespace) -> int:
             reading.step()
             if deal is not None:
                 deals.append(deal)
-        if store.archived is not None:
-            deals += await _archived_deals(store.archived.archive, {d["deal_id"] for d in deals})
+        if store.reader.archived is not None:
+            deals += await _archived_deals(store.reader.archived.archive, {d["deal_id"] for d in deals})
         matches = await _matches(store, deals)
         players = await _players(store)
         accounts = await AccountStore(store.redis, store.prefix).export()
@@ -328,7 +328,7 @@ def cmd_import_all(args: argparse.Namespace) -> int:
             held = await store.read_raw(deal_id)
             if held:
                 if held == raws:  # imported before (the ids again: that run may have stopped short)
-                    await store.restore_command_ids(deal_id, raws)
+                    await store.log.restore_command_ids(deal_id, raws)
                     skipped += 1
                 else:
                     print(f"refused {deal_id}: the target holds another log of it", file=sys.stderr)
@@ -340,13 +340,15 @@ def cmd_import_all(args: argparse.Namespace) -> int:
                 meta = {"game": report.game, "seats": json.dumps(created.seats)}
                 meta.update({"status": "over" if report.finished else "imported", "imported": "1"})
             status = meta.pop("status", None)
-            await store.put_meta(deal_id, meta)
-            await store.append_records(deal_id, raws)
+            await store.indexes.put_meta(deal_id, meta)
+            await store.log.append_records(deal_id, raws)
             finished = report.finished
             created_ms = int(deal.get("created_ms") or now_ms())
             public = bool(deal.get("public", finished))
             # the status last: "over" lists the deal for the target's archiver
-            await store.put_meta(deal_id, {"status": status} if status else {}, created_ms, public=public)
+            await store.indexes.put_meta(
+                deal_id, {"status": status} if status else {}, created_ms, public=public
+            )
             if not finished and isinstance(deal.get("clock_at"), int):
                 await store.indexes.schedule_clock(deal_id, deal["clock_at"])  # the clock keeper looks then
             stored += 1
@@ -411,11 +413,11 @@ async def _import_matches(store: Any, matches: list[dict[str, Any]]) -> dict[str
                     print(f"refused match {match_id}: the target holds another log of it", file=sys.stderr)
                     counts["refused"] += 1
                 continue
-            await target.append_records(match_id, raws)
+            await target.log.append_records(match_id, raws)
             if isinstance(match.get("look_at"), int):
                 await target.indexes.schedule_clock(match_id, match["look_at"])
             if decode_record(raws[-1]).type == MATCH_FINAL_EVENT:  # ended: for the target's archiver
-                await target.mark_finished(match_id, now_ms())
+                await target.indexes.mark_finished(match_id, now_ms())
             counts["stored"] += 1
     finally:
         target.close()

@@ -63,7 +63,7 @@ def load_raws(args: argparse.Namespace) -> tuple[list[bytes], str | None]:
         return [line for line in path.read_bytes().splitlines() if line.strip()], None
 
     async def read(store: Any) -> tuple[list[bytes], str | None]:
-        return await store.read_raw(args.deal), await store.head_hash(args.deal)
+        return await store.read_raw(args.deal), await store.reader.head_hash(args.deal)
 
     return with_store(args, read)
 

@@ -27,6 +27,7 @@ from service.app.analysis.reviews import ReviewedSeats, ReviewRefused, Reviews
 from service.app.chat import ChatLog, ChatMessage, ChatPost, WatcherLog, WatcherMessage, checked
 from service.app.chat.relay import ChatRelay
 from service.app.commands.clocks import ClockKeeper
+from service.app.commands.creation import CreatedDeal
 from service.app.commands.deals import DealService
 from service.app.commands.matches import MatchService
 from service.app.commands.terms import CommandAnswer, is_program
@@ -300,13 +301,17 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
             rule = "DS-32" if exc.per_address else "DS-33"
             raise BudgetSpent(rule, str(exc), PROGRAMS_RETRY_S) from None
 
-    async def _programs_seated(self, places: str, made: Any) -> None:
-        """The reserved program seats now belong to the deal made (or its match); a deal that
-        ended before this gives them back at once."""
-        holder = made.get("match_id") or made["deal_id"]
+    async def _programs_seated(self, places: str, made: CreatedDeal | dict[str, Any]) -> None:
+        """The reserved program seats now belong to the deal made (or, ``made`` a match's
+        answer, its match); a deal that ended before this gives them back at once."""
+        if isinstance(made, CreatedDeal):
+            deal_id, holder = made.deal_id, made.deal_id
+        else:
+            deal_id = made["deal_id"]
+            holder = made.get("match_id") or deal_id
         await self.deals.program_seats.move(places, holder)
-        folded = self.deals.folds.cached(made["deal_id"])
-        if holder == made["deal_id"] and folded is not None and folded.over:
+        folded = self.deals.folds.cached(deal_id)
+        if holder == deal_id and folded is not None and folded.over:
             await self.deals.program_seats.release(holder)
 
     async def create_deal(self, request: web.Request) -> web.Response:
@@ -321,9 +326,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
             ),
             body.seats,
         )  # fmt: skip
-        await self.account_seats(
-            request, "deal", created["deal_id"], [int(s) for s in created.get("tokens") or {}]
-        )
+        await self.account_seats(request, "deal", created.deal_id, [int(s) for s in created.tokens])
         return json_response(created, status=201)
 
     async def create_match(self, request: web.Request) -> web.Response:
@@ -400,7 +403,7 @@ class Api(AccountHandlers, PeopleHandlers, TournamentHandlers):
         seats = (await self.deals.load(deal_id)).seats  # its bot programs play again too
         hand = self.accounts.hand_seat  # a device's token (not carried over) gets one of the new seat
         again = lambda: self.deals.rematch(deal_id, seat, token, body.player_key, hand)  # noqa: E731
-        if await self.deals.store.meta_field(deal_id, "rematched_by") is None:
+        if await self.deals.store.reader.meta_field(deal_id, "rematched_by") is None:
             made = await self._budgeted(request, again, seats)
         else:  # the deal another seat made already: reaching it makes nothing, spends no budget
             made = await again()

@@ -60,15 +60,15 @@ class TournamentStore:
 
     # secrets --------------------------------------------------------------------------------
     async def put_secrets(self, tournament_id: str, fields: dict[str, str]) -> None:
-        await self.redis.hset(self.store.meta_key(tournament_id), mapping=fields)
+        await self.redis.hset(self.store.keys.meta(tournament_id), mapping=fields)
 
     async def secret(self, tournament_id: str, field: str) -> str | None:
-        value = await self.redis.hget(self.store.meta_key(tournament_id), field)
+        value = await self.redis.hget(self.store.keys.meta(tournament_id), field)
         return value.decode() if isinstance(value, bytes) else value
 
     async def claim(self, tournament_id: str, field: str, value: str) -> str:
         """Set ``field`` unless set; the value it holds after (one winner across processes)."""
-        key = self.store.meta_key(tournament_id)
+        key = self.store.keys.meta(tournament_id)
         await self.redis.hsetnx(key, field, value)
         held = await self.redis.hget(key, field)
         return held.decode() if isinstance(held, bytes) else str(held)

@@ -106,7 +106,7 @@ class EventStoreContract:
         assert await store.version("d1") == 1
         # a malformed call to the script (bad expected version) writes nothing either
         with pytest.raises(ValueError):
-            await store._run_append("d1", "x", "", "", [b"{}"], None)  # type: ignore[arg-type]
+            await store.log.run_append("d1", "x", "", "", [b"{}"], None)  # type: ignore[arg-type]
         assert await store.version("d1") == 1
         # a good batch lands whole, with consecutive versions
         await store.append("d1", 1, [Played(0, i) for i in range(8)])
@@ -135,7 +135,7 @@ class EventStoreContract:
     async def test_a_wrong_head_hash_conflicts_and_writes_nothing(self, store):
         await store.append("d1", 0, [Played(0, 1)])
         # the caller believes in a different record at version 1
-        store._remember("d1", 1, "f" * 64)
+        store.log.remember("d1", 1, "f" * 64)
         with pytest.raises(VersionConflict):
             await store.append("d1", 1, [Played(0, 2)])
         assert await store.version("d1") == 1
@@ -210,7 +210,7 @@ class EventStoreContract:
         assert verify_chain(raws) is None
         assert decode_record(raws[3]).prev == record_hash(raws[2])
         # change one stored record behind the store's back (rewriting the stream, as a forger must)
-        key = store.events_key("d1")
+        key = store.keys.events("d1")
         forged = raws[3].replace(b'"card":3', b'"card":7')
         assert forged != raws[3]
         await _rewrite_stream(redis_client, key, {4: forged})
@@ -224,7 +224,7 @@ class EventStoreContract:
     # keys, meta, index -------------------------------------------------------
     async def test_every_deal_key_has_the_prefix_and_a_hash_tag(self, store, redis_client):
         await store.append("deal-7", 0, [Played(0, 1)], command_id="k")
-        await store.put_meta("deal-7", {"game": "paohuzi"}, created_ms=1000)
+        await store.indexes.put_meta("deal-7", {"game": "paohuzi"}, created_ms=1000)
         keys = sorted(
             [
                 k.decode() if isinstance(k, bytes) else k
@@ -241,17 +241,17 @@ class EventStoreContract:
         )
 
     async def test_deal_meta_and_index(self, store):
-        await store.put_meta("a", {"game": "mcr", "status": "open"}, created_ms=1)
-        await store.put_meta("b", {"game": "paohuzi"}, created_ms=2)
-        await store.put_meta("a", {"status": "over"})
-        assert await store.get_meta("a") == {"game": "mcr", "status": "over"}
-        assert await store.list_deals() == ["b", "a"]
-        assert await store.list_deals(newest_first=False) == ["a", "b"]
+        await store.indexes.put_meta("a", {"game": "mcr", "status": "open"}, created_ms=1)
+        await store.indexes.put_meta("b", {"game": "paohuzi"}, created_ms=2)
+        await store.indexes.put_meta("a", {"status": "over"})
+        assert await store.reader.get_meta("a") == {"game": "mcr", "status": "over"}
+        assert await store.indexes.list_deals() == ["b", "a"]
+        assert await store.indexes.list_deals(newest_first=False) == ["a", "b"]
         assert await store.indexes.deal_summaries(["b", "a", "nobody"]) == [
             {"game": "paohuzi"},
             {"game": "mcr", "status": "over"},
             {},
         ]
-        await store.delete_deal("a")
-        assert await store.list_deals() == ["b"]
-        assert await store.get_meta("a") == {}
+        await store.removal.delete_deal("a")
+        assert await store.indexes.list_deals() == ["b"]
+        assert await store.reader.get_meta("a") == {}

@@ -295,7 +295,7 @@ async def test_a_signed_in_request_from_another_origin_is_refused(http, store):
         await expect_problem(resp, 403, "DS-39")
     assert (await call(http, "GET", "/accounts/me", session)).status == 200  # nothing was done
     rows = (await (await call(http, "GET", "/players/me/deals", session)).json())["deals"]
-    assert rows == [] and await store.redis.zcard(store.index_key) == 0
+    assert rows == [] and await store.redis.zcard(store.keys.index) == 0
     own = {"Origin": f"http://{http.server.host}:{http.server.port}"}
     assert (await call(http, "POST", "/accounts/me/device-codes", session, headers=own)).status == 201
     # another port of the same host passes (a proxy's Host may drop the port); null does not

@@ -60,21 +60,24 @@ async def served(aiohttp_client, store, archive_url):
 async def _age_and_wait(http, store: EventStore, *deal_ids: str) -> None:
     """Wait until the deals are listed as finished, date their end back beyond the age, then wait
     for the running archiver. The command side lists a deal as finished after the append of its
-    last event (``EventStore.mark_finished``), so a reader that saw the result may be there first."""
+    last event (``DealIndexes.mark_finished``), so a reader that saw the result may be there first."""
 
     async def listed() -> bool:
         for deal_id in deal_ids:
-            if await store.redis.zscore(store.finished_index_key, deal_id) is None:
+            if await store.redis.zscore(store.keys.finished_index, deal_id) is None:
                 return False
         return True
 
     await wait_for(listed, timeout=60)
     for deal_id in deal_ids:
-        await store.redis.zadd(store.finished_index_key, {deal_id: 1})
+        await store.redis.zadd(store.keys.finished_index, {deal_id: 1})
 
     async def gone() -> bool:
         for deal_id in deal_ids:
-            if await store.redis.exists(store.events_key(deal_id)) or await http.archive.get(deal_id) is None:
+            if (
+                await store.redis.exists(store.keys.events(deal_id))
+                or await http.archive.get(deal_id) is None
+            ):
                 return False
         return True
 
@@ -217,7 +220,7 @@ async def test_an_archived_deal_answers_every_read_as_it_did_from_redis(served, 
     assert (await (await http.get(f"/deals/{new_id}")).json())["rematch_of"] == deal_id
     twice = await http.post(f"/deals/{deal_id}/rematch", headers=auth(token))
     assert twice.status == 200 and (await twice.json())["deal_id"] == new_id  # the same deal again
-    assert not await store.redis.exists(store.meta_key(deal_id))  # no stray meta hash for the old deal
+    assert not await store.redis.exists(store.keys.meta(deal_id))  # no stray meta hash for the old deal
     assert (await http.archive.meta(deal_id))["rematched_by"] == new_id
     assert (await http.get("/deals/0123456789abcdef")).status == 404
 
@@ -325,20 +328,20 @@ async def test_a_finished_match_leaves_redis_and_reads_as_it_did(served, store):
     try:
 
         async def listed() -> bool:
-            return await store.redis.zscore(matches.finished_index_key, match_id) is not None
+            return await store.redis.zscore(matches.keys.finished_index, match_id) is not None
 
         await wait_for(listed, timeout=60)
-        await store.redis.zadd(matches.finished_index_key, {match_id: 1})  # ended long ago
+        await store.redis.zadd(matches.keys.finished_index, {match_id: 1})  # ended long ago
         shelf = http.archive.matches()
 
         async def moved() -> bool:
-            return not await store.redis.exists(matches.events_key(match_id)) and bool(
+            return not await store.redis.exists(matches.keys.events(match_id)) and bool(
                 await shelf.get(match_id)
             )
 
         await wait_for(moved, timeout=60)
         assert not [k async for k in store.redis.scan_iter(match=f"{matches.prefix}:{{{match_id}}}:*")]
-        assert await store.redis.zscore(matches.finished_index_key, match_id) is None
+        assert await store.redis.zscore(matches.keys.finished_index, match_id) is None
         assert await http.archive.get(match_id) is None  # never among the deals
         assert match_id not in {d.deal_id for d in await http.archive.list(0, 1000)}
 

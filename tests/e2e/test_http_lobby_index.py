@@ -39,7 +39,7 @@ async def test_an_open_table_stays_listed_after_250_newer_all_bot_deals(http, st
         for answer in answers:
             assert answer.status == 201, await answer.text()
             newer.append((await answer.json())["deal_id"])
-    assert len(await store.list_deals(0, 300, public=True)) >= 251
+    assert len(await store.indexes.list_deals(0, 300, public=True)) >= 251
     assert await _listed(http, deal_id)
 
     # another process on the store lists it too, and drops it once its last seat is taken there

@@ -190,7 +190,7 @@ async def _nth(http, match_id, n):
 
 
 async def _all_deals(store):
-    for deal_id in await store.list_deals(0, 1000):
+    for deal_id in await store.indexes.list_deals(0, 1000):
         yield deal_id
 
 

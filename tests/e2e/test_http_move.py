@@ -53,7 +53,7 @@ async def test_a_move_to_another_redis_server_keeps_matches_clocks_and_players(
         return state if state["over"] else None
 
     before = await wait_for(match_over, timeout=300, interval=0.2)
-    clock_at = await store.redis.zscore(store.clocks_key, live["deal_id"])
+    clock_at = await store.redis.zscore(store.keys.clocks, live["deal_id"])
     assert clock_at is not None  # the person's clock is in the keeper's index
     my_games = await _json(await http.get("/players/me/deals", headers=mine))
     assert [row["deal_id"] for row in my_games["deals"]] == [live["deal_id"]]

@@ -257,7 +257,7 @@ async def test_a_rematch_claimed_but_never_created_is_made_by_the_next_request(h
     request creates it under that id, with both people in their seats."""
     old, bo, ana = await _ended_table(http, lobby=False)
     claimed = "ab" * 8
-    assert await store.claim_meta(old, "rematched_by", claimed) == claimed
+    assert await store.reader.claim_meta(old, "rematched_by", claimed) == claimed
     made = await _again(http, old, ana, 200)
     assert made["deal_id"] == claimed and made["seat"] == 1
     host = await _again(http, old, bo, 200)
@@ -271,6 +271,6 @@ async def test_a_rematch_that_does_not_hold_the_seat_answers_ds15(http, store):
     other people): a seat it does not hold is told so, with the deal's id."""
     old, _bo, ana = await _ended_table(http, lobby=False)
     other = await (await http.post("/deals", json={"game": "mcr", "seats": ["human"] * 4})).json()
-    assert await store.claim_meta(old, "rematched_by", other["deal_id"]) == other["deal_id"]
+    assert await store.reader.claim_meta(old, "rematched_by", other["deal_id"]) == other["deal_id"]
     problem = await expect_problem(await http.post(f"/deals/{old}/rematch", headers=auth(ana)), 409, "DS-15")
     assert problem["rematched_by"] == other["deal_id"]

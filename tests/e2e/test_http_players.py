@@ -226,7 +226,7 @@ async def test_the_log_and_meta_are_the_same_with_or_without_a_player_key(http, 
     raws_with = await store.read_raw(with_keys)
     raws_without = await store.read_raw(without)
     assert [shape(r) for r in raws_with] == [shape(r) for r in raws_without]
-    meta_with, meta_without = await store.get_meta(with_keys), await store.get_meta(without)
+    meta_with, meta_without = await store.reader.get_meta(with_keys), await store.reader.get_meta(without)
     assert sorted(meta_with) == sorted(meta_without)
     # the seating events are the same but for the deal's own random values
     for a, b in zip(raws_with, raws_without, strict=True):
@@ -338,7 +338,7 @@ async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(arc
     outcome, records = await outcome_of(http, deal_id, "paohuzi")
 
     async def finished() -> bool:
-        return await store.redis.zscore(store.finished_index_key, deal_id) is not None
+        return await store.redis.zscore(store.keys.finished_index, deal_id) is not None
 
     await wait_for(finished, timeout=60)
     before = await my_deals(http, ana)
@@ -347,10 +347,10 @@ async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(arc
         "score": outcome.payments[0],
         "unit": "tun",
     }
-    await store.redis.zadd(store.finished_index_key, {deal_id: 1})  # its end dated back: archive it
+    await store.redis.zadd(store.keys.finished_index, {deal_id: 1})  # its end dated back: archive it
 
     async def archived() -> bool:
-        in_redis = await store.redis.exists(store.events_key(deal_id))
+        in_redis = await store.redis.exists(store.keys.events(deal_id))
         return not in_redis and await http.archive.get(deal_id) is not None
 
     await wait_for(archived, timeout=60)

@@ -123,7 +123,7 @@ async def test_a_changed_byte_fails_the_audit_at_that_version(http, store, redis
 
     await wait_for(over, timeout=60)
     assert (await (await http.get(f"/deals/{deal_id}/audit")).json())["ok"]
-    key = store.events_key(deal_id)
+    key = store.keys.events(deal_id)
     entries = await redis_client.xrange(key)
     target = 7
     record = json.loads(entries[target - 1][1][b"e"])
@@ -189,7 +189,7 @@ async def test_concurrent_answers_through_two_services_both_land(store, redis_cl
     first = DealService(store, dev=True)
     second = DealService(EventStore(redis_client, store.prefix), dev=True)
     created = await first.create("mcr", ["human"] * 4, deck=deck, dealer=0)
-    deal_id = created["deal_id"]
+    deal_id = created.deal_id
     await first.execute(deal_id, 0, {"type": "StartDeal", "client_seed": "race"}, command_id="s")
     folded = await first.load(deal_id)
     w5 = next(t for t in folded.kit.projections.view_from_state(folded.state, 0).hand if t // 4 == 4)
@@ -254,7 +254,11 @@ async def test_a_match_moves_on_once_when_two_processes_see_its_deal_end(http, s
     assert ends[0] == ends[1] and [d["deal_id"] for d in ends[0]["deals"]] == deal_ids
     names = [type(e).__name__ for e in await MatchLog(store).events(match_id)]
     assert names == ["MatchCreated"] + ["MatchDealStarted", "MatchDealEnded"] * 3 + ["MatchEnded"], names
-    ours = [d for d in await store.list_deals(0, 1000) if b'"match_id"' in (await store.read_raw(d, 1, 1))[0]]
+    ours = [
+        d
+        for d in await store.indexes.list_deals(0, 1000)
+        if b'"match_id"' in (await store.read_raw(d, 1, 1))[0]
+    ]
     assert sorted(ours) == sorted(deal_ids)  # no deal of the match made twice by the race
 
 

@@ -71,7 +71,7 @@ async def test_a_rated_table_seats_only_the_signed_in_account_and_house_bots(htt
     await expect_problem(await call(http, "POST", "/matches", session, json=match), 422, "DS-41")
     match = {"game": "paohuzi", "seats": SEATS, "rated": True, "length": 2}
     await expect_problem(await call(http, "POST", "/matches", None, json=match), 422, "DS-41")
-    assert await store.list_deals(0, 10) == []  # nothing was made
+    assert await store.indexes.list_deals(0, 10) == []  # nothing was made
     await expect_problem(await call(http, "GET", "/ratings/chess"), 404, "DS-42")
     await expect_problem(await call(http, "GET", "/accounts/Nobody"), 404, "DS-42")
     resp = await call(http, "GET", "/accounts/me", session)
@@ -260,13 +260,13 @@ async def test_the_rebuild_reads_the_archive_too(aiohttp_client, store, tmp_path
         await wait_for(lambda: _board_with(http, 1))
 
         async def finished() -> bool:
-            return await store.redis.zscore(store.finished_index_key, gone) is not None
+            return await store.redis.zscore(store.keys.finished_index, gone) is not None
 
         await wait_for(finished, timeout=60)
-        await store.redis.zadd(store.finished_index_key, {gone: 1})  # its end dated back: archive it
+        await store.redis.zadd(store.keys.finished_index, {gone: 1})  # its end dated back: archive it
 
         async def archived() -> bool:
-            in_redis = await store.redis.exists(store.events_key(gone))
+            in_redis = await store.redis.exists(store.keys.events(gone))
             return not in_redis and await app[bootstrap.ARCHIVE].get(gone) is not None
 
         await wait_for(archived, timeout=60)
@@ -302,7 +302,7 @@ async def test_an_abandoned_rated_deal_is_not_rated(http, store):
     deal_id = (await resp.json())["deal_id"]
 
     async def over() -> bool:
-        return await store.redis.zscore(store.finished_index_key, deal_id) is not None
+        return await store.redis.zscore(store.keys.finished_index, deal_id) is not None
 
     await wait_for(over, timeout=60, interval=0.1)
     first = msgspec.json.decode(decode_record((await store.read_raw(deal_id))[0]).data)

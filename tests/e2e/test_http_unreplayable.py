@@ -16,9 +16,9 @@ PROBLEM = "application/problem+json"
 
 
 async def _store_directly(store, deal_id: str, raws: list[bytes], finished: bool) -> None:
-    await store.put_meta(deal_id, {"game": "mcr", "seats": json.dumps(["bot:greedy"] * 4)})
-    await store.append_records(deal_id, raws)
-    await store.put_meta(deal_id, {"status": "over" if finished else "imported"}, public=True)
+    await store.indexes.put_meta(deal_id, {"game": "mcr", "seats": json.dumps(["bot:greedy"] * 4)})
+    await store.log.append_records(deal_id, raws)
+    await store.indexes.put_meta(deal_id, {"status": "over" if finished else "imported"}, public=True)
 
 
 @pytest.mark.parametrize("finished", [True, False])

@@ -32,7 +32,7 @@ async def play_finished(
     async def one(i: int, game: str) -> str:
         async with gate:
             seats = {"paohuzi": 3, "mcr": 4}[game]
-            deal_id = (await deals.create(game, ["bot:greedy"] * seats, f"archive-{i}"))["deal_id"]
+            deal_id = (await deals.create(game, ["bot:greedy"] * seats, f"archive-{i}")).deal_id
             for _ in range(6000):
                 if (await deals.load(deal_id)).over:
                     break
@@ -57,16 +57,18 @@ async def play_finished(
     originals = []
     for deal_id in ids:
         # the command side lists a deal here when it ends; the tests set the time they need
-        await store.mark_finished(deal_id, 1)
+        await store.indexes.mark_finished(deal_id, 1)
         when = finished_ms if finished_ms is not None else 1
-        await store.redis.zadd(store.finished_index_key, {deal_id: when})
+        await store.redis.zadd(store.keys.finished_index, {deal_id: when})
         originals.append(await snapshot(store, deal_id))
     return originals
 
 
 async def snapshot(store: EventStore, deal_id: str) -> Original:
     records = await store.read_raw(deal_id)
-    return Original(deal_id, records, await store.get_meta(deal_id), await store.head_hash(deal_id))
+    return Original(
+        deal_id, records, await store.reader.get_meta(deal_id), await store.reader.head_hash(deal_id)
+    )
 
 
 async def prefix_keys(store: EventStore) -> list[str]:
@@ -75,7 +77,7 @@ async def prefix_keys(store: EventStore) -> list[str]:
 
 
 async def in_redis(store: EventStore, deal_id: str) -> bool:
-    return bool(await store.redis.exists(store.events_key(deal_id)))
+    return bool(await store.redis.exists(store.keys.events(deal_id)))
 
 
 async def assert_whole_in_archive(archive: Archive, original: Original) -> None:
@@ -89,8 +91,8 @@ async def assert_whole_in_archive(archive: Archive, original: Original) -> None:
 
 async def assert_whole_in_redis(store: EventStore, original: Original) -> None:
     assert await store.read_raw(original.deal_id) == original.records
-    assert await store.head_hash(original.deal_id) == original.head_hash
-    assert await store.get_meta(original.deal_id) == original.meta
+    assert await store.reader.head_hash(original.deal_id) == original.head_hash
+    assert await store.reader.get_meta(original.deal_id) == original.meta
 
 
 async def match_logs_round_trip(store: EventStore, archive: Archive) -> None:
@@ -119,10 +121,10 @@ async def match_logs_round_trip(store: EventStore, archive: Archive) -> None:
         assert await matches.backfill_by_keys() == 0  # listed once
         counts = await matches.archive_once()
         assert (counts.archived, counts.failed) == (1, 0)
-        assert not await store.redis.exists(log.store.events_key(ended))
-        assert not await store.redis.exists(log.store.commands_key(ended))
-        assert await store.redis.exists(log.store.events_key(live))  # a live match stays
-        assert await store.redis.zcard(log.store.finished_index_key) == 0
+        assert not await store.redis.exists(log.store.keys.events(ended))
+        assert not await store.redis.exists(log.store.keys.commands(ended))
+        assert await store.redis.exists(log.store.keys.events(live))  # a live match stays
+        assert await store.redis.zcard(log.store.keys.finished_index) == 0
         assert await archive.get(ended) is None and (await archive.matches().get(ended)) is not None
         assert (await log.raw(ended), await log.state(ended)) == before
     finally:

@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from service.app.archive.archiver import Archiver
+from service.app.commands.creation import CreatedDeal
 from service.store.archive.sqlite import SqliteArchive
 from service.store.connection import connect
 from service.store.event_store import EventStore, now_ms
@@ -61,7 +62,7 @@ async def test_finished_deals_move_to_the_archive_and_leave_nothing_in_redis(sto
 async def test_only_deals_finished_long_enough_ago_leave(store, archive):
     old = await play_finished(store, ["paohuzi", "paohuzi"], finished_ms=now_ms() - 700_000)
     recent = await play_finished(store, ["paohuzi"], finished_ms=now_ms() - 10_000)
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
     counts = await Archiver(store, archive, older_than=600).archive_once()
     assert (counts.due, counts.archived) == (2, 2)
     for original in old:
@@ -69,7 +70,7 @@ async def test_only_deals_finished_long_enough_ago_leave(store, archive):
     await assert_whole_in_redis(store, recent[0])
     assert await archive.get(recent[0].deal_id) is None
     assert await in_redis(store, live)
-    assert set(await store.list_deals()) == {recent[0].deal_id, live}
+    assert set(await store.indexes.list_deals()) == {recent[0].deal_id, live}
 
 
 class DealServiceFactory:
@@ -78,7 +79,7 @@ class DealServiceFactory:
     def __init__(self, store: EventStore) -> None:
         self.store = store
 
-    async def create_unfinished(self) -> dict:
+    async def create_unfinished(self) -> CreatedDeal:
         from service.app.commands.deals import DealService
 
         deals = DealService(self.store)
@@ -98,7 +99,7 @@ async def test_a_deal_copied_before_a_crash_is_archived_once(store, archive):
     await archive.put(
         ArchivedDeal(original.deal_id, "mcr", created, 1, original.meta, original.records, original.head_hash)
     )
-    await store.redis.hset(store.meta_key(original.deal_id), "rematched_by", "f" * 16)
+    await store.redis.hset(store.keys.meta(original.deal_id), "rematched_by", "f" * 16)
     with_claim = await snapshot(store, original.deal_id)
     counts = await Archiver(store, archive, older_than=0).archive_once()
     assert (counts.archived, counts.already, counts.failed) == (1, 1, 0)
@@ -149,31 +150,33 @@ async def test_the_removal_script_refuses_a_deal_that_is_not_the_archived_one(st
     [original] = await play_finished(store, ["paohuzi"])
     deal_id, head, n = original.deal_id, original.head_hash, len(original.records)
     assert await store.indexes.take_archive_lease(deal_id, "mine", 60_000)
-    assert await store.remove_archived(deal_id, "not-mine", head, n, original.meta) == 1
-    assert await store.remove_archived(deal_id, "mine", "0" * 64, n, original.meta) == 2
-    assert await store.remove_archived(deal_id, "mine", head, n - 1, original.meta) == 2
+    assert await store.removal.remove_archived(deal_id, "not-mine", head, n, original.meta) == 1
+    assert await store.removal.remove_archived(deal_id, "mine", "0" * 64, n, original.meta) == 2
+    assert await store.removal.remove_archived(deal_id, "mine", head, n - 1, original.meta) == 2
     fewer = dict(original.meta)
     fewer.pop("pace")
-    assert await store.remove_archived(deal_id, "mine", head, n, fewer) == 3
-    assert await store.remove_archived(deal_id, "mine", head, n, {**original.meta, "status": "x"}) == 3
-    await store.redis.hset(store.meta_key(deal_id), "rematched_by", "e" * 16)
-    assert await store.remove_archived(deal_id, "mine", head, n, original.meta) == 3
+    assert await store.removal.remove_archived(deal_id, "mine", head, n, fewer) == 3
+    assert (
+        await store.removal.remove_archived(deal_id, "mine", head, n, {**original.meta, "status": "x"}) == 3
+    )
+    await store.redis.hset(store.keys.meta(deal_id), "rematched_by", "e" * 16)
+    assert await store.removal.remove_archived(deal_id, "mine", head, n, original.meta) == 3
     await assert_whole_in_redis(store, await snapshot(store, deal_id))
-    assert await store.list_deals() == [deal_id]
-    assert await store.finished_before(now_ms()) == [(deal_id, 1)]
-    meta = await store.get_meta(deal_id)
-    assert await store.remove_archived(deal_id, "mine", head, n, meta) == 0
+    assert await store.indexes.list_deals() == [deal_id]
+    assert await store.indexes.finished_before(now_ms()) == [(deal_id, 1)]
+    meta = await store.reader.get_meta(deal_id)
+    assert await store.removal.remove_archived(deal_id, "mine", head, n, meta) == 0
     assert await prefix_keys(store) == []
 
 
 async def test_a_deal_that_is_not_over_or_does_not_verify_stays(store, archive, caplog):
     originals = await play_finished(store, ["paohuzi", "paohuzi", "paohuzi"])
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
-    await store.redis.zadd(store.finished_index_key, {live: 1})  # listed as finished by mistake
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
+    await store.redis.zadd(store.keys.finished_index, {live: 1})  # listed as finished by mistake
     # the service died between the last append and the meta write: the log shows it is over
-    await store.redis.hdel(store.meta_key(originals[0].deal_id), "status")
+    await store.redis.hdel(store.keys.meta(originals[0].deal_id), "status")
     originals[0] = await snapshot(store, originals[0].deal_id)
-    key = store.events_key(originals[1].deal_id)
+    key = store.keys.events(originals[1].deal_id)
     entries = await store.redis.xrange(key)
     await store.redis.delete(key)
     for entry_id, fields in entries:  # the same log with one byte of record 5 changed
@@ -186,12 +189,12 @@ async def test_a_deal_that_is_not_over_or_does_not_verify_stays(store, archive, 
     assert (counts.due, counts.archived, counts.failed) == (4, 2, 2)
     assert "its log does not end" in caplog.text and "chain breaks at version" in caplog.text
     assert await in_redis(store, live) and await in_redis(store, originals[1].deal_id)
-    assert await store.get_meta(live) != {}
+    assert await store.reader.get_meta(live) != {}
     for original in (originals[0], originals[2]):
         await assert_whole_in_archive(archive, original)
     assert await archive.count() == 2
-    assert not await store.redis.exists(store.archive_lease_key(live))
-    assert not await store.redis.exists(store.archive_lease_key(originals[1].deal_id))
+    assert not await store.redis.exists(store.keys.archive_lease(live))
+    assert not await store.redis.exists(store.keys.archive_lease(originals[1].deal_id))
 
 
 async def test_index_entries_of_a_deal_already_gone_are_dropped(store, archive):
@@ -199,9 +202,9 @@ async def test_index_entries_of_a_deal_already_gone_are_dropped(store, archive):
     await Archiver(store, archive, older_than=0).archive_once()
     # a removal split from its index updates (as on a cluster) leaves entries behind
     for original in originals:
-        await store.redis.zadd(store.finished_index_key, {original.deal_id: 5})
-        await store.redis.zadd(store.public_index_key, {original.deal_id: 5})
-    await store.redis.zadd(store.finished_index_key, {"neverexisted0000": 5})
+        await store.redis.zadd(store.keys.finished_index, {original.deal_id: 5})
+        await store.redis.zadd(store.keys.public_index, {original.deal_id: 5})
+    await store.redis.zadd(store.keys.finished_index, {"neverexisted0000": 5})
     counts = await Archiver(store, archive, older_than=0).archive_once()
     assert (counts.archived, counts.dangling, counts.failed) == (0, 3, 0)
     assert await prefix_keys(store) == []
@@ -211,12 +214,12 @@ async def test_index_entries_of_a_deal_already_gone_are_dropped(store, archive):
 
 async def test_backfill_lists_deals_finished_before_the_index(store, archive):
     originals = await play_finished(store, ["paohuzi", "mcr"])
-    live = (await DealServiceFactory(store).create_unfinished())["deal_id"]
-    await store.redis.delete(store.finished_index_key)
+    live = (await DealServiceFactory(store).create_unfinished()).deal_id
+    await store.redis.delete(store.keys.finished_index)
     archiver = Archiver(store, archive, older_than=0)
     assert await archiver.backfill(batch=1) == 2
     assert await archiver.backfill() == 0
-    finished = dict(await store.finished_before(now_ms()))
+    finished = dict(await store.indexes.finished_before(now_ms()))
     assert set(finished) == {o.deal_id for o in originals}
     for original in originals:
         last = (await store.read(original.deal_id))[-1]
@@ -228,10 +231,10 @@ async def test_backfill_lists_deals_finished_before_the_index(store, archive):
 
 async def test_claim_live_meta_never_makes_a_stray_meta_hash(store):
     [original] = await play_finished(store, ["paohuzi"])
-    assert await store.claim_live_meta(original.deal_id, "rematched_by", "a") == "a"
-    assert await store.claim_live_meta(original.deal_id, "rematched_by", "b") == "a"
-    assert await store.claim_live_meta("gone0000gone0000", "rematched_by", "a") is None
-    assert not await store.redis.exists(store.meta_key("gone0000gone0000"))
+    assert await store.indexes.claim_live_meta(original.deal_id, "rematched_by", "a") == "a"
+    assert await store.indexes.claim_live_meta(original.deal_id, "rematched_by", "b") == "a"
+    assert await store.indexes.claim_live_meta("gone0000gone0000", "rematched_by", "a") is None
+    assert not await store.redis.exists(store.keys.meta("gone0000gone0000"))
 
 
 async def test_the_run_loop_survives_a_redis_outage(tmp_path, key_prefix, caplog):

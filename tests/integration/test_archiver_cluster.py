@@ -32,9 +32,9 @@ async def test_finished_deals_leave_a_cluster_whole(cluster, key_prefix, tmp_pat
         for original in originals:
             await assert_whole_in_archive(archive, original)
             assert not await in_redis(store, original.deal_id)
-            for key in (store.meta_key(original.deal_id), store.commands_key(original.deal_id)):
+            for key in (store.keys.meta(original.deal_id), store.keys.commands(original.deal_id)):
                 assert not await client.exists(key)
-        for key in (store.index_key, store.public_index_key, store.finished_index_key):
+        for key in (store.keys.index, store.keys.public_index, store.keys.finished_index):
             assert await client.zcard(key) == 0
     finally:
         await archive.close()

@@ -123,7 +123,7 @@ async def test_a_kill_after_each_step_loses_nothing_and_archives_nothing_twice(
             assert await archive.get(victim.deal_id) is None
         if victim_in_redis:
             await assert_whole_in_redis(store, victim)
-            assert await store.redis.exists(store.archive_lease_key(victim.deal_id))  # the dead one's
+            assert await store.redis.exists(store.keys.archive_lease(victim.deal_id))  # the dead one's
         else:
             assert not await in_redis(store, victim.deal_id)
 
@@ -173,7 +173,7 @@ async def test_a_kill_with_several_deals_in_flight(store, archive_url, real_redi
 
 async def test_the_command_line_reports_a_round_and_backfills(store, real_redis_url, tmp_path):
     originals = await play_finished(store, ["paohuzi", "mcr"])
-    await store.redis.delete(store.finished_index_key)  # as before the finished index existed
+    await store.redis.delete(store.keys.finished_index)  # as before the finished index existed
     url = f"sqlite://{tmp_path}/archive.sqlite3"
     common = ["--redis", real_redis_url, "--prefix", store.prefix, "--archive", url, "--once"]
 

@@ -32,7 +32,7 @@ async def test_a_process_that_only_holds_a_deal_leaves_its_bots_to_the_one_drivi
     driving = await _service(real_redis_url, key_prefix, 0.05)
     reading = await _service(real_redis_url, key_prefix, 0.05)
     try:
-        deal_id = (await driving.create("mcr", ["bot:greedy"] * 4, "sweep-1"))["deal_id"]
+        deal_id = (await driving.create("mcr", ["bot:greedy"] * 4, "sweep-1")).deal_id
         held = (await reading.folds.load(deal_id)).version  # cached here, as a stream would leave it
 
         async def moved() -> bool:
@@ -57,7 +57,7 @@ async def test_a_process_that_only_holds_a_deal_leaves_its_bots_to_the_one_drivi
 async def test_a_deal_whose_runner_stopped_is_taken_up_once_it_stood_still(real_redis_url, key_prefix):
     service = await _service(real_redis_url, key_prefix, 600.0)  # the first runner sleeps ...
     try:
-        deal_id = (await service.create("paohuzi", ["bot:greedy"] * 3, "sweep-2"))["deal_id"]
+        deal_id = (await service.create("paohuzi", ["bot:greedy"] * 3, "sweep-2")).deal_id
         runner = service.bots._tasks[deal_id]
         runner.cancel()  # ... and stops, as one that ended on an error
         await asyncio.gather(runner, return_exceptions=True)

@@ -25,7 +25,7 @@ def _said(seat: int, text: str, at: int) -> ChatMessage:
 async def test_the_chat_moves_into_the_archive_with_its_deal(store, archive):  # noqa: F811
     [original] = await play_finished(store, ["paohuzi"])
     deal_id = original.deal_id
-    chat = ChatStore(store.redis, store.prefix, store.archived)
+    chat = ChatStore(store.redis, store.prefix, store.reader.archived)
     for i, text in enumerate(["good luck", "好牌", "gg"]):
         await chat.add(deal_id, _said(i % 3, text, 1000 + i))
     before = await chat.messages(deal_id)
@@ -48,11 +48,11 @@ async def test_the_chat_moves_into_the_archive_with_its_deal(store, archive):  #
 async def test_a_word_said_after_the_copy_stops_the_removal_and_is_copied_next(store, archive):  # noqa: F811
     [original] = await play_finished(store, ["mcr"])
     deal_id = original.deal_id
-    chat = ChatStore(store.redis, store.prefix, store.archived)
+    chat = ChatStore(store.redis, store.prefix, store.reader.archived)
     await chat.add(deal_id, _said(1, "well played", 1))
     archiver = Archiver(store, archive, older_than=0)
     # the copy as the archiver makes it, then a word, then the removal: refused (4), nothing gone
-    finished_ms = int(await store.redis.zscore(store.finished_index_key, deal_id))
+    finished_ms = int(await store.redis.zscore(store.keys.finished_index, deal_id))
     deal = await archiver._snapshot(deal_id, finished_ms)
     said, messages = await store.removal.chat_snapshot(deal_id)
     await archive.put(deal)
@@ -60,7 +60,9 @@ async def test_a_word_said_after_the_copy_stops_the_removal_and_is_copied_next(s
     await chat.add(deal_id, _said(2, "one more?", 2))
     token = "t" * 24
     assert await store.indexes.take_archive_lease(deal_id, token, 60_000)
-    answer = await store.remove_archived(deal_id, token, deal.head_hash, len(deal.records), deal.meta, said)
+    answer = await store.removal.remove_archived(
+        deal_id, token, deal.head_hash, len(deal.records), deal.meta, said
+    )
     assert answer == 4 and await in_redis(store, deal_id)
     await store.indexes.release_archive_lease(deal_id, token)
     # the archiver's round copies the chat again, with the late word, and then removes
@@ -75,7 +77,7 @@ async def test_a_deal_without_chat_archives_no_chat(store, archive):  # noqa: F8
     await Archiver(store, archive, older_than=0).archive_once()
     assert await archive.chat(original.deal_id) is None
     assert await archive.chat(original.deal_id + WATCH_SUFFIX) is None
-    assert await ChatStore(store.redis, store.prefix, store.archived).messages(original.deal_id) == []
+    assert await ChatStore(store.redis, store.prefix, store.reader.archived).messages(original.deal_id) == []
 
 
 def _watched(name: str, text: str, at: int) -> WatcherMessage:
@@ -85,8 +87,8 @@ def _watched(name: str, text: str, at: int) -> WatcherMessage:
 async def test_the_spectators_room_moves_into_the_archive_apart_from_the_seats(store, archive):  # noqa: F811
     [original] = await play_finished(store, ["paohuzi"])
     deal_id = original.deal_id
-    chat = ChatStore(store.redis, store.prefix, store.archived)
-    room = ChatStore(store.redis, store.prefix, store.archived, room="watch")
+    chat = ChatStore(store.redis, store.prefix, store.reader.archived)
+    room = ChatStore(store.redis, store.prefix, store.reader.archived, room="watch")
     assert room.key(deal_id) == store.keys.watch_chat(deal_id) != chat.key(deal_id)
     await chat.add(deal_id, _said(0, "seats only", 1))
     for i, text in enumerate(["from the rail", "旁观"]):
@@ -112,10 +114,10 @@ async def test_the_spectators_room_moves_into_the_archive_apart_from_the_seats(s
 async def test_a_word_in_the_room_after_the_copy_stops_the_removal(store, archive):  # noqa: F811
     [original] = await play_finished(store, ["mcr"])
     deal_id = original.deal_id
-    room = ChatStore(store.redis, store.prefix, store.archived, room="watch")
+    room = ChatStore(store.redis, store.prefix, store.reader.archived, room="watch")
     await room.add(deal_id, _watched("Kim", "go on", 1))
     archiver = Archiver(store, archive, older_than=0)
-    finished_ms = int(await store.redis.zscore(store.finished_index_key, deal_id))
+    finished_ms = int(await store.redis.zscore(store.keys.finished_index, deal_id))
     deal = await archiver._snapshot(deal_id, finished_ms)
     watch_said, watched = await store.removal.chat_snapshot(deal_id, watch=True)
     assert watch_said == 1
@@ -124,7 +126,7 @@ async def test_a_word_in_the_room_after_the_copy_stops_the_removal(store, archiv
     await room.add(deal_id, _watched("Lee", "late word", 2))
     token = "t" * 24
     assert await store.indexes.take_archive_lease(deal_id, token, 60_000)
-    answer = await store.remove_archived(
+    answer = await store.removal.remove_archived(
         deal_id, token, deal.head_hash, len(deal.records), deal.meta, 0, watch_said
     )
     assert answer == 4 and await in_redis(store, deal_id)

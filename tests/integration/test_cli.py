@@ -57,7 +57,7 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
     deals = DealService(store)
     try:
         created = await deals.create("mcr", ["bot:greedy"] * 4, "cli")
-        deal_id = created["deal_id"]
+        deal_id = created.deal_id
 
         async def over():
             return (await deals.load(deal_id)).over
@@ -81,7 +81,7 @@ async def test_export_audit_import_replay_round_trip(real_redis_url, key_prefix,
         again = cli("export", deal_id, *imported).stdout
         assert again == exported
         # a finished log, imported, is as public as any finished deal
-        assert await EventStore(client, other).list_deals(public=True) == [deal_id]
+        assert await EventStore(client, other).indexes.list_deals(public=True) == [deal_id]
         refused = cli("import", str(path), "--redis", real_redis_url, "--prefix", other, check=False)
         assert refused.returncode == 1 and "exists" in refused.stderr
         await drop_prefix(client, other)
@@ -277,8 +277,8 @@ async def test_a_public_export_leaves_the_token_digests_out_and_still_audits(
     deals = DealService(store)
     try:
         created = await deals.create("paohuzi", ["human", "open", "bot:greedy"], "cli", name="Ana")
-        deal_id = created["deal_id"]
-        joined = await deals.join(deal_id, invite=created["invites"]["1"], seat=None, name="Bo")
+        deal_id = created.deal_id
+        joined = await deals.join(deal_id, invite=created.invites["1"], seat=None, name="Bo")
         common = ["--redis", real_redis_url, "--prefix", key_prefix]
         stored = cli("export", deal_id, *common).stdout
         assert '"token_digest"' in stored  # kept in the store: every process authenticates from it

@@ -91,7 +91,7 @@ async def test_export_all_and_import_all_show_progress(real_redis_url, key_prefi
     deals = DealService(store)
     target = f"{key_prefix}-into"
     try:
-        made = [(await deals.create("mcr", ["bot:greedy"] * 4, f"seed-{i}"))["deal_id"] for i in range(2)]
+        made = [(await deals.create("mcr", ["bot:greedy"] * 4, f"seed-{i}")).deal_id for i in range(2)]
         for deal_id in made:
 
             async def over(deal_id: str = deal_id) -> bool:

@@ -49,12 +49,12 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
     targets = [f"{key_prefix}-stream", f"{key_prefix}-dir"]
     try:
         finished = [
-            (await deals.create("mcr", ["bot:greedy"] * 4, "move-1"))["deal_id"],
-            (await deals.create("paohuzi", ["bot:greedy"] * 3, "move-2"))["deal_id"],
+            (await deals.create("mcr", ["bot:greedy"] * 4, "move-1")).deal_id,
+            (await deals.create("paohuzi", ["bot:greedy"] * 3, "move-2")).deal_id,
         ]
         live = [
-            (await deals.create("mcr", ["human"] + ["bot:greedy"] * 3, "move-3"))["deal_id"],
-            (await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"], "move-4"))["deal_id"],
+            (await deals.create("mcr", ["human"] + ["bot:greedy"] * 3, "move-3")).deal_id,
+            (await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"], "move-4")).deal_id,
         ]
         for deal_id in finished:
 
@@ -65,9 +65,9 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
         # the MCR deal leaves Redis for the archive
         archiver = Archiver(store, archive, older_than=0.0)
         await wait_for(lambda: _archived(archiver, store, finished[0]), timeout=60)
-        assert await client.exists(store.events_key(finished[0])) == 0
+        assert await client.exists(store.keys.events(finished[0])) == 0
         source = {d: await store.read_raw(d) for d in finished + live}
-        metas = {d: await store.get_meta(d) for d in live + finished[1:]}
+        metas = {d: await store.reader.get_meta(d) for d in live + finished[1:]}
         assert all(source.values())
 
         common = ["--redis", real_redis_url, "--archive", f"sqlite:///{source_archive}"]
@@ -95,8 +95,8 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
                 assert audit["problems"] == [] and audit["chain_ok"] and audit["redecided_ok"], audit
                 assert audit["ok"] is (deal_id in finished), audit  # a live deal's audit is not closed yet
             for deal_id, meta in metas.items():
-                assert await moved.get_meta(deal_id) == meta  # token digests too: the seats play on
-            assert await moved.finished_count() == 2  # both finished deals listed for its archiver
+                assert await moved.reader.get_meta(deal_id) == meta  # token digests too: the seats play on
+            assert await moved.indexes.finished_count() == 2  # both finished deals listed for its archiver
             again = cli("import", "--all", what, *into)
             assert b"imported 0 deals, 4 already there, 0 refused" in again.stderr
 
@@ -122,4 +122,4 @@ async def test_every_deal_moves_to_another_store_audited_and_byte_for_byte(
 
 async def _archived(archiver: Archiver, store: EventStore, deal_id: str) -> bool:
     await archiver.archive_once()
-    return await store.redis.exists(store.events_key(deal_id)) == 0
+    return await store.redis.exists(store.keys.events(deal_id)) == 0

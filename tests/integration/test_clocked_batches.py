@@ -69,7 +69,7 @@ async def _play_one(deals, game: str, rules, counting) -> tuple[list[int], int]:
     table plays for it). Checks the stepped clock against a fresh fold. (batch sizes, expiries)"""
     seats = SEATS[game]
     created = await deals.create(game, ["human"] * seats, clock=CLOCK, dealer=0)
-    deal_id = created["deal_id"]
+    deal_id = created.deal_id
     folded = await deals.load(deal_id)
     assert folded.clock is not None
     batches: list[int] = []

@@ -45,7 +45,7 @@ async def _deal(store: EventStore) -> tuple[str, int]:
     deals = DealService(store, bots=BotRunner(0.0))
     try:
         created = await deals.create("paohuzi", ["human", "bot:greedy", "bot:greedy"])
-        return created["deal_id"], (await deals.load(created["deal_id"])).version
+        return created.deal_id, (await deals.load(created.deal_id)).version
     finally:
         await deals.close()
 

@@ -53,7 +53,7 @@ async def test_a_burst_of_creations_gets_exactly_the_budget(budgeted):
     answers = await _burst(http, "/deals", BODY, 200)
     assert sorted(s for s, _b, _r in answers).count(201) == 40
     await _refused_right(answers)
-    assert len(await store.list_deals(0, 500)) == 40
+    assert len(await store.indexes.list_deals(0, 500)) == 40
 
 
 async def test_a_burst_of_matches_gets_exactly_the_budget(budgeted):
@@ -61,7 +61,7 @@ async def test_a_burst_of_matches_gets_exactly_the_budget(budgeted):
     answers = await _burst(http, "/matches", {**BODY, "length": 2}, 60)
     assert [s for s, _b, _r in answers].count(201) == 40
     await _refused_right(answers)
-    assert len(await store.list_deals(0, 500)) == 40
+    assert len(await store.indexes.list_deals(0, 500)) == 40
 
 
 async def test_a_creation_refused_after_its_reservation_gives_it_back(budgeted):
@@ -73,7 +73,7 @@ async def test_a_creation_refused_after_its_reservation_gives_it_back(budgeted):
     answers = await _burst(http, "/deals", BODY, 41)
     assert [s for s, _b, _r in answers].count(201) == 40
     assert [s for s, _b, _r in answers].count(429) == 1
-    assert len(await store.list_deals(0, 500)) == 40
+    assert len(await store.indexes.list_deals(0, 500)) == 40
 
 
 async def test_a_budget_refusal_is_problem_json(budgeted):

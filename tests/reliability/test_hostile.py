@@ -165,7 +165,7 @@ async def _finish_all_bot(http, game: str) -> dict:
 
 async def _snapshot(http) -> dict[str, int]:
     """Every deal of this test's store with its log length: nothing may change."""
-    deals = await http.store.list_deals(0, 10_000)
+    deals = await http.store.indexes.list_deals(0, 10_000)
     return {d: len(await http.store.read_raw(d)) for d in deals}
 
 

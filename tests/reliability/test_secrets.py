@@ -109,7 +109,7 @@ async def deal_service(real_redis_url, key_prefix):
 
 async def test_token_check_compares_every_seat_digest_in_constant_time(deal_service, monkeypatch):
     created = await deal_service.create("mcr", ["human"] * 4)
-    deal_id, tokens = created["deal_id"], created["tokens"]
+    deal_id, tokens = created.deal_id, created.tokens
     calls: list[tuple[str, str]] = []
     real = seats_module.hmac.compare_digest
 
@@ -155,7 +155,7 @@ async def test_deal_creation_is_bounded_per_client_address(aiohttp_client, real_
             assert resp.status == 429 and resp.content_type == PROBLEM
             assert (await resp.json())["rule"] == "DS-11"
             assert 1 <= int(resp.headers["Retry-After"]) <= 120  # when the minute's budget has room
-        assert len(await store.list_deals(0, 100)) == 5  # a refused creation creates nothing
+        assert len(await store.indexes.list_deals(0, 100)) == 5  # a refused creation creates nothing
         # reading and playing are not limited
         assert (await http.get("/deals")).status == 200
     finally:
@@ -209,7 +209,7 @@ async def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(
         assert (await create("not an address")).status == 201
         resp = await create("also garbage")
         assert resp.status == 429 and (await resp.json())["rule"] == "DS-11"
-        assert len(await store.list_deals(0, 100)) == 6
+        assert len(await store.indexes.list_deals(0, 100)) == 6
     finally:
         await drop_prefix(client, key_prefix)
         await client.aclose()
@@ -236,7 +236,7 @@ async def test_every_process_on_a_store_spends_one_budget_per_address(
         for app in (second, first):
             resp = await app.post("/deals", json=body)
             assert resp.status == 429 and (await resp.json())["rule"] == "DS-11"
-        assert len(await store.list_deals(0, 100)) == 3
+        assert len(await store.indexes.list_deals(0, 100)) == 3
     finally:
         await drop_prefix(client, key_prefix)
         await client.aclose()

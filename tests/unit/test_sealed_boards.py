@@ -13,6 +13,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.selfplay import play_deal
+from service.app import visibility
 from service.app.games import kit
 from service.app.reads import gate
 from service.app.state.folds import Folded
@@ -31,10 +32,10 @@ def _finished(game: str) -> Folded:
 
 def test_only_a_finished_board_of_a_round_still_played_is_sealed():
     folded = _finished("mcr")
-    assert gate.sealed(folded.over, False)
-    assert not gate.sealed(folded.over, True) and not gate.sealed(folded.over, None)
+    assert visibility.sealed(folded.over, False)
+    assert not visibility.sealed(folded.over, True) and not visibility.sealed(folded.over, None)
     live = Folded(folded.kit, folded.kit.game.fold(folded.events[:20]), 20, folded.events[:20])
-    assert not gate.sealed(live.over, False)  # a live deal is kept by the live rules already
+    assert not visibility.sealed(live.over, False)  # a live deal is kept by the live rules already
     with pytest.raises(RuleViolation) as refused:
         gate.may_open_board(True)
     assert refused.value.rule_id == "DS-47"
@@ -44,11 +45,11 @@ def test_only_a_finished_board_of_a_round_still_played_is_sealed():
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 def test_a_sealed_board_shows_no_hidden_card_to_anyone(game):
     folded = _finished(game)
-    sealed = gate.sealed_fold(folded)
+    sealed = visibility.sealed_fold(folded)
     assert not sealed.over and sealed.version < folded.version
     seed = folded.events[0].server_seed
     for viewer in [NOBODY, *(Viewer.of_seat(s) for s in range(SEATS[game]))]:
-        shown = msgspec.to_builtins(gate.sealed_view(sealed, viewer))
+        shown = msgspec.to_builtins(visibility.sealed_view(sealed, viewer))
         assert shown["result"] is None and shown["legal_actions"] == [] and shown["prompt"] is None
         if viewer.seat is None:
             assert not shown["hand"]

@@ -26,26 +26,6 @@ our rule ids):
 
 Everything here is pure: strings in, strings and engine records out.
 
-Below are the names the game registry's Botzone face offers to the command line and the benches
-(``service.app.games.botzone_game``), which know no game by name; inside the game, import from
-the modules.
+The game registry (``service.app.games.botzone_game``) hands these modules to the command line
+and the benches, which know no game by name; everyone imports from the module that holds a name.
 """
-
-from domain.mcr.botzone.codes import BotzoneError, NotTranslatable, code_of
-from domain.mcr.botzone.referee import Penalty, Referee
-from domain.mcr.botzone.tracker import SeatTracker, bot_seed, safe_answer
-from domain.mcr.botzone.translation import match_of_deal, play_match, read_match
-
-__all__ = [
-    "BotzoneError",
-    "NotTranslatable",
-    "Penalty",
-    "Referee",
-    "SeatTracker",
-    "bot_seed",
-    "code_of",
-    "match_of_deal",
-    "play_match",
-    "read_match",
-    "safe_answer",
-]

@@ -216,12 +216,14 @@ class Accounts:
         account's id: no secret, never in a read), so the deal that plays it again is listed
         under every account that sat at it, not only the one that asked (``carry_seats``)."""
         if seats:
-            await self.events.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account.id for seat in seats})
+            await self.events.indexes.put_meta(
+                deal_id, {f"{ACCOUNT_FIELD}{seat}": account.id for seat in seats}
+            )
 
     async def carry_seats(self, old: str, new: str, held: list[int]) -> int:
         """List the seats ``held`` of the deal ``new`` (which plays ``old`` again with the same
         people in the same seats) under each account that held that seat of ``old``."""
-        meta = await self.events.get_meta(old)
+        meta = await self.events.reader.get_meta(old)
         now = int(time.time() * 1000)
         carried = 0
         for seat in held:
@@ -230,7 +232,7 @@ class Accounts:
                 continue  # no account's seat, or an account deleted since
             key = self.events.keys.player(games_digest(account_id))
             await self.events.redis.zadd(key, {member("deal", new, seat): now}, nx=True)
-            await self.events.put_meta(new, {f"{ACCOUNT_FIELD}{seat}": account_id})
+            await self.events.indexes.put_meta(new, {f"{ACCOUNT_FIELD}{seat}": account_id})
             carried += 1
         return carried
 
@@ -238,4 +240,4 @@ class Accounts:
         """A seat the service gave the account (quick play): in its games and the deal's meta."""
         key = self.events.keys.player(games_digest(account_id))
         await self.events.redis.zadd(key, {member("deal", deal_id, seat): int(time.time() * 1000)}, nx=True)
-        await self.events.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account_id})
+        await self.events.indexes.put_meta(deal_id, {f"{ACCOUNT_FIELD}{seat}": account_id})

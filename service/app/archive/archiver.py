@@ -1,6 +1,6 @@
 """The archiver: moves deals finished a while ago from Redis to the archive, losing nothing.
 
-For each deal in the finished index (``EventStore.mark_finished``) older than ``older_than``:
+For each deal in the finished index (``DealIndexes.mark_finished``) older than ``older_than``:
 
 1. take the deal's lease in Redis (``SET NX PX``), so two archivers (two service processes, or
    a service and ``dealstream archive``) never work on one deal at once;
@@ -131,7 +131,7 @@ class Archiver:
         total)`` after each deal. Errors on one deal are logged and counted, never raised."""
         started = time.perf_counter()
         cutoff = now_ms() - int(self.older_than * 1000)
-        counts = ArchiveCounts(due=await self.store.finished_count(cutoff))
+        counts = ArchiveCounts(due=await self.store.indexes.finished_count(cutoff))
         done = 0
         offset = 0  # deals of the index left in place so far: the next page starts after them
         gate = asyncio.Semaphore(self.concurrency)
@@ -141,7 +141,7 @@ class Archiver:
                 return await self._archive_one(deal_id, finished_ms)
 
         while True:
-            page = await self.store.finished_before(cutoff, offset, self.page)
+            page = await self.store.indexes.finished_before(cutoff, offset, self.page)
             if not page:
                 break
             for outcome in await asyncio.gather(*(one(d, f) for d, f in page)):
@@ -225,7 +225,7 @@ class Archiver:
                 if watch_said and await self.archive.chat(deal_id + WATCH_SUFFIX) != (watch_said, watch):
                     raise CopyMismatch("the archived spectators' room differs from Redis's")
                 self._step("verified", number)
-                answer = await self.store.remove_archived(
+                answer = await self.store.removal.remove_archived(
                     deal_id, token, deal.head_hash, len(deal.records), deal.meta, said, watch_said
                 )
                 if answer == 0:
@@ -245,7 +245,7 @@ class Archiver:
                 await self.store.indexes.release_archive_lease(deal_id, token)
 
     async def _snapshot(self, deal_id: str, finished_ms: int) -> ArchivedDeal | None:
-        records, meta, version, head = await self.store.archive_snapshot(deal_id)
+        records, meta, version, head = await self.store.removal.archive_snapshot(deal_id)
         if not records:
             return None
         # over: as the command side marks it, or (its service died right after the last append)
@@ -261,7 +261,7 @@ class Archiver:
             raise NotArchivable("the last record's hash is not the recorded head hash")
         created = meta.get("created_ms")
         if created is None:  # an imported deal has its creation time in the index only
-            score = await self.store.redis.zscore(self.store.index_key, deal_id)
+            score = await self.store.redis.zscore(self.store.keys.index, deal_id)
             created = score if score is not None else finished_ms
         game = meta.get("game") or _game_of(records[0])
         return ArchivedDeal(deal_id, game, int(float(created)), finished_ms, meta, records, head)
@@ -302,20 +302,20 @@ class Archiver:
         added = 0
         cursor = 0
         while True:
-            cursor, rows = await redis.zscan(self.store.index_key, cursor, count=batch)
+            cursor, rows = await redis.zscan(self.store.keys.index, cursor, count=batch)
             ids = [d.decode() if isinstance(d, bytes) else d for d, _score in rows]
             if ids:
-                scores = await redis.zmscore(self.store.finished_index_key, ids)
+                scores = await redis.zmscore(self.store.keys.finished_index, ids)
                 unmarked = [d for d, s in zip(ids, scores, strict=True) if s is None]
                 pipe = redis.pipeline(transaction=False)
                 for deal_id in unmarked:
-                    pipe.xrevrange(self.store.events_key(deal_id), "+", "-", count=1)
+                    pipe.xrevrange(self.store.keys.events(deal_id), "+", "-", count=1)
                 for deal_id, last in zip(unmarked, await pipe.execute() if unmarked else [], strict=True):
                     if not last:
                         continue
                     record = _decode_last(last[0][1])
                     if record is not None and record[0] == self.final_event:
-                        await self.store.mark_finished(deal_id, record[1])
+                        await self.store.indexes.mark_finished(deal_id, record[1])
                         added += 1
             if cursor == 0:
                 return added
@@ -325,7 +325,7 @@ class Archiver:
         the store's stream keys (on every node of a cluster), each log ending with the final
         event listed as finished. Returns how many it added."""
         redis = self.store.redis
-        pattern = self.store.events_key("*")
+        pattern = self.store.keys.events("*")
         added = 0
         async for key in redis.scan_iter(match=pattern, count=batch):
             name = key.decode() if isinstance(key, bytes) else key
@@ -334,8 +334,8 @@ class Archiver:
             record = _decode_last(last[0][1]) if last else None
             if record is None or record[0] != self.final_event:
                 continue
-            if await redis.zscore(self.store.finished_index_key, log_id) is None:
-                await self.store.mark_finished(log_id, record[1])
+            if await redis.zscore(self.store.keys.finished_index, log_id) is None:
+                await self.store.indexes.mark_finished(log_id, record[1])
                 added += 1
         return added
 

@@ -155,11 +155,12 @@ class Creation:
         rated_by: str | None = None,
         board: tuple[int, list[int]] | None = None,
         start_s: int | None = None,
-    ) -> dict[str, Any]:
-        """A new deal. ``board``: the dealer and wall a duplicate tournament's round gives this
-        deal (TN-3.4; from the service, never from a request). ``start_s``: how long a clocked
-        deal waits for its people's ``StartDeal`` (a tournament's table, TN-1.4; from the
-        service, never from a request), recorded as its start limit. ``player_key``: the creator's
+    ) -> CreatedDeal:
+        """A new deal, answered as a ``CreatedDeal`` (the HTTP layer encodes it as it is).
+        ``board``: the dealer and wall a duplicate tournament's round gives this deal (TN-3.4;
+        from the service, never from a request). ``start_s``: how long a clocked deal waits for
+        its people's ``StartDeal`` (a tournament's table, TN-1.4; from the service, never from a
+        request), recorded as its start limit. ``player_key``: the creator's
         (DS-26 unless well formed): its person seats are listed under the key's digest, never in
         the deal's log or meta.
         ``clock``: ``{"move_s", "claim_s", "bank_s"}`` (TB-2.1); a table with
@@ -183,14 +184,13 @@ class Creation:
             raise RuleViolation("DS-9", "an idle or start limit other than TB-2.7's needs --dev")
         if start_s is not None:
             idle_s = start_s
-        made = await self._create(
+        return await self._create(
             NewDeal(
                 game_name, seats, client_seed, deck, dealer, spectators, pace, deal_id=deal_id,
                 coach=coach, lobby=lobby, name=name, clock=clock, idle_s=idle_s, player=player,
                 match=match, rated_by=rated_by,
             )
         )  # fmt: skip
-        return made.as_dict()
 
     async def create_seated(
         self, game_name: str, seats: list[str], people: dict[int, str], deal_id: str
@@ -225,13 +225,13 @@ class Creation:
         if not folded.over:
             raise RuleViolation("DS-2", "a deal is played again once it is over")
         new_id = secrets.token_hex(8)
-        taken = await self.store.claim_meta(deal_id, "rematched_by", new_id)
+        taken = await self.store.reader.claim_meta(deal_id, "rematched_by", new_id)
         plan = await self.carried_seats(folded)
         if taken == new_id:
             try:
                 made = {**(await self._create_rematch(folded, plan, new_id)).as_dict(), "created": True}
             except BaseException:
-                await self.store.release_meta(deal_id, "rematched_by", new_id)
+                await self.store.reader.release_meta(deal_id, "rematched_by", new_id)
                 raise
         else:
             assert taken is not None
@@ -256,7 +256,7 @@ class Creation:
         digests (from the meta), each joined person their seat, name and digest (open at
         creation, taken again at once)."""
         seating = folded.state.seating
-        meta = await self.store.get_meta(folded.events[0].deal_id)
+        meta = await self.store.reader.get_meta(folded.events[0].deal_id)
         invited = {e.seat: e.invited for e in folded.events if type(e) is SeatJoined and e.token_digest}
         seats: list[str] = []
         creator: dict[int, str] = {}
@@ -390,13 +390,13 @@ class Creation:
             # token (TB-1.2); never read by anyone but ``join``
             **({JOIN_KEY: secrets.token_hex(32)} if invites else {}),
         }
-        await self.store.put_meta(deal_id, meta)
+        await self.store.indexes.put_meta(deal_id, meta)
         result = await self.store.append(deal_id, 0, events, command_id="create", recorded_ns=created_ns)
         if result.duplicate:  # a match's next deal another process created (same id): finish it
             await self._seat_again(deal_id, joined, name, digests, bool(invites))
             return await self._created_again(deal_id)
         # a lobby table is listed while it is live, for anyone to find a free seat at
-        await self.store.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
+        await self.store.indexes.put_meta(deal_id, {}, created_ms=created_ms, public=spectators or lobby)
         if lobby:  # the lobby reads its tables from the open tables' index until the last seat goes
             await self.store.indexes.open_table(deal_id, created_ms)
         # the first command needs neither the meta nor the log back from Redis

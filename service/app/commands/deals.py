@@ -35,6 +35,7 @@ from domain.table.seating import (
     JoinSeat,
     replaces_person,
 )
+from service.app import visibility
 from service.app.bots.runner import BotRunner
 from service.app.commands.creation import Creation
 from service.app.commands.terms import (
@@ -53,7 +54,6 @@ from service.app.commands.terms import (
     seats_taken,
 )
 from service.app.lru import LRUCache
-from service.app.reads import gate
 from service.app.state.folds import (
     ClockWatch,
     Folded,
@@ -115,9 +115,9 @@ class DealService(Creation):
         self.bots = bots if bots is not None else BotRunner(metrics=self.metrics)
         self.bots.attach(self)
         # who has a live stream (any process), for the views
-        self.presence = presence if presence is not None else Presence(store)
+        self.presence = presence if presence is not None else Presence(store.indexes)
         # player keys' digests and the seats listed under them ("My games")
-        self.players = players if players is not None else Players(store)
+        self.players = players if players is not None else Players(store.players)
         self.kick_bots = self.bots.kick
         # the bot program seats of live deals and matches, per address and in all (DS-32, DS-33)
         self.program_seats = ProgramSeats(store.redis, store.prefix)
@@ -161,7 +161,7 @@ class DealService(Creation):
         elif not folded.lobby:
             raise RuleViolation("DS-19", "this table is not in the lobby: joining it needs an invite")
         assert seat is not None
-        join_key = await self.store.meta_field(deal_id, JOIN_KEY) if invite is not None else None
+        join_key = await self.store.reader.meta_field(deal_id, JOIN_KEY) if invite is not None else None
         if join_key:  # TB-1.2: the same invite and name give the same token, hence the same command
             new_token = invited_token(join_key, deal_id, seat, invite, name)  # type: ignore[arg-type]
         else:
@@ -308,24 +308,24 @@ class DealService(Creation):
         viewer = Viewer.of_seat(seat)
         folded = outcome.folded
         if folded is not None and self.boards is not None and folded.over:
-            if gate.sealed(folded.over, await self.boards.round_over(folded)):
-                sealed = gate.sealed_fold(folded)
+            if visibility.sealed(folded.over, await self.boards.round_over(folded)):
+                sealed = visibility.sealed_fold(folded)
                 versions = range(outcome.first_version, outcome.first_version + len(outcome.events))
                 pairs = list(zip(versions, outcome.events, strict=True))
-                shown = gate.sealed_stream_events(sealed, pairs, viewer)
+                shown = visibility.sealed_command_events(sealed, pairs, viewer)
                 connected = await self.presence.seats(deal_id)
                 return CommandAnswer(
                     version=outcome.last_version,
                     first_version=outcome.first_version,
                     duplicate=outcome.duplicate,
-                    events=[event for _version, event in shown],
-                    view=gate.sealed_view(sealed, viewer, connected) if return_view else None,
+                    events=shown,
+                    view=visibility.sealed_view(sealed, viewer, connected) if return_view else None,
                 )
         return CommandAnswer(
             version=outcome.last_version,
             first_version=outcome.first_version,
             duplicate=outcome.duplicate,
-            events=gate.command_events(folded, outcome.events, viewer),
+            events=visibility.command_events(folded, outcome.events, viewer),
             view=await self._answer_view(deal_id, outcome, viewer) if return_view else None,
         )
 
@@ -337,11 +337,11 @@ class DealService(Creation):
         assert folded is not None
         state = batch.memo.get("state") if batch is not None else None
         if state is None:
-            return gate.view(folded, viewer, await self.presence.seats(deal_id))
+            return visibility.view(folded, viewer, await self.presence.seats(deal_id))
         connected = batch.memo.get("connected")
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(deal_id)
-        return batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
+        return batch.view(viewer, lambda: visibility.view_of_state(folded, state, viewer, connected))
 
     async def _execute_locked(
         self,
@@ -396,7 +396,7 @@ class DealService(Creation):
                     continue
                 # a retry of an accepted command may be refused by the state it made: answer it
                 # with its first result (a legal retry is caught by the append script instead)
-                previous = await self.store.command_result(deal_id, command_id)
+                previous = await self.store.reader.command_result(deal_id, command_id)
                 if previous is not None:
                     await self._check_same_command(deal_id, previous[0], typed, command_id)
                     return await self._replayed(folded, deal_id, *previous)
@@ -445,7 +445,7 @@ class DealService(Creation):
             if folded.over:
                 # the status also lists the deal in the finished index (``mark_finished``, now):
                 # the archiver moves it out of Redis once it is older than its age
-                await self.store.put_meta(
+                await self.store.indexes.put_meta(
                     deal_id, {"status": "over"}, created_ms=folded.created_ms or now_ms(), public=True
                 )
                 await self.programs_over(deal_id, folded)
@@ -501,7 +501,7 @@ class DealService(Creation):
     ) -> None:
         """A repeated command id must carry the command it was first used for: a different one
         is refused, never silently dropped behind the first answer."""
-        stored = await self.store.command_at(deal_id, first_version)
+        stored = await self.store.reader.command_at(deal_id, first_version)
         if stored is None:  # a batch the service wrote without its command (deal creation)
             return
         if typed is None or msgspec.json.encode(typed) != stored:

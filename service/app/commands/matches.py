@@ -93,8 +93,8 @@ class MatchService:
             MatchCreated(
                 match_id,
                 kit_.name,
-                created["ruleset"],
-                list(created["seats"]),
+                created.ruleset,
+                list(created.seats),
                 deals,
                 word,
                 target,
@@ -105,7 +105,7 @@ class MatchService:
         await self.log.append(match_id, 0, events, command_id="create")
         await self.log.look_at(match_id, now_ms() + LOOK_AGAIN_MS)
         await self.deal_over(match_id)  # a deal of bots may have ended already
-        return {**created, "match_id": match_id, "length": deals, "target": target}
+        return {**created.as_dict(), "match_id": match_id, "length": deals, "target": target}
 
     # going on after a deal ---------------------------------------------------------------------
     async def deal_over(self, match_id: str) -> None:
@@ -158,7 +158,7 @@ class MatchService:
                 await self._create_next(match_id, state, entry)
                 continue
             if entry.index > 0:  # the deal before tells its readers which deal came next
-                await self.deals.store.claim_live_meta(
+                await self.deals.store.indexes.claim_live_meta(
                     state.deals[entry.index - 1].deal_id, "next_deal_id", entry.deal_id
                 )
                 if not folded.started and not folded.over:  # a creation cut short: its people again

@@ -170,7 +170,7 @@ class StreamHub:
         self.redis = client
         # reads only, on the hub's own client; a deal that left Redis reads from the archive
         # (its head is the archived head, so archiving a deal never looks like lost data here)
-        self.store = EventStore(client, store.prefix, archive=store.archived)
+        self.store = EventStore(client, store.prefix, archive=store.reader.archived)
         self.max_streams = max_streams
         # spectator streams one address may hold here (None: no share, only the process's cap)
         self.streams_per_address = streams_per_address
@@ -285,7 +285,7 @@ class StreamHub:
         sub = Subscription(deal_id, viewer, after, alive, abort, owner=owner, seated=seat)
         feed = self.feeds.get(deal_id)
         if feed is None:
-            channel = self.store.channel(deal_id)
+            channel = self.store.keys.events(deal_id)
             feed = self.feeds[deal_id] = Feed(deal_id, folded.kit, channel, folded.version, folded.head_hash)
             self._by_channel[channel] = deal_id
             self._channels_changed.set()
@@ -519,7 +519,7 @@ class StreamHub:
                 requests += [(deal_id, after) for deal_id, after, fut in backlog if not fut.done()]
                 self._in_flight = {f.deal_id for f in feeds}
                 try:
-                    replies = await self.store.read_many_raw(requests) if requests else []
+                    replies = await self.store.reader.read_many_raw(requests) if requests else []
                 finally:
                     self._in_flight = set()
             except asyncio.CancelledError:
@@ -556,7 +556,7 @@ class StreamHub:
         wanted = {f.deal_id: f for f in feeds}
         everyone = list(self.feeds.values())
         asked_at = [(f.version, f.head_hash) for f in everyone]
-        heads = await self.store.heads([f.deal_id for f in everyone])
+        heads = await self.store.reader.heads([f.deal_id for f in everyone])
         for feed, head, at in zip(everyone, heads, asked_at, strict=True):
             if (feed.version, feed.head_hash) != at:
                 continue  # a batch of this process's own was handed over meanwhile: ask again later

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from domain.envelope import decode_record, record_hash
+from service.app import visibility
 from service.app.chat.relay import ChatLine
 from service.app.live.hub import CLOSE, Batch, StreamHub, StreamsClosing, Subscription
 from service.app.reads import gate
@@ -217,7 +218,7 @@ class LiveStreams:
             folded = await self.folds.load(batch.deal_id)
         pairs = list(zip((r.version for r in batch.records), batch.events, strict=True))
         round_over = await self.boards.round_over(folded) if self.boards is not None else None
-        sealed = gate.sealed_fold(folded) if gate.sealed(folded.over, round_over) else None
+        sealed = visibility.sealed_fold(folded) if visibility.sealed(folded.over, round_over) else None
         shown_events = (
             gate.sealed_stream_events(sealed, pairs, viewer)
             if sealed is not None
@@ -235,9 +236,9 @@ class LiveStreams:
         if connected is None:
             connected = batch.memo["connected"] = await self.presence.seats(batch.deal_id)
         if sealed is not None and batch.last > sealed.version:  # the end stays shut (TN-3.6)
-            shown = gate.sealed_view(sealed, viewer, connected)
+            shown = visibility.sealed_view(sealed, viewer, connected)
         else:
-            shown = batch.view(viewer, lambda: gate.view_of_state(folded, state, viewer, connected))
+            shown = batch.view(viewer, lambda: visibility.view_of_state(folded, state, viewer, connected))
         view = msgspec.json.encode(shown)
         closing: list[tuple[int | None, str, bytes]] = [(batch.last, "view", view)]
         if over:

@@ -90,13 +90,13 @@ async def results_in_store(store: Any) -> list[RatedResult]:
 
     offset, page = 0, 200
     while True:
-        ids = await store.list_deals(offset, page, newest_first=False)
+        ids = await store.indexes.list_deals(offset, page, newest_first=False)
         for deal_id in ids:
             seen(deal_id, await store.read_raw(deal_id))
         if len(ids) < page:
             break
         offset += page
-    archive = store.archived
+    archive = store.reader.archived
     if archive is not None:
         offset = 0
         while True:

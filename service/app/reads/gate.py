@@ -5,7 +5,8 @@ returns only what that viewer may know now (PH-7, MC-5; docs/design.md, the read
 deal is live nobody sees another seat's hidden cards, its claim options or an answer still
 secret, in any route; once the deal is over everything is public. HTTP handlers hold no
 visibility rule of their own: they decode the request, call one function of the read side and
-encode what it returns. The command side shows a command's answer through the same functions.
+encode what it returns. The views of a deal's state both sides show (``view``, ``table_view``)
+live beside ``Viewer`` in ``service.app.visibility``, which the command side imports too.
 
 No I/O here: ``service.app.reads.side`` (``ReadSide``) loads what a read needs and calls these.
 Why one module: it is the one place a reviewer reads to know what any viewer can be shown; split,
@@ -14,7 +15,6 @@ a visibility rule could hide in the part nobody opened.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -24,8 +24,6 @@ import msgspec
 from domain.envelope import NO_COMMAND, decode_record, drop_secrets, encode_record, record_hash
 from domain.errors import RuleViolation
 from domain.table.clock import DealAbandoned
-from domain.table.seating import PERSON
-from domain.table.view import SeatDeadline, TableView
 from service.app.reads.answers import (
     DealList,
     DealListing,
@@ -39,6 +37,7 @@ from service.app.reads.answers import (
 from service.app.reads.audit import AuditReport
 from service.app.state.folds import Folded
 from service.app.viewer import Viewer
+from service.app.visibility import drop_match, scrub, table_view, view
 
 
 def watchable(folded: Folded) -> bool:
@@ -54,36 +53,6 @@ def may_watch(folded: Folded, viewer: Viewer) -> None:
         raise RuleViolation("DS-8", "this table is not open to spectators: a seat token is needed")
 
 
-def sealed(over: bool, round_over: bool | None) -> bool:
-    """TN-3.6: whether a finished deal is a duplicate board still sealed. Every table of a
-    duplicate round plays the same walls; a board's deal that ended at one table may still be in
-    play at another, so from its end (``over``) until the whole round is over (``round_over``:
-    the tournament's record says so; None: the deal is no tournament board) it reads as if it
-    were live: nobody sees a
-    hidden card but a seat its own, and the whole log, the other perspectives and the reviews
-    stay shut."""
-    return round_over is False and over
-
-
-def sealed_fold(folded: Folded) -> Folded:
-    """The deal as it stood just before the event that ended it: what a sealed board shows
-    (``sealed``), through the same rules as a live deal. The end and everything after it (a
-    winner's hand, the revealed seed) stays out; the table's clock too (it ran out with the
-    deal)."""
-    game = folded.kit.game
-    state = game.initial_state()
-    end = len(folded.events)
-    for index, event in enumerate(folded.events):
-        state = game.evolve(state, event)
-        if game.is_over(state):
-            end = index
-            break
-    before = folded.events[:end]
-    return dataclasses.replace(
-        folded, state=game.fold(before), version=end, events=before, clock=None, past={}, state_shared=False
-    )
-
-
 def may_open_board(is_sealed: bool) -> None:
     """DS-47 for a read that shows a sealed board's hidden cards to whoever asks (the whole log,
     a review, another seat's perspective)."""
@@ -94,43 +63,11 @@ def may_open_board(is_sealed: bool) -> None:
         )
 
 
-def sealed_view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
-    """A seat's view of a sealed board (``sealed_fold``): its own cards as it last saw them while
-    playing, nothing to do any more."""
-    shown = view(folded, viewer, connected)
-    return msgspec.structs.replace(shown, legal_actions=[], prompt=None)
-
-
 def shows_match(folded: Folded, viewer: Viewer) -> bool:
     """Whether the viewer may learn the deal's match (its id leads to every deal of it): a seat
     of the deal may, and anyone when the match's deals are open to spectators; a private
     match's deals name it to nobody else, even once over."""
     return viewer.seat is not None or folded.spectators
-
-
-def scrub(shown: Any, hide_match: bool) -> Any:
-    """``shown`` (builtins) without any secret digest (``is_secret_key``: no read shows one, to
-    anyone) and, with ``hide_match``, without a deal's match place (``{"match_id", "index",
-    "round"}``): every event and view a read shows passes here."""
-    shown, _gone = drop_secrets(shown)
-    return _drop_match(shown)[0] if hide_match else shown
-
-
-def _drop_match(shown: Any) -> tuple[Any, bool]:
-    if isinstance(shown, dict):
-        out = {}
-        changed = False
-        for key, value in shown.items():
-            if key == "match" and isinstance(value, dict) and "match_id" in value:
-                changed = True
-                continue
-            out[key], inner = _drop_match(value)
-            changed = changed or inner
-        return out, changed
-    if isinstance(shown, list):
-        items = [_drop_match(item) for item in shown]
-        return [item for item, _ in items], any(changed for _, changed in items)
-    return shown, False
 
 
 def _published(raw_json: bytes, hide_match: bool) -> tuple[Any, list[str], bool]:
@@ -139,7 +76,7 @@ def _published(raw_json: bytes, hide_match: bool) -> tuple[Any, list[str], bool]
     shown, gone = drop_secrets(json.loads(raw_json))
     place = False
     if hide_match:
-        shown, place = _drop_match(shown)
+        shown, place = drop_match(shown)
     return shown, gone, place
 
 
@@ -223,52 +160,6 @@ def lobby_table(deal_id: str, folded: Folded) -> LobbyTable | None:
     )
 
 
-def view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
-    """The seat's own view (hand, legal actions); for anyone else the public table."""
-    shown = folded.kit.projections.view_from_state(folded.state, viewer.seat)
-    return msgspec.structs.replace(shown, seating=table_view(folded, viewer, connected))
-
-
-def table_view(folded: Folded, viewer: Viewer, connected: Sequence[int] = ()) -> TableView:
-    """Names, kinds, away seats and the clocks running, as ``viewer`` may see them (TB-2.2): a
-    turn's deadline is public, a claim window's only to the asked seat (the others learn only
-    that the table waits), and a seat's bank only to itself."""
-    seating = folded.state.seating
-    clock = folded.clock
-    deadlines: list[SeatDeadline] = []
-    claims = False
-    if clock is not None and not folded.over:
-        for seat, wait in sorted(clock.waits.items()):
-            due = clock.deadline(seat)
-            if due is None:
-                continue
-            mine = viewer.seat == seat
-            if wait.wait == "claim":
-                claims = True
-                if not mine:
-                    continue
-            deadlines.append(
-                SeatDeadline(
-                    seat,
-                    wait.wait,
-                    due.own_ms,
-                    due.final_ms if mine else None,
-                    clock.bank_ms[seat] if mine else None,
-                )
-            )
-    return TableView(
-        names=list(seating.names),
-        kinds=list(seating.kinds),
-        away=[seat for seat, away in enumerate(seating.away) if away],
-        open_seats=seating.open_seats,
-        clock=clock.settings if clock is not None else None,
-        deadlines=deadlines,
-        waits_on_claims=claims,
-        # who has a live stream is public (a seat's kind is); only person seats count
-        connected=[s for s in connected if 0 <= s < len(seating.kinds) and seating.kinds[s] == PERSON],
-    )
-
-
 def coach_view(folded: Folded, viewer: Viewer) -> Any:
     """The view the coach advises from: the viewer's own seat only, of a deal that allows the
     coach (the advice is a pure function of it, ``kit.coach.coach``)."""
@@ -277,13 +168,6 @@ def coach_view(folded: Folded, viewer: Viewer) -> Any:
     if not folded.coach:
         raise RuleViolation("DS-16", "this deal was created without the coach")
     return view(folded, viewer)
-
-
-def view_of_state(folded: Folded, state: Any, viewer: Viewer, connected: Sequence[int] = ()) -> Any:
-    """``view`` at an earlier state of the same deal (what a live stream shows after a batch),
-    with the table as it stands now."""
-    shown = folded.kit.projections.view_from_state(state, viewer.seat)
-    return msgspec.structs.replace(shown, seating=table_view(folded, viewer, connected))
 
 
 def replay_frame(folded: Folded, viewer: Viewer, step: int | None, perspective: str | None) -> ReplayFrame:
@@ -430,12 +314,6 @@ def sealed_stream_events(
             kind = {"type": type(event).__name__, "seat": getattr(event, "seat", None), "hidden": True}
             shown.append((version, kind))
     return shown
-
-
-def command_events(folded: Folded, events: list[Any], viewer: Viewer) -> list[dict[str, Any]]:
-    """The events of a command's answer as the seat that sent it may see them."""
-    redact = folded.kit.projections.redact_event
-    return [scrub(r, False) for r in (redact(e, viewer.seat) for e in events) if r is not None]
 
 
 def listing(ids: list[str], metas: list[dict[str, str]]) -> DealList:

@@ -68,7 +68,7 @@ class OpenTables:
             for (created, deal_id), meta in zip(page, metas, strict=True):
                 if meta.get("status") == "over" or "game" not in meta:
                     continue
-                if (await self.store.meta_field(deal_id, "lobby")) != "1":
+                if (await self.store.reader.meta_field(deal_id, "lobby")) != "1":
                     continue
                 try:
                     folded = await self.folds.load(deal_id)

@@ -32,12 +32,8 @@ from service.app.reads.gate import (
     player_deal,
     public_record,
     replay_frame,
-    sealed,
-    sealed_fold,
-    sealed_view,
     shows_match,
     summary,
-    view,
 )
 from service.app.reads.open_tables import OpenTables
 from service.app.state.folds import DealNotFound, Folded, Folds, LogDoesNotReplay
@@ -46,6 +42,7 @@ from service.app.state.players import Players
 from service.app.state.presence import Presence
 from service.app.state.seats import SeatTokens
 from service.app.viewer import NOBODY, Viewer
+from service.app.visibility import sealed, sealed_fold, sealed_view, view
 from service.store.event_store import EventStore
 
 PLAYER_READS = 8  # deals of one list folded at once
@@ -72,7 +69,7 @@ class ReadSide:
         self.folds = folds
         self.seats = seats
         self.presence = presence
-        self.players = players if players is not None else Players(store)
+        self.players = players if players is not None else Players(store.players)
         self.match_log = match_log if match_log is not None else MatchLog(store)
         self.open_tables = OpenTables(store, folds)  # the lobby's tables
         self._audits: LRUCache[tuple[str, str], AuditReport] = LRUCache(audit_cache_size)
@@ -106,7 +103,7 @@ class ReadSide:
         answer = summary(deal_id, folded, viewer, await self.presence.seats(deal_id))
         answer.sealed = await self.is_sealed(folded)
         if folded.over:  # only a finished deal is played again
-            answer.rematched_by = await self.store.meta_field(deal_id, "rematched_by")
+            answer.rematched_by = await self.store.reader.meta_field(deal_id, "rematched_by")
         place = getattr(folded.events[0], "match", None)
         # TB-5.1: the next deal of its match, once created; a private match's only to its seats
         if place is not None and shows_match(folded, viewer):
@@ -118,7 +115,7 @@ class ReadSide:
         """The deal after this finished one in its match, once it exists. The match keeps the
         link beside the deal after creating the next one; until it has (or when an archived
         deal never got it) the match log answers, so a deal the match lists is always named."""
-        kept = await self.store.meta_field(deal_id, "next_deal_id")
+        kept = await self.store.reader.meta_field(deal_id, "next_deal_id")
         if kept is not None:
             return kept
         try:
@@ -171,7 +168,7 @@ class ReadSide:
         if folded is not None:
             may_watch(folded, viewer)
         raws = await self.store.read_raw(deal_id)
-        head = await self.store.head_hash(deal_id)
+        head = await self.store.reader.head_hash(deal_id)
         # the audit of the same bytes is the same report: keyed by a digest of what was read
         key = (deal_id, hashlib.sha256(b"\n".join(raws) + f"|{head}".encode()).hexdigest())
         report = self._audits.get(key)
@@ -198,7 +195,7 @@ class ReadSide:
 
     async def deals_list(self, viewer: Viewer, offset: int, count: int) -> DealList:
         """The public index in Redis and the archive's finished deals, one list newest first."""
-        ids, metas = await self.store.public_deals(offset, count)
+        ids, metas = await self.store.reader.public_deals(offset, count)
         return listing(ids, metas)
 
     async def lobby(self, count: int) -> LobbyList:

@@ -233,7 +233,7 @@ class Folds:
         return folded
 
     async def _fresh(self, deal_id: str) -> Folded:
-        meta = await self.store.get_meta(deal_id)
+        meta = await self.store.reader.get_meta(deal_id)
         if "game" not in meta:
             self._forget(deal_id)
             raise DealNotFound(deal_id)

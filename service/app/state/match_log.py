@@ -55,7 +55,7 @@ class MatchLog:
     def __init__(self, deals: EventStore) -> None:
         # a finished match's log leaves Redis for the archive's matches shelf as a deal's does
         # (``Archiver.of_matches``); its reads then answer from there, as a deal's do
-        archived = deals.archived
+        archived = deals.reader.archived
         self.store = EventStore(
             deals.redis,
             f"{deals.prefix}:match",
@@ -79,7 +79,7 @@ class MatchLog:
         return await self.store.read_raw(match_id)
 
     async def head_hash(self, match_id: str) -> str | None:
-        return await self.store.head_hash(match_id)
+        return await self.store.reader.head_hash(match_id)
 
     async def append(self, match_id: str, expected: int, events: list[Any], command_id: str) -> AppendResult:
         return await self.store.append(match_id, expected, events, command_id=command_id)
@@ -91,7 +91,7 @@ class MatchLog:
     async def done(self, match_id: str, ended_ms: int) -> None:
         """The match ended: no more looks, and its log is listed for the archiver."""
         await self.store.indexes.unschedule_clock(match_id)
-        await self.store.mark_finished(match_id, ended_ms)
+        await self.store.indexes.mark_finished(match_id, ended_ms)
 
     async def due(self, now_ms: int, count: int = 100) -> list[str]:
         return await self.store.indexes.clocks_due(now_ms, count)

@@ -25,8 +25,7 @@ import secrets
 from typing import Any
 
 from domain.errors import RuleViolation
-from service.store.event_store import EventStore
-from service.store.player_index import PlayerRow
+from service.store.player_index import PlayerIndex, PlayerRow
 
 PLAYER_KEY_PATTERN = r"^[A-Za-z0-9_-]{16,128}$"
 _PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{16,128}")
@@ -63,13 +62,14 @@ def check_player_key(key: Any) -> str:
 class Players:
     """Player keys to digests (the salt read once per process) and each digest's seats."""
 
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
+    def __init__(self, index: PlayerIndex) -> None:
+        """``index``: the store's part that lists each digest's seats (``EventStore.players``)."""
+        self.index = index
         self._salt: bytes | None = None
 
     async def _installation_salt(self) -> bytes:
         if self._salt is None:
-            self._salt = await self.store.players.salt()
+            self._salt = await self.index.salt()
         return self._salt
 
     async def mint(self) -> str:
@@ -95,7 +95,7 @@ class Players:
     async def seated(self, digest: str, kind: str, id_: str, seats: list[int], created_ms: int) -> None:
         """List the seats the player took in one deal or match."""
         for seat in seats:
-            await self.store.players.add(digest, kind, id_, seat, created_ms)
+            await self.index.add(digest, kind, id_, seat, created_ms)
 
     async def rows(self, digest: str, before_ms: int | None, count: int) -> list[PlayerRow]:
-        return await self.store.players.rows(digest, before_ms, count)
+        return await self.index.rows(digest, before_ms, count)

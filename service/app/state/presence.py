@@ -19,7 +19,7 @@ from typing import Any
 
 from service.app.cancellation import raise_if_cancelled
 from service.app.lru import LRUCache
-from service.store.event_store import EventStore
+from service.store.deal_index import DealIndexes
 from service.store.outages import STORE_OUTAGES
 
 log = logging.getLogger("dealstream.presence")
@@ -34,8 +34,9 @@ def now_ms() -> int:
 
 
 class Presence:
-    def __init__(self, store: EventStore, cache_size: int = 4096) -> None:
-        self.store = store
+    def __init__(self, indexes: DealIndexes, cache_size: int = 4096) -> None:
+        """``indexes``: the store's part that keeps who is present (``EventStore.indexes``)."""
+        self.indexes = indexes
         self._ids = itertools.count(1)
         self._token = secrets.token_hex(6)  # tells this process's streams from another's
         self._tasks: set[asyncio.Task] = set()
@@ -66,7 +67,7 @@ class Presence:
         if cached is not None and now - cached[0] < CACHE_S:
             return cached[1]
         try:
-            members = await self.store.indexes.read_presence(deal_id)
+            members = await self.indexes.read_presence(deal_id)
         except STORE_OUTAGES:
             return cached[1] if cached is not None else []
         at = now_ms()
@@ -91,7 +92,7 @@ class PresenceHold:
 
     async def touch(self) -> None:
         try:
-            await self.presence.store.indexes.touch_presence(
+            await self.presence.indexes.touch_presence(
                 self.deal_id, self.member, now_ms() + VALID_MS, VALID_MS
             )
         except STORE_OUTAGES as exc:  # waited out: the member runs out meanwhile
@@ -114,6 +115,6 @@ class PresenceHold:
 
     async def _drop(self) -> None:
         try:
-            await self.presence.store.indexes.drop_presence(self.deal_id, self.member)
+            await self.presence.indexes.drop_presence(self.deal_id, self.member)
         except STORE_OUTAGES:
             pass  # it runs out on its own

@@ -66,7 +66,7 @@ class SeatTokens:
             raise RuleViolation("DS-8", "a seat token is at most 256 printable ASCII characters")
         digests = self._digests.get(deal_id)
         if digests is None:
-            meta = await self.store.get_meta(deal_id)
+            meta = await self.store.reader.get_meta(deal_id)
             if "game" not in meta:
                 raise DealNotFound(deal_id)
             digests = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("token:")}
@@ -110,7 +110,7 @@ class SeatTokens:
         if not _well_formed(code):
             raise RuleViolation("DS-19", "an invite code is at most 256 printable ASCII characters")
         assert isinstance(code, str)
-        meta = await self.store.get_meta(deal_id)
+        meta = await self.store.reader.get_meta(deal_id)
         invites = {int(k.split(":", 1)[1]): v for k, v in meta.items() if k.startswith("invite:")}
         seat = seat_of(invites, token_digest(code))
         if seat is None:

@@ -341,7 +341,7 @@ class TournamentService:
         or a duplicate board still played at another table (TN-3.6), is not listed (nothing
         hidden of it reaches the arbiter)."""
         from service.app.reads.audit import audit_log
-        from service.app.reads.gate import sealed
+        from service.app.visibility import sealed
 
         state = await self.check_arbiter(tournament_id, token)
         duplicate = state.created is not None and state.created.format == "duplicate"
