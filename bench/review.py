@@ -31,8 +31,8 @@ agrees on at most 40 % of its decisions, the strong seat's mistakes are at most 
 and no decision ranked last of three or more plays, more than the mistake floor behind, is
 ``agrees`` (``last_far_behind``: how many there were, by verdict). Beside each seat's ``agrees``
 share, ``chance_agrees_share``: what a uniformly random choice among the distinct plays of the
-same decisions would get by the same values (the mean over decisions of the share of plays that
-are the best or surely within the inaccuracy floor of it, method m9): a review is lenient if
+same decisions would get by the same values and noises (the mean over decisions of the share of
+plays the review would vouch for if chosen, method m9): a review is lenient if
 the random seat agrees more often than that, and where it is high the decisions themselves
 leave little to get wrong. From m8 a
 decision where every play is within the inaccuracy floor is ``even``, not ``agrees``; beside the
@@ -135,19 +135,25 @@ def _verdict_shares(per_deal: list[dict[str, int]]) -> dict[str, Any]:
     return out
 
 
-def _chance_agrees(d: rv.Decision, inaccuracy_floor: float) -> float:
-    """The share of the decision's options that would be ``agrees`` by its values and noises,
-    options told apart by their values (copies of a card score the same: one option): the best,
-    or one whose gap to it, plus about two of that gap's noises, is within the floor (method m9).
-    Options the evaluator did not play out carry the model's noise, so only the best of them
-    counts: a guide, since a choice is always played out."""
-    best = d.options[d.best]
+def _chance_agrees(d: rv.Decision, inaccuracy_floor: float, model_noise: float | None) -> float:
+    """The share of the decision's options that would be ``agrees`` by its values and noises if
+    chosen, options told apart by their values (copies of a card score the same: one option), by
+    the rule of method m9 (``projections.review``). Options the evaluator did not play out carry
+    the model's noise and could not be vouched for: a guide, since a choice is always played out
+    where the model sees a loss."""
+    options = sorted({(o.value, o.noise) for o in d.options}, reverse=True)
     z = rv.noise_multiple(rv.AGREE_P, 1)
-    options = {o.value: o.noise for o in d.options}
-    return sum(
-        v >= best.value - 1e-9 or best.value - v + z * math.hypot(n, best.noise) <= inaccuracy_floor
-        for v, n in options.items()
-    ) / len(options)
+    model_only = model_noise is not None and all(n == model_noise for _v, n in options)
+
+    def vouched(i: int) -> bool:
+        value, noise = options[i]
+        rivals = [(v, n) for j, (v, n) in enumerate(options) if j != i]
+        if model_only:
+            return i == 0
+        measured = [(v, n) for v, n in rivals if n != model_noise] or rivals
+        return all(v - value + z * math.hypot(n, noise) <= inaccuracy_floor for v, n in measured)
+
+    return sum(vouched(i) for i in range(len(options))) / len(options)
 
 
 def _even(d: rv.Decision) -> bool:
@@ -193,9 +199,9 @@ def measure(game: str, deals: int, reseed: bool = True) -> dict[str, Any]:
             counts = {v: sum(d.verdict == v for d in review.decisions) for v in VERDICTS}
             per_deal[level].append({"total": len(review.decisions), **counts})
             for d in review.decisions:
-                chance[level].append(_chance_agrees(d, review.inaccuracy_floor))
+                chance[level].append(_chance_agrees(d, review.inaccuracy_floor, model_noise))
                 if not _even(d):
-                    chance_judged[level].append(_chance_agrees(d, review.inaccuracy_floor))
+                    chance_judged[level].append(_chance_agrees(d, review.inaccuracy_floor, model_noise))
                 if model_noise is not None and d.options[d.chosen].noise == model_noise:
                     by_model[level][d.verdict] += 1  # the choice itself was not played out
                 if _last_far_behind(d, review.mistake_floor):

@@ -15,19 +15,24 @@ against the best option, and a verdict:
   accuracy figure leaves out). It is counted apart and left out of the agreement share (until
   method m8 it was an ``agrees``, so a seat that played at random was credited with every such
   decision);
-* ``agrees``: the choice is the best by value, or behind it by so little that the evaluator can
-  show it is within the inaccuracy floor: the loss plus about two noises of its gap stays inside
-  the floor (what the review can vouch for; until method m9 a loss within the floor by value was
-  enough, whatever its noise, so a seat that played at random agreed on every near play the
-  evaluator could not tell apart);
+* ``agrees``: what the review can vouch for. Either the evaluator shows it: every other play it
+  measured is at most the inaccuracy floor ahead of the choice even after about two noises of
+  that gap are added (``AGREE_P``, one comparison) — for a choice behind the best its loss plus
+  two noises within the floor, for the best its lead over the runner-up no smaller than two noises
+  less the floor. Or the evaluator measured nothing and its own ranking (the strong bot's model,
+  ``model_noise`` on every option) puts the choice first: the bot plays it. Until method m9 a
+  choice the best or within the floor *by value* agreed whatever its noise, so a seat that played
+  at random agreed whenever the rollouts could not tell its play from the bot's (a random
+  discard came out first among three near plays about one time in three);
 * ``mistake``: behind by more than the mistake floor and by more than about three times the
   noise of the gap (the gap is clearly real and large);
 * ``inaccuracy``: behind by more than the inaccuracy floor and by more than about twice the
   noise of the gap (real, but not surely a mistake);
-* ``unclear``: behind, but the evaluator cannot tell by how much: within the inaccuracy floor by
-  value but not surely so, or beyond it but not by twice the noise of the gap. It is not an agreement (until
-  method m7 it was called one, so a seat that played at random could be told it agreed with the
-  bot on every decision, its worst-ranked plays included), and it is counted apart.
+* ``unclear``: the evaluator cannot tell: the best or within the inaccuracy floor by value but
+  not surely so (m9), or beyond the floor but not by twice the noise of the gap (m7). It is not
+  an agreement (until method m7 it was called one, so a seat that played at random could be told
+  it agreed with the bot on every decision, its worst-ranked plays included), and it is counted
+  apart.
 
 "About" because the best option is itself picked by the noisy values: among k options that are
 all as good, the luckiest looks better than the chosen one by two noises far more often than
@@ -187,8 +192,9 @@ def table_moves(game: Any, records: list[Any], seat: int) -> list[TableMove]:
 # The review method: the evaluators, their deal counts and early stops, the floors and the verdict
 # rules. A stored review is kept under it (``service.app.analysis.reviews``), so a review made by another
 # method is never served as this one's: bump it with any change that can change a review.
-# m9: a play behind the best is ``agrees`` only if its loss plus about two noises of the gap is
-# within the inaccuracy floor (it was: its loss by value); the others within the floor by value are
+# m9: ``agrees`` only where the evaluator shows the choice within the inaccuracy floor of every
+# other play it measured, two noises of the gap included, or measured nothing and its model ranks
+# the choice first (it was: the best or within the floor by value); the rest of those are
 # ``unclear``; every other verdict, value and loss unchanged
 # m8: a decision where every distinct play is within the inaccuracy floor of the best is ``even``
 # (it was ``agrees``), counted apart and left out of the agreement share; values unchanged
@@ -237,22 +243,27 @@ def evaluate_chunk(
 def decide(
     point: Point, scores: list[tuple[float, float]], view_type: Any, command_type: Any,
     inaccuracy_floor: float, mistake_floor: float, same_play: Callable[[Any], Any] = repr,
+    model_noise: float | None = None,
 ) -> Decision:  # fmt: skip
     """The verdict on one decision from its options' values."""
     view = msgspec.json.decode(point.view, type=view_type)
     chosen = msgspec.json.decode(point.chosen, type=command_type)
     actions = list(view.legal_actions)
     return judge(
-        point.version, actions, actions.index(chosen), scores, inaccuracy_floor, mistake_floor, same_play
-    )
+        point.version, actions, actions.index(chosen), scores, inaccuracy_floor, mistake_floor, same_play,
+        model_noise,
+    )  # fmt: skip
 
 
 def judge(
     version: int, actions: list[Any], chosen: int, scores: list[tuple[float, float]],
     inaccuracy_floor: float, mistake_floor: float, same_play: Callable[[Any], Any] = repr,
+    model_noise: float | None = None,
 ) -> Decision:  # fmt: skip
     """The verdict on choosing ``actions[chosen]`` when the options score ``scores``; the rank
-    is among the distinct plays (``same_play``, as for ``points``)."""
+    is among the distinct plays (``same_play``, as for ``points``). ``model_noise``: the noise
+    the game's evaluator gives an option it valued by its model instead of measuring it (None:
+    it measures every option)."""
     best = max(range(len(actions)), key=lambda i: (scores[i][0], -i))
     if scores[chosen][0] >= scores[best][0]:
         best = chosen  # a tie with the best is the best
@@ -273,9 +284,9 @@ def judge(
     others = len({(v, n) for v, n in scores}) - 1  # options that score the same play the same
     if max(plays.values()) - min(plays.values()) <= inaccuracy_floor:
         verdict = "even"  # any play was as good: no choice to agree or disagree with
-    elif chosen == best or loss + noise_multiple(AGREE_P, 1) * loss_noise <= inaccuracy_floor:
-        verdict = "agrees"  # the best, or shown to be within the floor of it
-    elif loss <= inaccuracy_floor:  # near by value, but the gap's noise may hide a real loss
+    elif _vouched(actions, chosen, scores, inaccuracy_floor, same_play, model_noise):
+        verdict = "agrees"
+    elif loss <= inaccuracy_floor:  # the best or near it by value, but not surely: the noise may hide a loss
         verdict = "unclear"
     elif loss > max(mistake_floor, noise_multiple(MISTAKE_P, others) * loss_noise):
         verdict = "mistake"
@@ -298,6 +309,25 @@ def judge(
         verdict=verdict,
         choices=len(plays),
     )
+
+
+def _vouched(
+    actions: list[Any], chosen: int, scores: list[tuple[float, float]], floor: float,
+    same_play: Callable[[Any], Any], model_noise: float | None,
+) -> bool:  # fmt: skip
+    """Whether the review can say the choice agrees (module doc, method m9): the evaluator shows
+    every other play it measured at most ``floor`` ahead, two noises of each gap included, or it
+    measured nothing and ranks the choice first."""
+    mine = same_play(actions[chosen])
+    value, noise = scores[chosen]
+    rivals = [(v, n) for a, (v, n) in zip(actions, scores, strict=True) if same_play(a) != mine]
+    if not rivals:
+        return True
+    if model_noise is not None and noise == model_noise and all(n == model_noise for _v, n in rivals):
+        return all(v <= value for v, _n in rivals)  # the bot's own ranking: its first play
+    measured = [(v, n) for v, n in rivals if n != model_noise] or rivals
+    z = noise_multiple(AGREE_P, 1)
+    return all(v - value + z * math.hypot(n, noise) <= floor for v, n in measured)
 
 
 def summarize(decisions: list[Decision]) -> ReviewSummary:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 
 import msgspec
 import pytest
@@ -127,8 +128,9 @@ def test_an_agreement_carries_the_noise_of_its_gap_to_the_nearest_other_play():
     many = [Discard(seat=1, tile=t) for t in range(5)]
     scores = [(0.2, 0.5), (1.0, 0.3), (0.9, 0.4), (0.1, 2.0), (0.0, 2.0)]
     d = rv.judge(3, many, 1, scores, 0.05, 0.25)
-    assert (d.best, d.loss, d.verdict) == (1, 0.0, "agrees")
+    assert (d.best, d.loss) == (1, 0.0)
     assert d.loss_noise == pytest.approx(0.5)  # hypot(0.3, 0.4): the runner-up's
+    assert d.verdict == "unclear"  # 0.1 ahead of it, +- 0.5: not surely within the floor (m9)
     # copies of the chosen tile are the same play, not a rival
     copies = [Discard(seat=1, tile=t) for t in (0, 1, 4)]  # kinds 0, 0, 1
     d = rv.judge(3, copies, 0, [(1.0, 0.3), (1.0, 0.3), (0.5, 0.4)], 0.05, 0.25, kit("mcr").review.same_play)
@@ -296,10 +298,13 @@ def test_only_even_decisions_changed_in_method_m8():
         values = [v for v, _n in scores]
         assert (d.verdict == "even") == (max(values) - min(values) <= floors[0])
         assert d.verdict != "even" or d.loss <= floors[0]  # an even decision was m7's "agrees"
-        if d.verdict != "even":  # m7's rule with m9's bound on a near play's gap, written out
-            loss = max(values) - values[chosen]
-            shown = loss + rv.noise_multiple(rv.AGREE_P, 1) * d.loss_noise <= floors[0]
-            assert (d.verdict == "agrees") == (shown or d.rank == 1)
+        if d.verdict != "even":  # m7's rule, but an agreement shown by the evaluator (m9)
+            z = rv.noise_multiple(rv.AGREE_P, 1)
+            shown = all(
+                v - values[chosen] + z * math.hypot(n, scores[chosen][1]) <= floors[0]
+                for i, (v, n) in enumerate(scores) if i != chosen
+            )  # fmt: skip
+            assert (d.verdict == "agrees") == shown
         seen.add(d.verdict)
     assert {"even", "agrees", "unclear", "inaccuracy"} <= seen
 
@@ -315,19 +320,34 @@ def test_an_agreement_within_the_floor_is_shown_by_the_evaluator_not_assumed():
     floors = (mcr.INACCURACY_FLOOR, mcr.MISTAKE_FLOOR)
     four = [Discard(seat=1, tile=4 * t) for t in range(4)]
     scores = [(1.0, 0.42), (0.7, 0.42), (-1.0, 3.0), (-2.0, 3.0)]
-    noisy = rv.judge(3, four, 1, scores, *floors, mcr.same_play)
+    noisy = rv.judge(3, four, 1, scores, *floors, mcr.same_play, mcr.MODEL_NOISE)
     assert (noisy.loss, noisy.verdict) == (0.3, "unclear")
-    assert rv.judge(3, four, 0, scores, *floors, mcr.same_play).verdict == "agrees"  # the best
+    # the best by value, 0.3 ahead of the runner-up +- 0.6: not surely within the floor of it
+    # either (a random discard comes out first among three near plays a third of the time)
+    ahead = rv.judge(3, four, 0, scores, *floors, mcr.same_play, mcr.MODEL_NOISE)
+    assert (ahead.best, ahead.verdict) == (0, "unclear")
+    clear = [(1.0, 0.42), (-0.5, 0.42), (-1.0, 3.0), (-2.0, 3.0)]  # 1.5 ahead: surely the best
+    assert rv.judge(3, four, 0, clear, *floors, mcr.same_play, mcr.MODEL_NOISE).verdict == "agrees"
     sure = [(1.0, 0.05), (0.7, 0.05), (-1.0, 3.0), (-2.0, 3.0)]  # 0.3 +- 0.07: inside the floor
-    assert rv.judge(3, four, 1, sure, *floors, mcr.same_play).verdict == "agrees"
+    assert rv.judge(3, four, 1, sure, *floors, mcr.same_play, mcr.MODEL_NOISE).verdict == "agrees"
+    # nothing measured: the model's values alone, and its first play is the bot's own
+    model = [
+        (1.0, mcr.MODEL_NOISE),
+        (0.95, mcr.MODEL_NOISE),
+        (-1.0, mcr.MODEL_NOISE),
+        (-2.0, mcr.MODEL_NOISE),
+    ]
+    assert rv.judge(3, four, 0, model, *floors, mcr.same_play, mcr.MODEL_NOISE).verdict == "agrees"
+    assert rv.judge(3, four, 1, model, *floors, mcr.same_play, mcr.MODEL_NOISE).verdict == "unclear"
     summary = rv.summarize([noisy])
     assert (summary.agreements, summary.unclear, summary.agreement) == (0, 1, 0.0)
 
 
-def test_only_near_plays_the_evaluator_cannot_vouch_for_changed_in_method_m9():
-    """m9 moves from ``agrees`` to ``unclear`` the plays behind the best, within the inaccuracy
-    floor by value, whose gap's upper bound (the loss plus about two noises) is beyond it; every
-    other verdict, loss and rank is m8's (m8's rule written out here to compare with)."""
+def test_only_plays_the_evaluator_cannot_vouch_for_changed_in_method_m9():
+    """m9 moves from ``agrees`` to ``unclear`` the choices, the best or within the inaccuracy
+    floor by value, that the evaluator cannot show within the floor of every other play (two
+    noises of each gap included); every other verdict, loss and rank is m8's (m8's rule written
+    out here to compare with)."""
     import random
 
     def m8(d, scores, floor):
@@ -352,7 +372,11 @@ def test_only_near_plays_the_evaluator_cannot_vouch_for_changed_in_method_m9():
         seen.add((old, d.verdict))
         if d.verdict != old:
             assert (old, d.verdict) == ("agrees", "unclear")
-            assert d.chosen != d.best and d.loss <= floors[0]
-            assert d.loss + rv.noise_multiple(rv.AGREE_P, 1) * d.loss_noise > floors[0]
+            assert d.loss <= floors[0]
+            z = rv.noise_multiple(rv.AGREE_P, 1)
+            assert any(
+                v - scores[chosen][0] + z * math.hypot(n, scores[chosen][1]) > floors[0]
+                for i, (v, n) in enumerate(scores) if i != chosen
+            )  # fmt: skip
     assert {("agrees", "unclear"), ("agrees", "agrees"), ("even", "even")} <= seen
     assert rv.METHOD == "m9"  # a review stored under m8's meaning is never served as this one

@@ -85,6 +85,7 @@ def build(ruleset: str, deal_id: str, seat: int, review_seed: int, points: list[
             adapter.INACCURACY_FLOOR,
             adapter.MISTAKE_FLOOR,
             adapter.same_play,
+            getattr(adapter, "MODEL_NOISE", None),
         )  # fmt: skip
         for p, s in zip(points, scores, strict=True)
     ]
