@@ -134,12 +134,6 @@ async def _create_in_the_form(page, base: str) -> tuple[str, str]:
     await page.check("#tn-open")
     assert await page.is_disabled("#tn-players")
     await page.check("#tn-fill")
-    # duplicate with people (open entries) is refused, and the page says why, naming the rule
-    await page.check('input[name="tn-format"][value="duplicate"]')
-    await page.click("#tn-submit")
-    await wait_js(page, "document.querySelector('#tn-error').textContent.includes('TN-3.4')")
-    error = await page.text_content("#tn-error")
-    assert "TN-3.4" in error and "house bots only" in error, error
     await page.check('input[name="tn-format"][value="swiss"]')
     await page.click("#tn-submit")
     await page.wait_for_selector("#tn-token")

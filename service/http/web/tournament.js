@@ -31,7 +31,7 @@ const arbiterToken = (id) => store.get("arbiter." + id, null);
 function problemHtml(err) {
   const p = (err && err.problem) || {};
   const rule = p.rule || "";
-  const known = { "TN-3.4": "tn.err.dup", "TN-1.2": "tn.err.count", "DS-56": "tn.err.token", "DS-57": "tn.err.closed", "DS-34": "tn.err.signin" };
+  const known = { "TN-1.2": "tn.err.count", "DS-56": "tn.err.token", "DS-57": "tn.err.closed", "DS-34": "tn.err.signin" };
   const words = known[rule] ? t(known[rule]) : `${p.title || t("err.network")} ${p.detail || ""}`.trim();
   return `${esc(words)}${rule ? ` <span class="rule-id">${esc(rule)}</span>` : ""}${known[rule] && p.detail ? `<br><small class="muted">${esc(p.detail)}</small>` : ""}`;
 }
@@ -52,7 +52,7 @@ export function renderTournamentForm() {
       <fieldset><legend>${esc(t("tn.format"))}</legend>
         <label class="check"><input type="radio" name="tn-format" value="swiss" checked> ${esc(t("tn.format.swiss"))}</label>
         <label class="check"><input type="radio" name="tn-format" value="duplicate"> ${esc(t("tn.format.duplicate"))}</label>
-        <p class="help">${esc(t("tn.formathelp"))} <span class="rule-id">TN-3.4</span></p></fieldset>
+        <p class="help">${esc(t("tn.formathelp"))} <span class="rule-id">TN-3.6</span></p></fieldset>
       <div class="tn-numbers">
         <label for="tn-rounds">${esc(t("tn.rounds"))} <input type="number" id="tn-rounds" min="1" max="32" value="3"></label>
         <label for="tn-deals">${esc(t("tn.deals"))} <input type="number" id="tn-deals" min="1" max="64" value="1"></label>
