@@ -51,3 +51,38 @@ async def test_a_loop_ends_on_cancellation_as_before():
     except asyncio.CancelledError:
         pass
     assert task.cancelled()
+
+
+async def test_an_idle_loop_sweeps_at_its_idle_interval_and_wakes_for_a_look_scheduled_here():
+    from service.store.looks import LookAlarm, _now_ms
+
+    alarm = LookAlarm()
+    swept: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def sweep() -> int:
+        swept.append(loop.time())
+        return 0
+
+    task = asyncio.create_task(sweep_forever(sweep, 0.01, "test", log, alarm=alarm, idle_s=30.0))
+    try:
+        while not swept:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        assert len(swept) == 1  # idle: no look known here, no read of the index every 0.01 s
+        alarm.schedule(_now_ms() + 200)  # a look this process put in the index
+        while len(swept) < 2:
+            await asyncio.wait_for(asyncio.sleep(0.01), timeout=30)
+        assert swept[1] - swept[0] >= 0.45  # woken for the look when it was due, not before
+        await asyncio.sleep(0.3)
+        assert len(swept) == 2  # that look was covered: idle again
+        alarm.schedule(_now_ms())  # due at once (a tournament just created)
+        await asyncio.wait_for(_until(lambda: len(swept) == 3), timeout=30)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _until(done) -> None:
+    while not done():
+        await asyncio.sleep(0.01)
