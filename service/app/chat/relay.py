@@ -89,12 +89,12 @@ class _RoomRelay:
         return (sub.viewer.seat is not None) == self.for_seats
 
     def _seated_deals(self) -> set[str]:
-        """The deals with a stream here that reads this room."""
-        return {
-            deal_id
-            for deal_id, feed in self.hub.feeds.items()
-            if any(self._reader(sub) for sub in feed.subscribers)
-        }
+        """The deals with a stream here that reads this room (the hub counts each feed's seats'
+        streams, so no subscriber is looked at)."""
+        feeds = self.hub.feeds.items()
+        if self.for_seats:
+            return {deal_id for deal_id, feed in feeds if feed.seated}
+        return {deal_id for deal_id, feed in feeds if len(feed.subscribers) > feed.seated}
 
     async def run(self) -> None:
         backoff = 0.05

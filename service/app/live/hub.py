@@ -141,6 +141,7 @@ class Feed:
     version: int
     head_hash: str | None
     subscribers: set[Subscription] = field(default_factory=set)
+    seated: int = 0  # of the subscribers, the seats' own streams (the rest are spectators')
     confirmed: bool = False  # Redis confirmed the doorbell's subscription to its channel
 
 
@@ -293,6 +294,7 @@ class StreamHub:
             self._channels_changed.set()
             self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
         feed.subscribers.add(sub)
+        feed.seated += int(seat)
         self.joins += 1
         self._count += 1
         if seat:
@@ -317,6 +319,7 @@ class StreamHub:
         if feed is None or sub not in feed.subscribers:
             return
         feed.subscribers.discard(sub)
+        feed.seated -= sub.seated
         self.joins += 1
         self._count -= 1
         if sub.seated:
