@@ -63,6 +63,8 @@ async def sweep_forever(
         except Exception:  # noqa: BLE001
             raise_if_cancelled()
             log.exception("%s sweep failed", what)
+        if stopped():  # told to stop while it swept (its cancellation may have been lost there)
+            break
         if alarm is not None and swept is not None and idle_s is not None:
             await alarm.wait(swept, every_s, max(every_s, idle_s))
         else:
