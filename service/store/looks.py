@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import time
+
+from service.store.deal_index import now_ms
 
 LIMIT = 10_000  # looks remembered; past this, later ones wait for the idle interval
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class LookAlarm:
@@ -39,7 +36,7 @@ class LookAlarm:
 
     def mark(self) -> tuple[int, int]:
         """Taken as a sweep starts: it covers the looks scheduled so far and due by now."""
-        return _now_ms(), self._scheduled
+        return now_ms(), self._scheduled
 
     async def wait(self, swept: tuple[int, int], every_s: float, idle_s: float) -> None:
         """Sleep at least ``every_s`` and until the next look this process knows of is due, at
@@ -53,7 +50,7 @@ class LookAlarm:
         if self._earlier is None:
             self._earlier = asyncio.Event()
         while True:
-            delay = idle_s if not looks else min(idle_s, (looks[0][0] + 1 - _now_ms()) / 1000)
+            delay = idle_s if not looks else min(idle_s, (looks[0][0] + 1 - now_ms()) / 1000)
             delay = max(delay, every_s - (loop.time() - start))
             if delay <= 0:
                 return

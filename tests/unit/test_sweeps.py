@@ -7,6 +7,8 @@ import asyncio
 import logging
 
 from service.app.sweeps import sweep_forever
+from service.store.deal_index import now_ms
+from service.store.looks import LookAlarm
 
 log = logging.getLogger("test.sweeps")
 
@@ -54,8 +56,6 @@ async def test_a_loop_ends_on_cancellation_as_before():
 
 
 async def test_an_idle_loop_sweeps_at_its_idle_interval_and_wakes_for_a_look_scheduled_here():
-    from service.store.looks import LookAlarm, _now_ms
-
     alarm = LookAlarm()
     swept: list[float] = []
     loop = asyncio.get_running_loop()
@@ -70,13 +70,13 @@ async def test_an_idle_loop_sweeps_at_its_idle_interval_and_wakes_for_a_look_sch
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.3)
         assert len(swept) == 1  # idle: no look known here, no read of the index every 0.01 s
-        alarm.schedule(_now_ms() + 200)  # a look this process put in the index
+        alarm.schedule(now_ms() + 200)  # a look this process put in the index
         while len(swept) < 2:
             await asyncio.wait_for(asyncio.sleep(0.01), timeout=30)
         assert swept[1] - swept[0] >= 0.45  # woken for the look when it was due, not before
         await asyncio.sleep(0.3)
         assert len(swept) == 2  # that look was covered: idle again
-        alarm.schedule(_now_ms())  # due at once (a tournament just created)
+        alarm.schedule(now_ms())  # due at once (a tournament just created)
         await asyncio.wait_for(_until(lambda: len(swept) == 3), timeout=30)
     finally:
         task.cancel()
