@@ -65,8 +65,24 @@ def is_secret_key(key: Any) -> bool:
 def drop_secrets(shown: Any) -> tuple[Any, list[str]]:
     """``shown`` (JSON builtins) without its secret fields at any depth, and the ones left out,
     each once, named with a "!" before it when it was empty (an empty one told nothing)."""
+    if not _may_hold_secret(shown):
+        return shown, []
     gone: set[str] = set()
     return _without_secrets(shown, gone), sorted(gone)
+
+
+_SECRET_KEY_END = b'digest":'  # how any key ending in "digest" ends once encoded
+
+
+def _may_hold_secret(shown: Any) -> bool:
+    """False only when no key at any depth ends in "digest": one encoding and a byte search,
+    where most events and views hold no secret and a walk in Python would copy them all."""
+    if not isinstance(shown, (dict, list)):
+        return False
+    try:
+        return _SECRET_KEY_END in _encoder.encode(shown)
+    except Exception:  # noqa: BLE001 - not encodable as JSON (a huge int, an odd type): walk it
+        return True
 
 
 def _without_secrets(shown: Any, gone: set[str]) -> Any:
