@@ -65,20 +65,42 @@ def is_secret_key(key: Any) -> bool:
 def drop_secrets(shown: Any) -> tuple[Any, list[str]]:
     """``shown`` (JSON builtins) without its secret fields at any depth, and the ones left out,
     each once, named with a "!" before it when it was empty (an empty one told nothing)."""
+    if not _may_hold_secret(shown):
+        return shown, []
+    gone: set[str] = set()
+    return _without_secrets(shown, gone), sorted(gone)
+
+
+_SECRET_KEY_END = b'digest":'  # how any key ending in "digest" ends once encoded
+
+
+def _may_hold_secret(shown: Any) -> bool:
+    """False only when no key at any depth ends in "digest": one encoding and a byte search,
+    where most events and views hold no secret and a walk in Python would copy them all."""
+    if not isinstance(shown, (dict, list)):
+        return False
+    try:
+        return _SECRET_KEY_END in _encoder.encode(shown)
+    except Exception:  # noqa: BLE001 - not encodable as JSON (a huge int, an odd type): walk it
+        return True
+
+
+def _without_secrets(shown: Any, gone: set[str]) -> Any:
+    """A copy of ``shown`` without its secret fields, their names added to ``gone``. Every read
+    passes here, so scalars are copied in place rather than through a call each."""
     if isinstance(shown, dict):
         out = {}
-        gone: list[str] = []
         for key, value in shown.items():
-            if is_secret_key(key):
-                gone.append(key if value else f"!{key}")
-                continue
-            out[key], inner = drop_secrets(value)
-            gone.extend(inner)
-        return out, sorted(set(gone))
+            if isinstance(key, str) and key.endswith("digest"):  # is_secret_key, inlined
+                gone.add(key if value else f"!{key}")
+            elif isinstance(value, (dict, list)):
+                out[key] = _without_secrets(value, gone)
+            else:
+                out[key] = value
+        return out
     if isinstance(shown, list):
-        items = [drop_secrets(item) for item in shown]
-        return [item for item, _ in items], sorted({key for _, gone in items for key in gone})
-    return shown, []
+        return [_without_secrets(item, gone) if isinstance(item, (dict, list)) else item for item in shown]
+    return shown
 
 
 def chained_hash(record: StoredEvent, raw: bytes) -> str:

@@ -40,7 +40,7 @@ def _unseen(view: SeatView) -> list[int]:
         for m in p.melds:
             for t in m.tiles:
                 seen[t >> 2] += 1
-    return [max(0, 4 - n) for n in seen]
+    return [4 - n if n < 4 else 0 for n in seen]
 
 
 _fan_cache: dict[tuple, float] = {}
@@ -124,13 +124,13 @@ class GreedyBot:
         by_kind: dict[int, int] = {}
         for t in tiles:
             by_kind.setdefault(t >> 2, t)
-        kinds_all = sorted(t >> 2 for t in tiles)
+        kinds_all = sorted([t >> 2 for t in tiles])
+        shanten = scoring.shanten
         cands = []
         for k, t in by_kind.items():
-            rest = list(kinds_all)
-            rest.remove(k)
-            rest_t = tuple(rest)
-            cands.append((scoring.shanten(rest_t), k, t, rest_t))
+            i = kinds_all.index(k)  # the hand without one copy of ``k``, still sorted
+            rest_t = tuple(kinds_all[:i] + kinds_all[i + 1 :])
+            cands.append((shanten(rest_t), k, t, rest_t))
         low = min(c[0] for c in cands)
         cands = [c for c in cands if c[0] == low]
         if len(cands) == 1 and low > 0:

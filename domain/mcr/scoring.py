@@ -163,8 +163,11 @@ def score(
     return WinScore(fans, base, flower_points, base + flower_points)
 
 
+_code_of = KIND_CODES.__getitem__
+
+
 def hand_codes(kinds: Iterable[int]) -> tuple[str, ...]:
-    return tuple([KIND_CODES[k] for k in kinds])
+    return tuple(map(_code_of, kinds))
 
 
 _shanten_cache: dict[tuple[int, ...], int] = {}
@@ -183,9 +186,9 @@ def shanten(kinds: tuple[int, ...]) -> int:
     """Shanten of a concealed hand of 13 - 3n tiles (sorted kinds), over all forms."""
     s = _shanten_cache.get(kinds)
     if s is None:
-        _trim(_shanten_cache)
-        s = _shanten((), hand_codes(kinds))
-        _shanten_cache[kinds] = s
+        if len(_shanten_cache) > _CACHE_LIMIT:
+            _shanten_cache.clear()
+        s = _shanten_cache[kinds] = _shanten((), tuple(map(_code_of, kinds)))
     return s
 
 

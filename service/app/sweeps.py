@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from service.app.cancellation import raise_if_cancelled
+from service.store.looks import LookAlarm
 from service.store.outages import STORE_OUTAGES
 
 
@@ -41,10 +42,17 @@ async def sweep_forever(
     what: str,
     log: logging.Logger,
     stopped: Callable[[], bool] = lambda: False,
+    alarm: LookAlarm | None = None,
+    idle_s: float | None = None,
 ) -> None:
     """``sweep`` every ``every_s`` seconds until cancelled or ``stopped()``; a store outage is
-    waited out. ``stopped`` ends the loop even where a client swallowed the cancellation."""
+    waited out. ``stopped`` ends the loop even where a client swallowed the cancellation.
+
+    Given an ``alarm`` (the looks this process scheduled) and ``idle_s``, the pause after each
+    sweep lasts until the next of those looks is due, at least ``every_s`` and at most ``idle_s``:
+    an idle service reads its index of looks once per ``idle_s``, not once per ``every_s``."""
     while not stopped():
+        swept = alarm.mark() if alarm is not None else None
         try:
             await sweep()
         except asyncio.CancelledError:
@@ -55,4 +63,9 @@ async def sweep_forever(
         except Exception:  # noqa: BLE001
             raise_if_cancelled()
             log.exception("%s sweep failed", what)
-        await asyncio.sleep(every_s)
+        if stopped():  # told to stop while it swept (its cancellation may have been lost there)
+            break
+        if alarm is not None and swept is not None and idle_s is not None:
+            await alarm.wait(swept, every_s, max(every_s, idle_s))
+        else:
+            await asyncio.sleep(every_s)

@@ -19,6 +19,7 @@ import msgspec
 from domain.tournament.events import TournamentEvent
 from domain.tournament.state import TournamentState, fold
 from service.store.event_store import AppendResult, EventStore, VersionConflict
+from service.store.looks import LookAlarm
 
 __all__ = ["TournamentStore", "TournamentNotFound", "VersionConflict", "token_digest"]
 
@@ -39,6 +40,7 @@ class TournamentStore:
     def __init__(self, deals: EventStore) -> None:
         self.store = EventStore(deals.redis, f"{deals.prefix}:tournament", wait_replicas=deals.wait_replicas)
         self.redis = deals.redis
+        self.alarm = LookAlarm()  # the looks scheduled here, for the runner's sleep
 
     def _lease_key(self, tournament_id: str) -> str:
         return f"{self.store.prefix}:{{{tournament_id}}}:lease"
@@ -118,6 +120,7 @@ class TournamentStore:
 
     async def look_at(self, tournament_id: str, at_ms: int) -> None:
         await self.store.indexes.schedule_clock(tournament_id, at_ms)
+        self.alarm.schedule(at_ms)
 
     async def done(self, tournament_id: str) -> None:
         await self.store.indexes.unschedule_clock(tournament_id)

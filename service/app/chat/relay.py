@@ -89,12 +89,12 @@ class _RoomRelay:
         return (sub.viewer.seat is not None) == self.for_seats
 
     def _seated_deals(self) -> set[str]:
-        """The deals with a stream here that reads this room."""
-        return {
-            deal_id
-            for deal_id, feed in self.hub.feeds.items()
-            if any(self._reader(sub) for sub in feed.subscribers)
-        }
+        """The deals with a stream here that reads this room (the hub counts each feed's seats'
+        streams, so no subscriber is looked at)."""
+        feeds = self.hub.feeds.items()
+        if self.for_seats:
+            return {deal_id for deal_id, feed in feeds if feed.seated}
+        return {deal_id for deal_id, feed in feeds if len(feed.subscribers) > feed.seated}
 
     async def run(self) -> None:
         backoff = 0.05
@@ -108,11 +108,14 @@ class _RoomRelay:
                 pending: dict[str, int] = {}  # by deal: messages said before its subscription
                 backoff = 0.05
                 looked = 0.0
+                joins = -1  # the hub's count of subscriptions and leaves at the last look
                 loop = asyncio.get_running_loop()
                 while not self._closed:
-                    # which deals have seats' streams here: looked at once per LOOK_S, not per message
-                    if loop.time() - looked >= LOOK_S:
+                    # which deals have seats' streams here: looked at once per LOOK_S, not per
+                    # message, and only when a stream came or went since (not a scan of every feed)
+                    if loop.time() - looked >= LOOK_S and self.hub.joins != joins:
                         looked = loop.time()
+                        joins = self.hub.joins
                         wanted = {self.chat.key(d): d for d in self._seated_deals()}
                         new = [c for c in wanted if c not in subscribed]
                         gone = [c for c in subscribed if c not in wanted]

@@ -50,6 +50,7 @@ log = logging.getLogger("dealstream.matches")
 
 LOOK_AGAIN_MS = 5_000  # a live match is looked at by the sweep this often (its deals end the usual way)
 SWEEP_S = 1.0
+IDLE_S = 5.0  # the sweep's longest pause: how soon it finds a look another process left undone
 MAX_STEPS = 8  # re-reads of the match log in one look (a conflict, a deal ended at once)
 _ADVANCING = contextvars.ContextVar("match_advancing", default=False)
 
@@ -212,7 +213,9 @@ class MatchService:
 
     async def run(self) -> None:
         """Sweep for as long as the service runs; a store outage is waited out."""
-        await sweep_forever(self.sweep, self.sweep_s, "match", log, lambda: self.stopped)
+        await sweep_forever(
+            self.sweep, self.sweep_s, "match", log, lambda: self.stopped, self.log.alarm, IDLE_S
+        )
 
     def stop(self) -> None:
         """End the sweep's loop at its next turn (the service is shutting down)."""

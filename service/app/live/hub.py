@@ -141,6 +141,7 @@ class Feed:
     version: int
     head_hash: str | None
     subscribers: set[Subscription] = field(default_factory=set)
+    seated: int = 0  # of the subscribers, the seats' own streams (the rest are spectators')
     confirmed: bool = False  # Redis confirmed the doorbell's subscription to its channel
 
 
@@ -180,6 +181,8 @@ class StreamHub:
         self.queue_limit = queue_limit
         self.pong_timeout = pong_timeout
         self.feeds: dict[str, Feed] = {}
+        # counts every subscription and leave: who reads which deal changed only when it moved
+        self.joins = 0
         self._by_channel: dict[str, str] = {}
         self._count = 0
         # spectator streams by address, newest last: the share, and whom to shed for a seat
@@ -291,6 +294,8 @@ class StreamHub:
             self._channels_changed.set()
             self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
         feed.subscribers.add(sub)
+        feed.seated += int(seat)
+        self.joins += 1
         self._count += 1
         if seat:
             self._seated[owner] = self._seated.get(owner, 0) + 1
@@ -314,6 +319,8 @@ class StreamHub:
         if feed is None or sub not in feed.subscribers:
             return
         feed.subscribers.discard(sub)
+        feed.seated -= sub.seated
+        self.joins += 1
         self._count -= 1
         if sub.seated:
             left = self._seated.get(sub.owner, 1) - 1

@@ -20,6 +20,7 @@ from domain.match import DealEntry, MatchDealEnded, MatchEvent, MatchState, fold
 from domain.table.clock import DealAbandoned
 from service.app.state.folds import Folded
 from service.store.event_store import AppendResult, EventStore
+from service.store.looks import LookAlarm
 
 _decode = msgspec.json.Decoder(MatchEvent).decode
 
@@ -62,6 +63,7 @@ class MatchLog:
             wait_replicas=deals.wait_replicas,
             archive=None if archived is None else archived.matches(),
         )
+        self.alarm = LookAlarm()  # the looks scheduled here, for the sweep's sleep
 
     async def events(self, match_id: str) -> list[Any]:
         """The match's events in order; ``MatchNotFound`` when it has none."""
@@ -87,6 +89,7 @@ class MatchLog:
     async def look_at(self, match_id: str, at_ms: int) -> None:
         """The sweep looks at the match next at ``at_ms``."""
         await self.store.indexes.schedule_clock(match_id, at_ms)
+        self.alarm.schedule(at_ms)
 
     async def done(self, match_id: str, ended_ms: int) -> None:
         """The match ended: no more looks, and its log is listed for the archiver."""

@@ -48,6 +48,7 @@ log = logging.getLogger("dealstream.tournaments")
 
 LEASE_MS = 10_000
 SWEEP_S = 0.1
+IDLE_S = 2.0  # the runner's longest pause: how soon it finds a look another process left undone
 LOOK_AGAIN_MS = 250  # a round in play is looked at this often (its tables' matches end on their own)
 MAX_STEPS = 64
 HOUSE_LEVELS = ("greedy", "strong", "random")  # the house bots a tournament may list
@@ -549,7 +550,9 @@ class TournamentService:
         return await look_at_each(await self.store.due(now_ms()), look_again, self.advance, "tournament", log)
 
     async def run(self) -> None:
-        await sweep_forever(self.sweep, self.sweep_s, "tournament", log, lambda: self.stopped)
+        await sweep_forever(
+            self.sweep, self.sweep_s, "tournament", log, lambda: self.stopped, self.store.alarm, IDLE_S
+        )
 
     def stop(self) -> None:
         """End the runner's loop at its next turn (the service is shutting down)."""
