@@ -395,9 +395,17 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
     assert other["match_id"] and house["match_id"]
     own = await (await http.get(f"/deals/{table['deal_id']}")).json()
     assert not own["over"] and own["version"] == 1, own  # not dealt: it waits for its person
+    # nobody watches a duplicate round's table live: a person at another table would see the
+    # board played ahead of them (TN-3.6)
+    assert not own["spectators"], own
+    await expect_problem(await http.get(f"/deals/{table['deal_id']}/view"), 401, "DS-8")
+    await expect_problem(await http.get(f"/deals/{table['deal_id']}/view", headers=signed_in), 401, "DS-8")
     for deal_id in sealed_ids:
         secrets = await _board_secrets(store, deal_id)
-        match_id = (await (await http.get(f"/deals/{deal_id}")).json())["match"]["match_id"]
+        shown = await (await http.get(f"/tournaments/{tid}")).json()
+        match_id = next(
+            t["match_id"] for t in shown["rounds"][0]["tables"] + shown["benchmark"] if deal_id in t["deals"]
+        )
         # the person's token is their own table's: no seat of this deal
         await expect_problem(await http.get(f"/deals/{deal_id}/log", headers=pia), 401, "DS-8")
         await expect_problem(await http.get(f"/deals/{deal_id}/view", headers=pia), 401, "DS-8")

@@ -474,10 +474,13 @@ class TournamentService:
         # a table with people is clocked (TB-2: an absent person is played for), by default TB-2.1's;
         # its deals wait for a person to start them a turn's time and bank, then start for them
         clock = created.clock if created.clock is not None or "human" not in seats else {}
+        # a duplicate round's tables play one board: watched live, a table ahead would show a
+        # person at another what their wall holds (TN-3.6), so only Swiss tables are watched
+        watchable = created.format != "duplicate"
         await self.store.map_table(match_id, tournament_id)
         made = await self.matches.create(
             created.game, created.deals_per_round, None, match_id=match_id, seats=seats, pace=created.pace,
-            clock=clock, spectators=True, start_s=start_wait_s(clock) if "human" in seats else None,
+            clock=clock, spectators=watchable, start_s=start_wait_s(clock) if "human" in seats else None,
         )  # fmt: skip
         await self._seat_people(state, table.players, made, match_id)
         return match_id

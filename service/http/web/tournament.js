@@ -120,11 +120,12 @@ function standings(view) {
   return `<div class="table-scroll"><table class="rate-table" id="tn-standings" style="white-space: nowrap"><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
 }
 
-function table(tb) {
+function table(tb, dup) {
   const last = tb.deals.length ? tb.deals[tb.deals.length - 1] : null;
   const link = tb.match_id ? ` <a href="#/match/${esc(tb.match_id)}">${esc(t("tn.match"))}</a>` : "";
-  // every tournament table is open to spectators; a finished one is replayed from its match
-  const watch = last && !tb.over ? ` <a href="#/watch/${esc(last)}">${esc(t("tn.watch"))}</a>` : "";
+  // a Swiss table is open to spectators (a duplicate round's are not: TN-3.6); a finished one is
+  // replayed from its match
+  const watch = last && !tb.over && !dup ? ` <a href="#/watch/${esc(last)}">${esc(t("tn.watch"))}</a>` : "";
   const who = tb.players.map((p, i) => `<bdi>${esc(p)}</bdi>${tb.scores ? ` <b class="tn-score">${signed(tb.scores[i])}</b>` : ""}`).join(", ");
   return `<li data-table="${esc(tb.table)}">${esc(t("tn.table", { n: tb.table }))}: ${who}
     <small class="muted">${esc(tb.over ? t("tn.over") : t("tn.live"))}</small>${watch}${link}</li>`;
@@ -158,9 +159,10 @@ function boards(r, house) {
 function rounds(view) {
   return view.rounds.filter((r) => r.tables.length).map((r) => {
     const house = (view.benchmark || []).filter((b) => b.round === r.round);
+    const dup = view.format === "duplicate";
     return `<section class="tn-round" data-round="${r.round}"><h3>${esc(t("tn.round", { n: r.round }))}</h3>
       <p class="muted"><small>${esc(t("tn.commitment"))}: <code>${esc(r.seed_commitment.slice(0, 16))}…</code>${r.seed ? ` · ${esc(t("tn.seed"))}: <code>${esc(r.seed.slice(0, 16))}…</code>` : ""}</small></p>
-      <ul>${r.tables.map(table).join("")}${house.map((b) => table({ ...b, table: t("tn.housetable") })).join("")}</ul>
+      <ul>${r.tables.map((tb) => table(tb, dup)).join("")}${house.map((b) => table({ ...b, table: t("tn.housetable") }, dup)).join("")}</ul>
       ${view.format === "duplicate" ? boards(r, house[0]) : ""}</section>`;
   }).join("");
 }
