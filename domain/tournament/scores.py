@@ -50,7 +50,10 @@ class Totals(msgspec.Struct):
 def totals(state: TournamentState) -> dict[str, Totals]:
     """Every entrant's totals (fillers too: the Swiss pairing reads them) from the results in."""
     out: dict[str, Totals] = {p: Totals() for p in state.entrants}
+    duplicate = state.created is not None and state.created.format == "duplicate"
     for rnd in state.rounds.values():
+        if duplicate and rnd.seed is None:
+            continue  # TN-3.6: a board's results wait until the round is over at every table
         # board (deal index) -> seat -> [payments of every players' table]
         seat_scores: dict[tuple[int, int], list[int]] = defaultdict(list)
         house = rnd.tables.get(HOUSE_TABLE)

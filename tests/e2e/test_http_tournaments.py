@@ -398,6 +398,15 @@ async def test_a_duplicate_board_stays_sealed_until_its_round_ends_at_every_tabl
     # nobody watches a duplicate round's table live: a person at another table would see the
     # board played ahead of them (TN-3.6)
     assert not own["spectators"], own
+    # how a board went waits for the round too: no result on the finished tables' match pages,
+    # nothing in the standings (their table points and scores are the board's payments)
+    for finished_table in (other, house):
+        shown_match = await (await http.get(f"/matches/{finished_table['match_id']}")).json()
+        assert shown_match["sealed"] and not shown_match["over"], shown_match
+        assert all(d["result"] is None for d in shown_match["deals"]), shown_match
+        assert not any(shown_match["scores"]), shown_match
+    during = await (await http.get(f"/tournaments/{tid}")).json()
+    assert all(r["table_points"] == 0 and r["score"] == 0 for r in during["standings"]), during["standings"]
     await expect_problem(await http.get(f"/deals/{table['deal_id']}/view"), 401, "DS-8")
     await expect_problem(await http.get(f"/deals/{table['deal_id']}/view", headers=signed_in), 401, "DS-8")
     for deal_id in sealed_ids:

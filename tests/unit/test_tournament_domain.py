@@ -367,3 +367,26 @@ def test_a_player_who_withdraws_before_the_start_leaves_no_seat_to_fill():
     assert not any(e.filler for e in state.entrants.values())
     tables = plan.pairing(state, 1, b"s")[0].tables
     assert sorted(p for t in tables for p in t.players) == ["p0", "p1", "p2", "p3"]
+
+
+def test_a_duplicate_rounds_results_count_only_once_the_round_is_over():
+    """TN-3.6: while a duplicate round still plays at some table, a finished table's result in
+    the standings would tell a person at another table how the board they hold went (the
+    table points and score are the board's payments); it counts once the round's seed is out."""
+    sim = Sim("duplicate", players=8, rounds=1, deals=1)
+    while True:  # run until every table's result is in, but not the seed
+        state = sim.state()
+        step = plan.next_step(state)
+        if isinstance(step, plan.Reveal):
+            break
+        if isinstance(step, plan.Pair):
+            sim.events += plan.pairing(state, step.round, round_seed(step.round))
+        elif isinstance(step, plan.StartTables):
+            sim.events += [TableStarted(step.round, t, f"m{step.round}-{t}") for t in step.tables]
+        elif isinstance(step, plan.Await):
+            sim.events += [sim.result(state, step.round, t) for t in step.tables]
+    before = standings(sim.state())
+    assert all((r.table_points, r.score, r.duplicate_score, r.vs_house) == (0, 0, 0, 0) for r in before)
+    sim.events.append(RoundSeedRevealed(1, round_seed(1).hex()))
+    after = standings(sim.state())
+    assert any(r.table_points for r in after)  # 4/2/1/0 at every table

@@ -40,3 +40,23 @@ class Boards:
         if over:
             self._settled.put(place.match_id, True)
         return over
+
+    async def match_sealed(self, match_id: str) -> bool:
+        """Whether the match is a duplicate round's table whose round still plays (TN-3.6): its
+        deals' results, scores and standings say how the board went, so they wait for the round."""
+        if self._settled.get(match_id):
+            return False
+        where = await self.tournaments.board_of(match_id)
+        if where is None:
+            self._settled.put(match_id, True)
+            return False
+        tournament_id, round_no = where
+        try:
+            state, _ = await self.tournaments.state(tournament_id)
+        except TournamentNotFound:
+            return True  # a board whose record cannot be read stays sealed
+        rnd = state.rounds.get(round_no)
+        if rnd is not None and rnd.seed is not None:
+            self._settled.put(match_id, True)
+            return False
+        return True

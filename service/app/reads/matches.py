@@ -57,6 +57,9 @@ class MatchSummary(msgspec.Struct):
     scores: list[int]
     standings: list[Standing]
     over: bool
+    # a duplicate round's table while the round still plays elsewhere (TN-3.6): no result, and
+    # the scores and standings as before its first deal, until the round is over
+    sealed: bool = False
 
 
 class MatchAuditDeal(msgspec.Struct):
@@ -100,6 +103,15 @@ class MatchReads:
                     dealer = folded.kit.projections.dealer_of(folded.state)
             deals.append(MatchDeal(entry.index, entry.deal_id, dealer, entry.round, _result(entry.result)))
         seats, names = await self._seating(deals[-1].deal_id if deals else None, created.seats)
+        boards = self.reads.boards
+        if boards is not None and await boards.match_sealed(match_id):
+            zeros = [0] * len(created.seats)
+            return MatchSummary(
+                match_id=match_id, game=created.game, ruleset=created.ruleset, length=created.length,
+                length_word=created.length_word, target=created.target, seats=seats, names=names,
+                deals=[msgspec.structs.replace(d, result=None) for d in deals], scores=zeros,
+                standings=standings(zeros), over=False, sealed=True,
+            )  # fmt: skip
         return MatchSummary(
             match_id=match_id,
             game=created.game,

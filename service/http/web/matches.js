@@ -233,7 +233,9 @@ function drawMatchPage(ctx, mt, audit) {
     const pays = mt.seats.map((_, i) => `<td class="num" data-seat="${i}"><bdi dir="ltr">${r ? esc(signed(r.payments[i])) : ""}</bdi></td>`).join("");
     const links = r
       ? `<a href="#/replay/${esc(d.deal_id)}" data-link="replay">${esc(t("mine.replay"))}</a> · <a href="#/replay/${esc(d.deal_id)}/review/${me ?? 0}" data-link="review">${esc(t("mine.review"))}</a>`
-      : mine !== null ? `<a href="#/play/${esc(d.deal_id)}/${mine}" data-link="table">${esc(t("mine.table"))}</a>` : `<a href="#/watch/${esc(d.deal_id)}" data-link="watch">${esc(t("watch.open"))}</a>`;
+      : mine !== null ? `<a href="#/play/${esc(d.deal_id)}/${mine}" data-link="table">${esc(t("mine.table"))}</a>`
+      : mt.sealed ? "" // a duplicate round's table: nobody watches it, nor reads a board before the round ends (TN-3.6)
+      : `<a href="#/watch/${esc(d.deal_id)}" data-link="watch">${esc(t("watch.open"))}</a>`;
     return `<tr data-deal="${esc(d.deal_id)}" data-index="${d.index}"><td>${esc(ui.match.handText(mt, d.index))}</td><td>${d.dealer === null || d.dealer === undefined ? "—" : `<bdi>${esc(name(d.dealer))}</bdi>`}</td>
       <td>${esc(winner)}</td>${pays}<td>${links}</td></tr>`;
   }).join("");
