@@ -7,18 +7,29 @@
   adapter_with_facts_ratio also counts building the facts from the state (win_facts).
 - tournament: seeded four-greedy deals (win share, draw share, mean points, self-drawn share),
   and greedy (seats 0, 2) against random (seats 1, 3).
+
+``python -m bench.mcr --regular-shanten 8 --warm-deals 32`` times only the regular-hand
+useful-tile search, the fan calculator's against the suit tables' (``regular_shanten``), in one
+process: greedy deals (``bench.table_work``'s seeds) record every hand the bots asked
+``scoring.useful`` about, in order; both searches answer them, timed in CPU seconds: ``cold`` with
+the tables emptied first (a fresh process), ``warm`` with them filled by ``--warm-deals`` other
+deals' hands first (a process that has served a while). The answers must be equal.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
+from collections.abc import Callable
 
-from domain.mcr import GAME, scoring
+from domain.mcr import GAME, regular_shanten, scoring
 from domain.mcr.messages import HandWon
 from domain.mcr.wins import win_facts
+from domain.selfplay import play_deal as play_seated_deal
 from projections.mcr.selfplay import play_deal
+from service.app.games import kit
 
 # --- what the shared benches use of MCR alone (read through ``bench.common.own``) -----------------
 TITLE = "MCR"
@@ -151,13 +162,85 @@ def tournament(n: int, levels=("greedy",) * 4, salt: int = 1) -> dict:
     return out
 
 
+def asked_hands(first: int, deals: int) -> list[tuple[int, ...]]:
+    """The hands ``scoring.useful`` is asked about in deals ``first``.. of greedy self-play."""
+    k = kit("mcr")
+    asked: list[tuple[int, ...]] = []
+    original = scoring.useful
+
+    def recording(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
+        asked.append(kinds)
+        return original(kinds)
+
+    scoring.useful = recording  # type: ignore[assignment]
+    try:
+        for n in range(first, first + deals):
+            play_seated_deal(
+                k.game,
+                k.projections.view_from_state,
+                [k.make_bot("greedy", n * 10 + s) for s in range(4)],
+                deal_id=f"w{n}",
+                server_seed=hashlib.sha256(f"table-work:mcr:{n}".encode()).digest(),
+                client_seed=f"c{n}",
+            )
+    finally:
+        scoring.useful = original  # type: ignore[assignment]
+    return asked
+
+
+def _forget_tables() -> None:
+    regular_shanten._tables.clear()
+    regular_shanten._combined.clear()
+    regular_shanten._useful_cache.clear()
+
+
+Search = Callable[[tuple[int, ...]], tuple[int, frozenset[int]]]
+
+
+def _timed(hands: list[tuple[int, ...]], search: Search) -> tuple[float, list[tuple[int, frozenset[int]]]]:
+    started = time.process_time()
+    answers = [search(h) for h in hands]
+    return time.process_time() - started, answers
+
+
+def regular_shanten_ratio(deals: int, warm_deals: int) -> dict:
+    """The calculator's regular-hand search against the suit tables' over the same hands."""
+    hands = asked_hands(0, deals)
+    warm_hands = asked_hands(deals, warm_deals)
+    old_s, old = _timed(hands, scoring.calculator_regular_useful)
+    _forget_tables()
+    cold_s, cold = _timed(hands, regular_shanten.regular_useful)
+    _forget_tables()
+    for h in warm_hands:
+        regular_shanten.regular_useful(h)
+    warm_s, warm = _timed(hands, regular_shanten.regular_useful)
+    if not old == cold == warm:
+        raise SystemExit("the searches disagree")
+    return {
+        "hands": len(hands),
+        "distinct": len(set(hands)),
+        "calculator_us": round(old_s / len(hands) * 1e6, 1),
+        "tables_cold_us": round(cold_s / len(hands) * 1e6, 1),
+        "tables_warm_us": round(warm_s / len(hands) * 1e6, 1),
+        "cold_over_calculator": round(cold_s / old_s, 3),
+        "warm_over_calculator": round(warm_s / old_s, 3),
+    }
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--speed-deals", type=int, default=200)
     ap.add_argument("--deals", type=int, default=1000, help="tournament size")
     ap.add_argument("--mixed-deals", type=int, default=200, help="greedy vs random deals")
+    ap.add_argument(
+        "--regular-shanten", type=int, default=0, metavar="DEALS", help="time only the regular-hand search"
+    )
+    ap.add_argument("--warm-deals", type=int, default=32, help="deals filling the tables first")
     args = ap.parse_args(argv)
+    if args.regular_shanten:
+        print(json.dumps(regular_shanten_ratio(args.regular_shanten, args.warm_deals)))
+        return
     dps, wall_dps, logs = speed(args.speed_deals)
     result = {
         "game": "mcr",

@@ -43,3 +43,13 @@ test_PH_6_5_chi_choices_shortcut_agrees_with_the_full_search = _full(
 test_mcr_whole_deals_conserve_fold_replay_and_hide = _full(
     mcr.test_whole_deals_conserve_fold_replay_and_hide, 25, derandomize=True, **mcr.DEAL_ARGS
 )
+
+
+def test_mcr_regular_useful_equals_the_calculator_on_many_more_hands() -> None:
+    """The unit test's comparison of the suit-table search with the fan calculator, ten times
+    over: 150,000 random hands, 150,000 ready or nearly ready ones, 200 greedy deals."""
+    from tests.unit.mcr import test_mcr_regular_shanten as rs
+
+    assert rs._mismatches(rs.random_hands(150_000, 11)) == []
+    assert rs._mismatches(rs.near_complete_hands(150_000, 12)) == []
+    assert rs._mismatches(rs._selfplay_hands("greedy", 200)) == []
