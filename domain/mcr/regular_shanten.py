@@ -25,6 +25,18 @@ _useful_cache: dict[tuple, tuple[int, ...]] = {}
 _CACHE_LIMIT = 60_000  # entries per memo (~20 MB each at most)
 
 
+def _block(table: tuple[int, ...], points: int) -> list[int]:
+    """A table with one more block worth ``points`` (the pair side unchanged)."""
+    return [NEG, NEG, *[v + points for v in table[: _SIZE - 2]]]
+
+
+def _paired(table: tuple[int, ...]) -> list[int]:
+    """A table with the pair added to the entries without one."""
+    out = [NEG] * _SIZE
+    out[1::2] = [v + 1 for v in table[0::2]]
+    return out
+
+
 def _best(counts: tuple[int, ...], numbered: bool) -> tuple[int, ...]:
     """For each (blocks <= b, pair) the most points (2 per set, 1 per partial set, 1 for the pair)
     the group's tiles give; ``NEG`` where no decomposition fits."""
@@ -40,40 +52,28 @@ def _best(counts: tuple[int, ...], numbered: bool) -> tuple[int, ...]:
         t = (0, NEG) * _BLOCKS
         _tables[key] = t
         return t
-    c = list(counts)
-
-    def sub(removal: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-        for j, k in removal:
-            c[j] -= k
-        got = _best(tuple(c), numbered)
-        for j, k in removal:
-            c[j] += k
-        return got
-
-    def block(table: tuple[int, ...], points: int) -> list[int]:
-        """One more block worth ``points`` (the pair side unchanged)."""
-        return [NEG, NEG, *[v + points for v in table[: _SIZE - 2]]]
-
-    def paired(table: tuple[int, ...]) -> list[int]:
-        out = [NEG] * _SIZE
-        out[1::2] = [v + 1 for v in table[0::2]]
-        return out
-
+    head = counts[:i]
     ci = counts[i]
-    options: list[Any] = [sub(((i, 1),))]  # the tile left alone
+    c1 = counts[i + 1] if i + 1 < n else 0
+    c2 = counts[i + 2] if i + 2 < n else 0
+    alone = _best((*head, ci - 1, *counts[i + 1 :]), numbered)  # the tile left alone
+    options: list[Any] = [alone]
     if ci >= 2:
-        two = sub(((i, 2),))
-        options.append(paired(two))  # the pair
-        options.append(block(two, 1))  # two of a kind towards a pung
+        two = _best((*head, ci - 2, *counts[i + 1 :]), numbered)
+        options.append(_paired(two))  # the pair
+        options.append(_block(two, 1))  # two of a kind towards a pung
     if ci >= 3:
-        options.append(block(sub(((i, 3),)), 2))  # a pung
+        options.append(_block(_best((*head, ci - 3, *counts[i + 1 :]), numbered), 2))  # a pung
     if numbered:
-        if i + 1 < n and counts[i + 1]:
-            options.append(block(sub(((i, 1), (i + 1, 1))), 1))  # two in a row
-            if i + 2 < n and counts[i + 2]:
-                options.append(block(sub(((i, 1), (i + 1, 1), (i + 2, 1))), 2))  # a chow
-        if i + 2 < n and counts[i + 2]:
-            options.append(block(sub(((i, 1), (i + 2, 1))), 1))  # a gap
+        if c1:
+            row = (*head, ci - 1, c1 - 1, *counts[i + 2 :])
+            options.append(_block(_best(row, numbered), 1))  # two in a row
+            if c2:
+                chow = (*head, ci - 1, c1 - 1, c2 - 1, *counts[i + 3 :])
+                options.append(_block(_best(chow, numbered), 2))  # a chow
+        if c2:
+            gap = (*head, ci - 1, c1, c2 - 1, *counts[i + 3 :])
+            options.append(_block(_best(gap, numbered), 1))  # a gap
     # each option's entries never fall as blocks are allowed more, so neither does their best;
     # an entry built on an impossible one stays below zero and is impossible again
     out = options[0] if len(options) == 1 else map(max, *options)
