@@ -9,7 +9,7 @@ regular-hand form's useful tiles come from ``regular_shanten`` (the same answers
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import MahjongGB
@@ -195,15 +195,23 @@ def shanten(kinds: tuple[int, ...]) -> int:
 
 
 def useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
-    """(shanten, kinds that lower it) over the forms that reach the minimum shanten."""
+    """(shanten, kinds that lower it) over the forms that reach the minimum shanten: what the
+    bots weigh, with the regular hand's part from the suit tables (``regular_useful``)."""
     r = _useful_cache.get(kinds)
     if r is not None:
         return r
     _trim(_useful_cache)
+    r = _useful_cache[kinds] = _useful_over_forms(kinds, regular_useful)
+    return r
+
+
+def _useful_over_forms(
+    kinds: tuple[int, ...], regular: Callable[[tuple[int, ...]], tuple[int, frozenset[int]]]
+) -> tuple[int, frozenset[int]]:
     codes = hand_codes(kinds)
     n = len(kinds)
-    best, regular = regular_useful(kinds)
-    tiles: set[str] = set(map(_code_of, regular))
+    best, regular_kinds = regular(kinds)
+    tiles: set[str] = set(map(_code_of, regular_kinds))
     forms = _CHEAP_13 if n == 13 else ()
     for form in forms:
         s, use = form(codes)
@@ -223,9 +231,7 @@ def useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
                 tiles = set(use)
             elif s == best:
                 tiles.update(use)
-    r = (best, frozenset(KIND_INDEX[c] for c in tiles))
-    _useful_cache[kinds] = r
-    return r
+    return best, frozenset(KIND_INDEX[c] for c in tiles)
 
 
 def calculator_regular_useful(kinds: tuple[int, ...]) -> tuple[int, frozenset[int]]:
@@ -240,7 +246,9 @@ def waits(kinds: tuple[int, ...]) -> frozenset[int]:
     w = _waits_cache.get(kinds)
     if w is None:
         _trim(_waits_cache)
-        w = useful(kinds)[1] if shanten(kinds) == 0 else _EMPTY
+        # the rules ask the fan calculator's own search: a win is never decided by a faster
+        # stand-in, however well it has been checked (``useful`` serves the bots)
+        w = _useful_over_forms(kinds, calculator_regular_useful)[1] if shanten(kinds) == 0 else _EMPTY
         _waits_cache[kinds] = w
     return w
 
