@@ -77,8 +77,13 @@ async def _log(http, deal_id: str) -> list[dict]:
 
 
 async def _play_person(http, deal_id: str, token: str) -> None:
-    """The person's moves through the API: always the first legal action (a win first)."""
-    for n in range(5000):
+    """The person's moves through the API: always the first legal action (a win first), until
+    the deal ends or ``WAIT_S`` passes (a bound in time, not in polls: a loaded machine polls
+    slower and its bots think longer)."""
+    deadline = time.monotonic() + WAIT_S
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
         view = await (await http.get(f"/deals/{deal_id}/view", headers=auth(token))).json()
         if view.get("result") is not None:
             return

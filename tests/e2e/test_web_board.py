@@ -18,6 +18,7 @@ from domain.mcr.fixtures import build_deck
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.test_web_table import play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -146,7 +147,7 @@ async def test_every_prompt_of_a_deal_leaves_the_board_in_view(web_server, brows
                     """() => { const log = document.querySelector('#move-log li:last-child .log-text');
                         const strip = document.querySelector('#me-zone #last-action');
                         return !!log && !!strip && strip.textContent === log.textContent; }""",
-                    timeout=30_000,
+                    timeout=PAGE_WAIT_MS,
                 )
             except Exception:  # noqa: BLE001 - a timeout: they never agreed
                 failures.append(
@@ -239,12 +240,12 @@ async def test_no_calls_passes_a_claim_by_itself_and_sounds_are_three(web_server
     await page.wait_for_selector("#sw-nocalls")
     assert not await page.is_checked("#sw-nocalls") and not await page.is_checked("#sw-autowin")
     # the chi prompt waits for the person while the switch is off
-    await page.wait_for_selector('#me-zone [data-action][data-kind="Chi"]', timeout=30_000)
+    await page.wait_for_selector('#me-zone [data-action][data-kind="Chi"]', timeout=PAGE_WAIT_MS)
     assert await page.locator('#move-log li[data-type="ClaimAnswered"]').count() == 0
     await page.check("#sw-nocalls")  # and is answered as soon as it is on, with no click
     assert await page.evaluate("localStorage.getItem('ds.set.nocalls')") == "true"
     answered = '#move-log li[data-type="ClaimAnswered"]'
-    await page.wait_for_selector(answered, timeout=30_000)
+    await page.wait_for_selector(answered, timeout=PAGE_WAIT_MS)
     assert "You answer window 1: Pass" in await page.text_content(answered)
     # the sounds: the claim offer sounded "your turn"; the three kinds are distinct
     kinds = await page.evaluate(
@@ -284,7 +285,7 @@ async def test_win_automatically_and_one_name_per_seat(web_server, browser):  # 
     await page.evaluate("localStorage.setItem('ds.set.autowin', 'true')")
     await page.goto(f"{base}/#/play/{deal}/0")
     await page.click("#do-start")
-    await page.wait_for_selector("#result", timeout=30_000)
+    await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     assert "You won" in await page.text_content("#verdict") or "You win" in await page.text_content(
         "#verdict"
     )
@@ -321,7 +322,7 @@ async def test_win_automatically_and_one_name_per_seat(web_server, browser):  # 
 
     await page.route(f"**/deals/{deal}/reviews/0*", with_table_moves)
     await page.goto(f"{base}/#/replay/{deal}")
-    await page.wait_for_selector("#rv-summary", timeout=30_000)
+    await page.wait_for_selector("#rv-summary", timeout=PAGE_WAIT_MS)
     replay = dict(await page.eval_on_selector_all(".felt .seat .seat-name", names_js))
     assert replay == table, replay
     persp = {
@@ -361,7 +362,7 @@ async def test_win_automatically_and_one_name_per_seat(web_server, browser):  # 
     # the spectator's page names the same bots the same way (the person's seat is a player there)
     watcher = await new_page(browser, base)
     await watcher.goto(f"{base}/#/watch/{deal}")
-    await watcher.wait_for_selector("#result", timeout=30_000)
+    await watcher.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     watched = dict(await watcher.eval_on_selector_all(".seat .seat-name", names_js))
     assert {k: v for k, v in watched.items() if k} == {k: v for k, v in table.items() if k}, watched
     assert page.js_errors == [] and watcher.js_errors == []
@@ -412,7 +413,7 @@ async def test_replay_and_review_keep_the_position_beside_its_explanation(web_se
     deal, review = reviewed_bot_deal(base)
     page = await new_page(browser, base, 1280, 800)
     await page.goto(f"{base}/#/replay/{deal}")
-    await page.wait_for_selector("#rv-summary", timeout=30_000)
+    await page.wait_for_selector("#rv-summary", timeout=PAGE_WAIT_MS)
     first = next(d["version"] for d in review["decisions"] if d["verdict"] == "mistake")
     await page.click("#rv-next-mistake")
     await page.wait_for_selector(f'#rv-here[data-verdict="mistake"][data-step="{first}"]')

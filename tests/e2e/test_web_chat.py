@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     new_page,
     post_json,
@@ -131,7 +132,7 @@ async def test_a_table_without_spectators_shows_no_room(web_server, browser, spe
     await page.goto(f"{base}/")
     await page.wait_for_load_state("networkidle")
     await page.goto(f"{base}/#/watch/{created['deal_id']}")
-    await page.wait_for_selector("#result", timeout=60_000)
+    await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     if spectators:  # the same page at a table open to spectators shows the room
         await page.wait_for_selector("#chat-toggle")
     else:

@@ -21,6 +21,7 @@ import pytest
 from tests.e2e.test_web_table import play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     CHROMIUM_ARGS,
+    PAGE_WAIT_MS,
     browser,
     chromium_executable,
     new_page,
@@ -173,6 +174,7 @@ async def test_the_worker_keeps_the_shell_and_nothing_of_a_deal(web_server, brow
     deal, tokens = created["deal_id"], created["tokens"]
 
     context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context.set_default_timeout(PAGE_WAIT_MS)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -271,6 +273,7 @@ async def test_the_first_tap_unlocks_sound(web_server):  # noqa: F811
             context = await phone.new_context(
                 viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-US"
             )
+            context.set_default_timeout(PAGE_WAIT_MS)
             stored = {
                 f"ds.tokens.{deal}": json.dumps(tokens),
                 f"ds.seed.{deal}": '"s"',
@@ -287,7 +290,9 @@ async def test_the_first_tap_unlocks_sound(web_server):  # noqa: F811
             page.on("pageerror", lambda e: errors.append(str(e)))
             states: list[str] = []
             page.on("console", lambda m: states.append(m.text) if m.text.startswith("audio ") else None)
-            async with page.expect_console_message(lambda m: m.text.startswith("audio "), timeout=60_000):
+            async with page.expect_console_message(
+                lambda m: m.text.startswith("audio "), timeout=PAGE_WAIT_MS
+            ):
                 await page.goto(f"{base}/#/play/{deal}/0")  # the prompt's "your turn" makes the context
             assert states == ["audio suspended"], states  # no sound before the person touches the page
             await page.wait_for_selector("#my-hand button.piece.can")
@@ -296,7 +301,7 @@ async def test_the_first_tap_unlocks_sound(web_server):  # noqa: F811
             assert states == ["audio suspended"], states  # reading the page did not start it
             box = await page.locator(".topbar").bounding_box()
             await page.touchscreen.tap(box["x"] + 3, box["y"] + 3)  # the bar's corner: a tap on nothing
-            await wait_js(page, "window.dealstream.tones.state === 'running'", timeout=10)
+            await wait_js(page, "window.dealstream.tones.state === 'running'")
             assert states[-1] == "audio running", states
             assert (await page.evaluate("window.dealstream.tones"))["contexts"] == 1
             assert errors == []

@@ -15,6 +15,7 @@ import pytest
 
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     card_name,
     get_json,
@@ -98,7 +99,7 @@ async def test_a_window_closed_by_a_bots_pao_holds_the_chi_prompt(patient_server
     await page.screenshot(path=shot("hold-prompt-open"))
     posted = len(commands_posted(page))
     # the bot's pao closes the window: the prompt holds, disabled, with the reason
-    await page.wait_for_selector("#held-prompt", timeout=30_000)
+    await page.wait_for_selector("#held-prompt", timeout=PAGE_WAIT_MS)
     buttons = page.locator("#held-prompt [data-action]")
     box = None
     # the held prompt may be drawn again (the coach's answer arriving): measure it once it stands
@@ -224,13 +225,13 @@ async def test_thinking_mark_pace_and_tone(paced_server, browser):  # noqa: F811
     # here could fall between two bot moves on a loaded machine; the page records each render)
     await page.evaluate(THINKING_WATCH_JS)
     await page.click("#do-start")
-    await page.wait_for_selector(".seat .thinking", timeout=30_000)
+    await page.wait_for_selector(".seat .thinking", timeout=PAGE_WAIT_MS)
     await page.screenshot(path=shot("thinking-mark"))
-    await wait_js(page, "window.__thinking.length >= 3", timeout=60)
+    await wait_js(page, "window.__thinking.length >= 3")
     seen = await page.evaluate("window.__thinking")
     assert all(f"Computer {seat} is thinking" in status for seat, status in seen), seen
     # sooner or later the person is asked (a claim or the own turn): one tone
-    await wait_js(page, f"window.dealstream.tones.played > {before}", timeout=30)
+    await wait_js(page, f"window.dealstream.tones.played > {before}")
     assert page.js_errors == []
 
 
@@ -258,7 +259,7 @@ async def test_spectator_follows_a_live_deal_from_the_lobby(paced_server, browse
     page = await new_page(browser, base)
     await page.goto(base + "/")
     link = page.locator(f'#live-list li[data-deal="{deal}"] a')
-    await link.wait_for(timeout=30_000)
+    await link.wait_for(timeout=PAGE_WAIT_MS)
     assert await page.evaluate("getComputedStyle(document.querySelector('#live-list')).fontFamily") == (
         await page.evaluate("getComputedStyle(document.body).fontFamily")
     )  # the list uses the page font
@@ -268,12 +269,12 @@ async def test_spectator_follows_a_live_deal_from_the_lobby(paced_server, browse
     # it follows the deal: the table's version and the move log grow while the bots think
     await wait_js(page, "document.querySelectorAll('#move-log li[data-v]').length > 3")
     first = int(await page.get_attribute(".play-page", "data-version"))
-    await page.wait_for_selector(".seat .thinking", timeout=30_000)
+    await page.wait_for_selector(".seat .thinking", timeout=PAGE_WAIT_MS)
     await page.screenshot(path=shot("spectator-live"))
-    await wait_js(page, f"Number(document.querySelector('.play-page').dataset.version) > {first}", timeout=30)
+    await wait_js(page, f"Number(document.querySelector('.play-page').dataset.version) > {first}")
     assert await page.locator("#me-zone").count() == 0  # a spectator has no hand and no prompt
     assert await page.locator(".seat .backs").count() == 3  # and sees no hidden card
-    await page.wait_for_selector("#result", timeout=60_000)
+    await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     lines = await page.eval_on_selector_all("#move-log li[data-v]", LOG_JS)
     expected = seat_visible_versions(base, deal, None)
     assert [(v, k) for v, k, _ in lines] == [(v, k) for v, k, _ in expected]
@@ -349,7 +350,7 @@ async def test_arabic_mirrors_text_not_the_table(web_server, browser):  # noqa: 
     await put_tokens(page, base, deal, created["tokens"])
     await page.goto(f"{base}/#/play/{deal}/0")
     await page.click("#do-start")
-    await page.wait_for_selector("#my-hand button.piece.can", timeout=30_000)  # its turn: drawn
+    await page.wait_for_selector("#my-hand button.piece.can", timeout=PAGE_WAIT_MS)  # its turn: drawn
 
     async def layout():
         seats = {}
@@ -408,7 +409,7 @@ async def test_replay_hidden_steps_keyboard_and_current_window(web_server, brows
     deal = created["deal_id"]
     page = await new_page(browser, base)
     await page.goto(f"{base}/#/watch/{deal}")
-    await page.wait_for_selector("#result", timeout=60_000)
+    await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     # a step seat 1 did not see: what kind of step, and whose
     seen = {v for v, _k, _d in seat_visible_versions(base, deal, 1)}
     with urllib.request.urlopen(f"{base}/deals/{deal}/log", timeout=10) as r:
@@ -515,7 +516,7 @@ async def test_a_ten_option_claim_keeps_the_hand_in_view(web_server, browser):  
                             ? rects.map((r) => ({y: r.y, height: r.height})) : null;
                     }""",
                     arg=["#my-hand", "#prompt-head"],
-                    timeout=30_000,
+                    timeout=PAGE_WAIT_MS,
                 )
             ).json_value()
             for sel, box in zip(("#my-hand", "#prompt-head"), boxes, strict=True):

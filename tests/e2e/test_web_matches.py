@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e.test_web_table import play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -77,7 +78,9 @@ async def play_match(page, base: str, n: int, pick, name: str, strip_text) -> tu
     deals: list[str] = []
     match_id = None
     for k in range(n):
-        await page.wait_for_selector(f"#match-strip[data-index='{k}'][data-length='{n}']", timeout=30_000)
+        await page.wait_for_selector(
+            f"#match-strip[data-index='{k}'][data-length='{n}']", timeout=PAGE_WAIT_MS
+        )
         deal = await current_deal(page)
         assert deal not in deals
         deals.append(deal)
@@ -96,7 +99,7 @@ async def play_match(page, base: str, n: int, pick, name: str, strip_text) -> tu
             await page.screenshot(path=shot(f"{name}-table-strip"))
         await play_by_clicking(page, pick, name=f"{name}-{k}", timeout=240)
         if k < n - 1:
-            await page.wait_for_selector("#match-next", timeout=60_000)
+            await page.wait_for_selector("#match-next", timeout=PAGE_WAIT_MS)
             await page.screenshot(path=shot(f"{name}-next-hand"))
             await page.click("#match-next")
             await wait_js(page, f"!location.hash.includes('{deal}')")
@@ -105,7 +108,7 @@ async def play_match(page, base: str, n: int, pick, name: str, strip_text) -> tu
 
 
 async def check_standings(page, base: str, match_id: str, deals: list[str], name: str) -> dict:
-    await page.wait_for_selector("#match-standings", timeout=60_000)
+    await page.wait_for_selector("#match-standings", timeout=PAGE_WAIT_MS)
     mt = get_json(base, f"/matches/{match_id}")
     assert mt["over"] is True
     assert [d["deal_id"] for d in mt["deals"]] == deals
@@ -130,7 +133,7 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     """The lobby's My games: the match with its deals; replay and review links open them."""
     await page.goto(base + "/#/")
     row = f"#mine-matches li[data-match='{match_id}']"
-    await page.wait_for_selector(row, timeout=30_000)
+    await page.wait_for_selector(row, timeout=PAGE_WAIT_MS)
     assert await page.get_attribute(row, "data-status") == "over"
     listed = await page.eval_on_selector_all(
         f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
@@ -142,20 +145,20 @@ async def check_my_games(page, base: str, match_id: str, deals: list[str], seat:
     # the replay of the first deal
     await page.click(f"{row} li[data-deal='{deals[0]}'] a[data-link=replay]")
     await wait_js(page, f"location.hash === '#/replay/{deals[0]}'")
-    await page.wait_for_selector("#review", timeout=30_000)
+    await page.wait_for_selector("#review", timeout=PAGE_WAIT_MS)
     # back in the lobby: the review link of the last deal opens the review of this seat
     await page.goto(base + "/#/")
-    await page.wait_for_selector(row, timeout=30_000)
+    await page.wait_for_selector(row, timeout=PAGE_WAIT_MS)
     await page.click(f"{row} li[data-deal='{deals[-1]}'] a[data-link=review]")
     await wait_js(page, f"location.hash === '#/replay/{deals[-1]}/review/{seat}'")
-    await page.wait_for_selector("#review #rv-seat", timeout=30_000)
+    await page.wait_for_selector("#review #rv-seat", timeout=PAGE_WAIT_MS)
     await wait_js(page, f"document.querySelector('#rv-seat').value === '{seat}'")
     await page.screenshot(path=shot(name + "-review"))
     # the match page
     await page.goto(base + "/#/")
-    await page.wait_for_selector(row, timeout=30_000)
+    await page.wait_for_selector(row, timeout=PAGE_WAIT_MS)
     await page.click(f"{row} a[data-link=match]")
-    await page.wait_for_selector("#match-audit[data-ok='1']", timeout=30_000)
+    await page.wait_for_selector("#match-audit[data-ok='1']", timeout=PAGE_WAIT_MS)
     shown = await page.eval_on_selector_all("#match-deals tbody tr", "els => els.map(e => e.dataset.deal)")
     assert shown == deals
     assert await page.locator("#match-deals a[data-link=replay]").count() == len(deals)
@@ -166,7 +169,7 @@ async def shots_in_both_languages(page, name: str) -> None:
     """The page on screen (the match page) at 1280x800 and 390x844, in English and Arabic."""
     for lang in ("en", "ar"):
         await page.select_option("#lang", lang)
-        await page.wait_for_selector("#match-audit[data-ok='1']", timeout=30_000)
+        await page.wait_for_selector("#match-audit[data-ok='1']", timeout=PAGE_WAIT_MS)
         assert await page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
         for w, h in ((1280, 800), (390, 844)):
             await page.set_viewport_size({"width": w, "height": h})
@@ -263,7 +266,7 @@ async def test_a_join_is_listed_under_the_joiners_key_only(web_server, browser):
     await page.wait_for_selector("#match-strip[data-index='0'][data-length='2']")
     await page.goto(web_server + "/#/")
     row = f"#mine-matches li[data-match='{match_id}']"
-    await page.wait_for_selector(row, timeout=30_000)
+    await page.wait_for_selector(row, timeout=PAGE_WAIT_MS)
     assert await page.eval_on_selector_all(
         f"{row} .mine-match-deals li", "els => els.map(e => e.dataset.deal)"
     ) == [deal]
@@ -274,7 +277,7 @@ async def test_a_join_is_listed_under_the_joiners_key_only(web_server, browser):
     other = await new_page(browser, web_server)
     other_seen = await watch_requests(other)
     await other.goto(web_server + "/#/")
-    await other.wait_for_selector("#mine-empty", timeout=30_000)
+    await other.wait_for_selector("#mine-empty", timeout=PAGE_WAIT_MS)
     other_key = await other.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     assert other_key != key
     check_key_not_in_urls(other_seen, other_key)

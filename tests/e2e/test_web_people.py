@@ -16,6 +16,7 @@ import pytest
 
 from tests.e2e.test_web_table import STATE_JS, check_fairness, play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -111,10 +112,10 @@ async def test_two_people_meet_at_a_lobby_table_and_check_the_shuffle(web_server
         # Ana sees the table under Open tables and takes seat 1
         await ana.goto(web_server + "/")
         join = f'#open-list li[data-deal="{deal}"] a[data-join="1"]'
-        await ana.wait_for_selector(join, timeout=30_000)
+        await ana.wait_for_selector(join, timeout=PAGE_WAIT_MS)
         assert "Bo" in await ana.text_content(f'#open-list li[data-deal="{deal}"]')
         # listed to be joined, not to be watched: "anyone may watch" was left unticked
-        await ana.wait_for_selector("#live-list li", timeout=30_000)
+        await ana.wait_for_selector("#live-list li", timeout=PAGE_WAIT_MS)
         assert await ana.locator(f'#live-list li[data-deal="{deal}"]').count() == 0
         await ana.click(join)
         await ana.wait_for_selector("#join-name")
@@ -236,7 +237,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     # plus the table's moves between them, with room for a loaded machine)
     await ana.wait_for_selector("#away-banner", timeout=90_000)
     assert "TB-2.6" in await ana.text_content("#away-banner")
-    await bo.wait_for_selector(".seat[data-seat='1'] .badge.away", timeout=30_000)
+    await bo.wait_for_selector(".seat[data-seat='1'] .badge.away", timeout=PAGE_WAIT_MS)
     assert await ana.evaluate("window.dealstream.tones.clock") >= 1
     # Bo's log follows his stream, which may come after the view that shows the badge
     await wait_js(bo, AWAY_IN_LOG, 60)
@@ -248,7 +249,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     await wait_js(bo, AWAY_MOVE_SEEN, 90)
     await ana.screenshot(path=shot("people-away"), full_page=True)
     await ana.click("#im-back")
-    await ana.wait_for_selector("#away-banner", state="detached", timeout=30_000)
+    await ana.wait_for_selector("#away-banner", state="detached", timeout=PAGE_WAIT_MS)
     await wait_js(bo, "!document.querySelector(\".seat[data-seat='1'] .badge.away\")")
     ana_moves = await play_by_clicking(ana, pick_mcr, name="people-mcr-ana", timeout=300)
     bo_moves = await bo_playing
@@ -377,7 +378,7 @@ async def test_a_deal_nobody_moves_in_ends_as_abandoned_on_the_result_sheet(web_
         await put_tokens(page, web_server, created["deal_id"], created["tokens"])
         await page.goto(f"{web_server}/#/play/{created['deal_id']}/0")
         # the person never even deals: after the limit the table ends the deal (TB-2.7)
-        await page.wait_for_selector("#result #verdict", timeout=60_000)
+        await page.wait_for_selector("#result #verdict", timeout=PAGE_WAIT_MS)
         verdict = await page.text_content("#verdict")
         assert verdict.startswith("Abandoned") and "TB-2.7" in verdict, verdict
         # the move log follows the stream, which may arrive after the view that shows the sheet

@@ -25,6 +25,7 @@ import pytest
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.test_web_table import play_by_clicking
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     post_json,
     shot,
@@ -121,6 +122,7 @@ async def touch_page(browser, base: str, size: tuple[int, int], lang: str = "en"
     context = await browser.new_context(
         viewport={"width": width, "height": height}, locale="en-US", has_touch=phone, is_mobile=phone
     )
+    context.set_default_timeout(PAGE_WAIT_MS)  # as every web test's page: a loaded machine's bound
     page = await context.new_page()
     errors: list[str] = []
     foreign: list[str] = []
@@ -313,7 +315,7 @@ async def test_a_paohuzi_claim_with_six_answers(web_server, browser):  # noqa: F
             )
             await page.goto(f"{base}/#/play/{created['deal_id']}/0")
         try:
-            await page.wait_for_selector('#me-zone [data-action][data-kind="Chi"]', timeout=30_000)
+            await page.wait_for_selector('#me-zone [data-action][data-kind="Chi"]', timeout=PAGE_WAIT_MS)
         finally:
             await page.screenshot(path=shot(f"phone-six-answers-{size[0]}-wait"), full_page=True)
         await wait_js(page, "document.querySelector('.play-page').dataset.armed === '1'")

@@ -12,6 +12,7 @@ import pytest
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.test_web_people import seat_names, wait_dealt
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -48,7 +49,7 @@ async def _ended_with_a_friend(base: str, browser, seats: list[str] | None = Non
     await ana.fill("#join-seed", "ana-seed")
     await ana.click("#join-submit")
     for page in (bo, ana):
-        await page.wait_for_selector("#result", timeout=60_000)
+        await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
     return old, bo, ana
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.e2e.test_web_people import seat_names, wait_dealt
 from tests.e2e.test_web_play_again import _ended_with_a_friend, _on_new_deal
-from tests.e2e.web_conftest import browser, get_json, web_server  # noqa: F401 (fixtures)
+from tests.e2e.web_conftest import PAGE_WAIT_MS, browser, get_json, web_server  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
 
@@ -82,7 +82,7 @@ async def test_two_friends_play_again_twice_without_inviting_again(web_server, b
     assert set(tokens) == {"0", "1"}
     await _play_out(base, first, {"0": tokens["0"], "1": tokens["1"]})
     for page in (bo, ana):
-        await page.wait_for_selector("#play-again", timeout=60_000)
+        await page.wait_for_selector("#play-again", timeout=PAGE_WAIT_MS)
 
     # twice: this time Ana clicks, and Bo's page follows
     await ana.click("#play-again")

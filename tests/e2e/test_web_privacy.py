@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     new_page,
     post_json,
@@ -31,7 +32,7 @@ def list_status(base: str, key: str) -> int:
 async def test_the_browser_gets_a_minted_key_instead_of_an_old_one(web_server, browser):  # noqa: F811
     page = await new_page(browser, web_server)
     await page.goto(web_server + "/")
-    await page.wait_for_selector("#mine-empty", timeout=30_000)  # the list asked for, with a key
+    await page.wait_for_selector("#mine-empty", timeout=PAGE_WAIT_MS)  # the list asked for, with a key
     first = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
     assert len(first) == 44 and list_status(web_server, first) == 200
     # a key made in the browser (43 characters), and a well-formed one the server never minted
@@ -39,7 +40,7 @@ async def test_the_browser_gets_a_minted_key_instead_of_an_old_one(web_server, b
         assert list_status(web_server, old) == 400
         await page.evaluate(f"localStorage.setItem('ds.player.key', JSON.stringify('{old}'))")
         await page.reload()
-        await page.wait_for_selector("#mine-empty", timeout=30_000)
+        await page.wait_for_selector("#mine-empty", timeout=PAGE_WAIT_MS)
         key = await page.evaluate("JSON.parse(localStorage.getItem('ds.player.key'))")
         assert key != old and len(key) == 44 and list_status(web_server, key) == 200
     assert page.js_errors == []
@@ -52,6 +53,6 @@ async def test_a_table_not_open_to_spectators_is_not_watched_while_live(web_serv
     assert status == 201, created
     page = await new_page(browser, web_server)
     await page.goto(web_server + "/#/watch/" + created["deal_id"])
-    await page.wait_for_selector("#watch-closed", timeout=30_000)
+    await page.wait_for_selector("#watch-closed", timeout=PAGE_WAIT_MS)
     assert "not open to spectators" in await page.text_content("#watch-closed")
     assert page.js_errors == []

@@ -13,6 +13,7 @@ import pytest
 from service.app.games import kit
 from tests.e2e.test_http_players import play_seats
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     new_page,
     shot,
@@ -84,7 +85,7 @@ async def test_the_leaderboard_and_a_profile_with_its_rating_chart(web_server, b
     await page.click("#acct-signin")
     await page.wait_for_selector("#acct-who")
     await page.goto(web_server + f"/#/play/{deals[-1]}/0")
-    await page.wait_for_selector("#result #rating-change", timeout=30_000)
+    await page.wait_for_selector("#result #rating-change", timeout=PAGE_WAIT_MS)
     line = await page.text_content("#rating-change")
     change = history[1] - history[0]
     assert f"{round(history[1], 1):.1f}" in line
@@ -112,7 +113,7 @@ async def test_a_rated_deal_from_the_lobby_shows_the_rating_change_on_its_result
     await page.click("#start")
     await page.wait_for_selector(".play-page[data-game=paohuzi]")
     await play_by_clicking(page, pick, name="rated-lobby", timeout=200)
-    await page.wait_for_selector("#result #rating-change", timeout=30_000)
+    await page.wait_for_selector("#result #rating-change", timeout=PAGE_WAIT_MS)
     line = await page.text_content("#rating-change")
     profile = await page.evaluate("async () => (await fetch('/accounts/Lobbyist')).json()")
     (point,) = profile["history"]["paohuzi"]

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -37,9 +38,9 @@ async def open_replay(page, base: str, deal: str) -> list[str]:
     failed: list[str] = []
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.on("console", lambda m: failed.append(f"console: {m.text}") if m.type == "error" else None)
-    async with page.expect_response(lambda r: "/reviews" in r.url, timeout=60_000):
+    async with page.expect_response(lambda r: "/reviews" in r.url, timeout=PAGE_WAIT_MS):
         await page.goto(f"{base}/#/replay/{deal}")
-    await page.wait_for_selector("#review #rv-go", timeout=60_000)
+    await page.wait_for_selector("#review #rv-go", timeout=PAGE_WAIT_MS)
     await page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # pending events delivered
     return failed
 
@@ -61,6 +62,6 @@ async def test_a_replay_page_makes_no_failed_request(web_server, browser):  # no
         time.sleep(0.2)
     page = await new_page(browser, base)
     failed = await open_replay(page, base, deal)
-    await wait_js(page, "document.querySelector('#rv-summary')", timeout=60)
+    await wait_js(page, "document.querySelector('#rv-summary')")
     assert failed == [], failed
     assert page.js_errors == [] and page.foreign_requests == []

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     new_page,
     seat_visible_versions,
@@ -339,9 +340,9 @@ async def test_replay_viewer_steps_through_a_finished_deal(web_server, browser):
         await start_from_lobby(page, web_server, "paohuzi", ["bot:greedy", "bot:greedy", "bot:random"])
         # an all-bot deal opens its live table; once it is over, the replay is one click away
         await page.wait_for_selector(".play-page[data-mode=watch]")
-        await page.wait_for_selector("#result", timeout=60_000)
+        await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
         await page.click("#to-replay")
-        await page.wait_for_selector(".replay-page", timeout=60_000)
+        await page.wait_for_selector(".replay-page", timeout=PAGE_WAIT_MS)
         total = int(await page.get_attribute(".replay-page", "data-total"))
         if total >= 16:
             break
@@ -575,7 +576,7 @@ async def test_mcr_fan_names_are_translated_in_the_result_sheet(web_server, brow
     for _attempt in range(8):  # greedy bots win about four deals in five; a drawn deal has no fans
         await start_from_lobby(page, web_server, "mcr", ["bot:greedy"] * 4)
         await page.wait_for_selector(".play-page[data-mode=watch]")
-        await page.wait_for_selector("#result", timeout=60_000)
+        await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
         fans = await page.eval_on_selector_all(
             "#result tr[data-fan] .fan-name",
             "els => els.map(e => [e.closest('tr').dataset.fan, e.lang, e.textContent])",

@@ -17,6 +17,7 @@ import pytest
 from domain.paohuzi.scenario import deck_for
 from tests.e2e.test_web_people import wait_dealt
 from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
+    PAGE_WAIT_MS,
     browser,
     get_json,
     new_page,
@@ -94,12 +95,12 @@ async def test_between_hands_nobody_ready_is_asked_for_and_nobody_is_not_connect
     base = web_server
     first, token, bo, ana = await _match_with_a_friend(base, browser, QUICK_END)
     for page in (bo, ana):
-        await page.wait_for_selector("#result", timeout=60_000)
-        await page.wait_for_selector("#match-next", timeout=60_000)
+        await page.wait_for_selector("#result", timeout=PAGE_WAIT_MS)
+        await page.wait_for_selector("#match-next", timeout=PAGE_WAIT_MS)
     # after the end no stream is open on the deal, so nobody is connected to it any more
     await _until(lambda: get_json(base, f"/deals/{first}/view", token)["seating"]["connected"] == [])
     await bo.reload()
-    await bo.wait_for_selector("#match-next", timeout=60_000)
+    await bo.wait_for_selector("#match-next", timeout=PAGE_WAIT_MS)
     assert not await bo.evaluate(f"!!{OFFLINE_1}"), "Ana is on her result sheet"
     await bo.click("#match-next")
     await wait_js(bo, f"!location.hash.includes('{first}')", 30)

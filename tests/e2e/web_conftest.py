@@ -136,9 +136,15 @@ async def browser():
         await b.close()
 
 
+PAGE_WAIT_MS = 120_000
+
+
 async def new_page(browser, base: str, width: int = 1280, height: int = 800):
     """A page whose every request must go to the test server (anything else fails the test)."""
     context = await browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    # every wait for a state is bounded by what a loaded two-core machine meets with room (the
+    # library's default of 30 s is not: two suites and two busy loops beside a browser missed it)
+    context.set_default_timeout(PAGE_WAIT_MS)
     page = await context.new_page()
     errors: list[str] = []
     foreign: list[str] = []
@@ -211,7 +217,7 @@ async def card_name(page, name: str, numeral: str) -> str:
     return f"{name} ({numeral})" if cjk == "yes" else name
 
 
-async def wait_js(page, predicate: str, timeout: float = 30.0) -> None:
+async def wait_js(page, predicate: str, timeout: float = PAGE_WAIT_MS / 1000) -> None:
     """Poll a JS predicate (the page's CSP forbids the eval that `wait_for_function` uses); the
     bound is one a machine with other work running meets with room."""
     deadline = time.monotonic() + timeout
