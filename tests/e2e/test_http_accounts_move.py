@@ -20,7 +20,7 @@ pytestmark = pytest.mark.redis
 BOTS = {"game": "paohuzi", "seats": ["human", "bot:greedy", "bot:greedy"]}
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(900)
 async def test_accounts_and_sessions_survive_a_restart(real_redis_url, redis_client, key_prefix):
     first = ServiceProcess(real_redis_url, key_prefix)
     try:
@@ -57,7 +57,7 @@ async def test_accounts_and_sessions_survive_a_restart(real_redis_url, redis_cli
         await drop_prefix(redis_client, key_prefix)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_export_and_import_all_carry_accounts_and_their_games(
     http, store, aiohttp_client, real_redis_url, redis_client, tmp_path
 ):

@@ -170,7 +170,7 @@ async def _review_done(http, deal_id: str, seat: int) -> dict:
     return await wait_for(done, timeout=300, interval=0.05)
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_an_archived_deal_answers_every_read_as_it_did_from_redis(served, store):
     http = served
     deal_id, token = await _person_and_bots(http, "paohuzi", "archive-reads")

@@ -19,7 +19,7 @@ EXAMPLE = (PY, str(ROOT / "examples" / "bots" / "first_legal.py"))
 SLEEPS = "import sys, time\nsys.stdin.readline()\ntime.sleep(3600)\n"
 PROBLEM = "application/problem+json"
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.redis]
+pytestmark = [pytest.mark.timeout(900), pytest.mark.redis]
 
 
 @pytest.fixture

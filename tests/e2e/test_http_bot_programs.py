@@ -23,7 +23,7 @@ PY = sys.executable
 EXAMPLE = (PY, str(ROOT / "examples" / "bots" / "first_legal.py"))
 SLEEPS = "import sys, time\nsys.stdin.readline()\ntime.sleep(3600)\n"
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = pytest.mark.timeout(900)
 
 
 @pytest.fixture

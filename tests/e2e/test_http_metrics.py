@@ -69,7 +69,7 @@ async def read_until_over(resp: aiohttp.ClientResponse, timeout: float = 120.0) 
     raise AssertionError(f"the stream ended before deal-over: {events[-5:]}")
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_metrics_are_served_on_their_own_port_with_bounded_labels(real_redis_url, key_prefix):
     metrics_port = free_port()
     # bots think 20 ms over a deck they play to the wall's end (--dev): the deal runs while the

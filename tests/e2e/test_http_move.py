@@ -26,7 +26,7 @@ async def _json(resp) -> dict:
     return await resp.json()
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_a_move_to_another_redis_server_keeps_matches_clocks_and_players(
     http, store, aiohttp_client, real_redis_url, tmp_path
 ):

@@ -78,7 +78,7 @@ def no_secret_in(text: str, *secrets_: str) -> None:
         assert secret not in text
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_two_players_each_see_exactly_their_own_deals_newest_first(http, store):
     ana, bo = await new_key(http), await new_key(http)
 
@@ -326,7 +326,7 @@ async def archived_app(aiohttp_client, store, tmp_path):
     await close_within(client, 90)
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(archived_app, store):
     http = archived_app
     ana = await new_key(http)
@@ -364,7 +364,7 @@ async def test_an_archived_deal_still_lists_with_its_result_from_the_archive(arc
     assert after["deals"][0]["created_at"] == records[0]["recorded_at"]
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_play_again_with_a_player_key_lists_the_new_deal_under_it(http, store):
     """ "Play again" (``POST /deals/{id}/rematch``) takes the caller's ``player_key`` in an
     optional body, as creating a deal does: the new deal is in the caller's "My games"; a bad key

@@ -100,7 +100,7 @@ async def _texts(http, deal_id: str, headers: dict[str, str]) -> dict[str, str]:
     return texts
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_a_private_match_hides_its_next_deal_and_no_read_shows_a_digest(http):
     body = {
         "game": "paohuzi", "seats": ["human", "open", "bot:greedy"], "length": 2, "name": "Ana",

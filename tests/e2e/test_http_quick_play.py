@@ -12,7 +12,7 @@ import pytest
 from tests.e2e.conftest import auth, expect_problem
 from tests.e2e.test_http_accounts import call, sign_up
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 
 async def _seek(http, session: str, body: dict) -> str:

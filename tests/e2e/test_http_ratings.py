@@ -78,7 +78,7 @@ async def test_a_rated_table_seats_only_the_signed_in_account_and_house_bots(htt
     assert (await resp.json())["ratings"] == {}
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(900)
 async def test_rated_deals_move_the_ratings_and_a_rebuild_from_the_logs_agrees(http, store):
     session = await sign_up(http, "Rater")
     model = PlackettLuce()
@@ -138,7 +138,7 @@ async def test_rated_deals_move_the_ratings_and_a_rebuild_from_the_logs_agrees(h
     assert json.dumps(rebuilt, sort_keys=True) == json.dumps(fresh["paohuzi"], sort_keys=True)
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(900)
 async def test_a_rated_deal_of_several_accounts_rates_each_from_the_log(http, store):
     """Bo's rated deal leaves a seat open for an account and one for a house bot: a guest, an
     account that sits there already and a bot program or unknown level are refused; Ana joins
@@ -199,7 +199,7 @@ def _close(board: dict, table: dict) -> None:
         assert abs(rows[name]["sigma"] - held["sigma"]) <= 1e-9
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_the_cli_rebuild_equals_the_service_after_a_restart_and_a_move(
     http, store, aiohttp_client, real_redis_url, redis_client, tmp_path
 ):
@@ -245,7 +245,7 @@ async def _board_with(http, games: int) -> dict | None:
     return board if players and all(p["games"] == games for p in players) else None
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 async def test_the_rebuild_reads_the_archive_too(aiohttp_client, store, tmp_path, real_redis_url):
     archive_url = f"sqlite://{tmp_path / 'archive.sqlite3'}"
     settings = replace(
@@ -335,7 +335,7 @@ async def test_the_index_counts_each_result_once_and_folds_anew_for_a_late_one(s
     assert (await one.ratings("paohuzi")).games["paohuzi"]["Ann"].games == 6
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_a_rated_match_is_rated_once_by_its_standings(http, store, real_redis_url):
     from tests.e2e.test_http_matches import _match, _over, _play_person, _until
 
@@ -368,7 +368,7 @@ async def test_a_rated_match_is_rated_once_by_its_standings(http, store, real_re
     _close(board, rebuilt["paohuzi"])
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_a_killed_service_restarted_answers_what_the_rebuild_prints(
     real_redis_url, redis_client, key_prefix
 ):
@@ -421,7 +421,7 @@ async def test_a_killed_service_restarted_answers_what_the_rebuild_prints(
         await drop_prefix(redis_client, key_prefix)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 async def test_a_rated_match_of_two_accounts_is_rated_by_the_seats_they_took(http, store):
     """A rated match leaves a seat open for another account: a guest may not take it; Ana's
     account does; the match's result rates Bo, Ana and the bot by the standings, and the rebuild

@@ -14,7 +14,7 @@ from tests.e2e.conftest import auth, expect_problem
 from tests.e2e.test_http_accounts import call, sign_in, sign_up
 from tests.e2e.test_http_play_again import QUICK_END, _ended_table, _seat_of, _start
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 
 async def _read(resp, until: str | None, timeout: float = 30.0) -> list[tuple[str, str]]:

@@ -90,7 +90,7 @@ async def process_b(aiohttp_client, real_redis_url, store):
     await client.aclose()
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", ["paohuzi", "mcr"])
 async def test_spectators_share_one_part_each_as_alone_and_the_writer_reads_none_back(http, process_b, game):
     body = {"game": game, "seats": ["human"] * SEATS[game], "spectators": True}

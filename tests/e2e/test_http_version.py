@@ -45,7 +45,7 @@ async def test_health_and_openapi_tell_the_version(http) -> None:
     assert (await resp.json())["info"]["version"] == __version__
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(900)
 async def test_metrics_tell_the_version_on_the_host_asked_for(real_redis_url, key_prefix) -> None:
     port = free_port()
     # 127.0.0.2 is loopback too on Linux: served there, and not on 127.0.0.1

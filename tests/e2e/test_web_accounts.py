@@ -20,7 +20,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 PASSWORD = "laptop and phone"
 
 
@@ -67,7 +67,7 @@ async def test_a_seat_follows_the_account_from_a_laptop_to_a_phone(web_server, b
     assert await phone.evaluate("location.hash") == f"#/play/{deal}/0"
     # the phone's table is the same live deal, dealt already on the laptop
     await phone.wait_for_function("() => Number(document.querySelector('.play-page').dataset.version) > 0")
-    await play_by_clicking(phone, pick, name="account-phone", timeout=200)
+    await play_by_clicking(phone, pick, name="account-phone")
     await phone.wait_for_selector("#result")
 
     # the laptop's list says the same deal is over

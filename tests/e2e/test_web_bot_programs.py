@@ -13,7 +13,7 @@ import pytest
 from tests.e2e.test_web_table import play_by_clicking, start_from_lobby
 from tests.e2e.web_conftest import _serve, browser, get_json, new_page  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bots" / "first_legal.py"
 
@@ -40,7 +40,7 @@ async def test_a_person_plays_a_whole_deal_against_a_bot_program(program_server,
     deal = page.url.split("/play/")[1].split("/")[0]
     summary = get_json(base, f"/deals/{deal}")
     assert summary["seats"][1:] == ["bot:ex", "bot:ex"]
-    await play_by_clicking(page, lambda options: "Pass" if "Pass" in options else options[0], timeout=240)
+    await play_by_clicking(page, lambda options: "Pass" if "Pass" in options else options[0])
     await page.wait_for_selector("#result")
     audit = get_json(base, f"/deals/{deal}/audit")
     assert audit["ok"], audit

@@ -16,7 +16,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 SAID = '<img src=x onerror="document.body.dataset.owned=1"><b>bold</b> & hi'
 

@@ -32,7 +32,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 PHONE_AUTOPLAY = "--autoplay-policy=document-user-activation-required"  # audio waits for a tap
 # the real AudioContext, saying its state at its making and at each change
@@ -196,7 +196,7 @@ async def test_the_worker_keeps_the_shell_and_nothing_of_a_deal(web_server, brow
     await page.click("#do-start")
     await page.wait_for_selector("#my-hand button.piece")
     assert await page.evaluate("!!navigator.serviceWorker.controller")
-    await play_by_clicking(page, lambda options: options[0], name="install-deal", timeout=240)
+    await play_by_clicking(page, lambda options: options[0], name="install-deal")
     await page.click("#fair-run")  # it downloads the deal's whole log (a fixed deck fails the check)
     await page.wait_for_selector("#fair-verdict")
 

@@ -91,7 +91,7 @@ async def test_every_seat_s_newest_card_stays_in_view_at_every_prompt(
             tally.deal = attempt
             deal, tokens = make_deal(base, game, 500 + 10 * attempt + size[0] % 7 + (lang == "ar"))
             await open_seat(page, base, deal, tokens)
-            await play_by_clicking(page, first, name=f"laptop-{label}", on_state=tally.check, timeout=300)
+            await play_by_clicking(page, first, name=f"laptop-{label}", on_state=tally.check)
             if len(tally.prompts) >= 22:
                 break
     finally:

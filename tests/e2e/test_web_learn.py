@@ -38,7 +38,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
 )
 from tests.unit.test_web_fans import calculator_fans
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(420)]  # a review on a loaded machine: minutes
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]  # a review on a loaded machine: minutes
 
 # Ready on T6 (10 points on a discard) or T9 (4 points: under the 8-point minimum, MC-4.3); the
 # values are domain/mcr/coach.py's own (tests/unit/mcr/test_mcr_coach.py).

@@ -30,7 +30,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(170)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 LOG_JS = (
     "els => els.map(e => [Number(e.dataset.v), e.dataset.type, e.querySelector('.log-text').textContent])"

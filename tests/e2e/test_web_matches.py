@@ -97,7 +97,7 @@ async def play_match(page, base: str, n: int, pick, name: str, strip_text) -> tu
         if k == 0:
             await page.wait_for_selector("#match-scores")
             await page.screenshot(path=shot(f"{name}-table-strip"))
-        await play_by_clicking(page, pick, name=f"{name}-{k}", timeout=240)
+        await play_by_clicking(page, pick, name=f"{name}-{k}")
         if k < n - 1:
             await page.wait_for_selector("#match-next", timeout=PAGE_WAIT_MS)
             await page.screenshot(path=shot(f"{name}-next-hand"))

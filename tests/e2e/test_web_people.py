@@ -28,7 +28,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 ANA = 'Ana "O\'Hara" & co'  # quotes and an ampersand: shown as text, never as markup (TB-1.3)
 
@@ -227,7 +227,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     await wait_dealt(ana)
     await wait_dealt(bo)
     # Bo plays by clicking from the start; Ana, for now, does not
-    bo_playing = asyncio.create_task(play_by_clicking(bo, pick_mcr, name="people-mcr-bo", timeout=300))
+    bo_playing = asyncio.create_task(play_by_clicking(bo, pick_mcr, name="people-mcr-bo"))
     # Ana is the dealer and must discard: her own clock runs, seconds for her, the seat for all
     await wait_js(ana, "window.__clocks.mine", 60)
     assert "Your time:" in await ana.evaluate("window.__clocks.mine")
@@ -251,7 +251,7 @@ async def test_an_absent_person_is_played_for_and_comes_back(web_server, browser
     await ana.click("#im-back")
     await ana.wait_for_selector("#away-banner", state="detached", timeout=PAGE_WAIT_MS)
     await wait_js(bo, "!document.querySelector(\".seat[data-seat='1'] .badge.away\")")
-    ana_moves = await play_by_clicking(ana, pick_mcr, name="people-mcr-ana", timeout=300)
+    ana_moves = await play_by_clicking(ana, pick_mcr, name="people-mcr-ana")
     bo_moves = await bo_playing
     # Bo's first turn comes in the first round of this deck; what is left for Ana after her
     # return depends on when she came back, so her count is not asserted

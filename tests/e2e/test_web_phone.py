@@ -33,7 +33,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 PHONES = [(360, 640), (390, 844), (412, 915)]
 LAPTOP = (1280, 800)
@@ -219,7 +219,7 @@ async def play_deals(
         tally.deal = attempt
         deal, tokens = make_deal(base, game, seed + attempt, bots)
         await open_seat(page, base, deal, tokens)
-        await play_by_clicking(page, pick, name=f"phone-{tally.label}", on_state=tally.check, timeout=240)
+        await play_by_clicking(page, pick, name=f"phone-{tally.label}", on_state=tally.check)
         results.append(await page.text_content("#verdict"))
         if len(tally.prompts) >= minimum:
             break
@@ -282,7 +282,7 @@ async def test_a_match_deal_with_its_strip(web_server, browser):  # noqa: F811
     deal, tokens = make_deal(base, "mcr", 31, path="/matches", length="round")
     await open_seat(page, base, deal, tokens)
     await page.wait_for_selector("#match-strip, .match-strip")
-    await play_by_clicking(page, first, name="phone-match", on_state=tally.check, timeout=240)
+    await play_by_clicking(page, first, name="phone-match", on_state=tally.check)
     print(tally.report())
     assert len(tally.prompts) >= 8, tally.report()
     assert tally.violations == [], (tally.report(), tally.violations[:12])
@@ -343,7 +343,7 @@ async def test_the_other_pages_never_scroll_sideways_at_360(web_server, browser)
     page = await touch_page(browser, base, PHONES[0])
     deal, tokens = make_deal(base, "paohuzi", 1, bots="bot:greedy")
     await open_seat(page, base, deal, tokens)
-    await play_by_clicking(page, last, name="phone-wide", timeout=240)
+    await play_by_clicking(page, last, name="phone-wide")
     wide = {"result": await page.evaluate(WIDE_JS)}
     await page.click("#res-hands summary")
     wide["result-hands"] = await page.evaluate(WIDE_JS)

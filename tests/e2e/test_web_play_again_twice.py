@@ -19,7 +19,7 @@ from tests.e2e.test_web_people import seat_names, wait_dealt
 from tests.e2e.test_web_play_again import _ended_with_a_friend, _on_new_deal
 from tests.e2e.web_conftest import PAGE_WAIT_MS, browser, get_json, web_server  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 
 def _rematch_posts(page) -> list[str]:

@@ -17,7 +17,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 
 def list_status(base: str, key: str) -> int:

@@ -14,7 +14,7 @@ import pytest
 from tests.e2e.test_web_people import seat_names, wait_dealt
 from tests.e2e.web_conftest import browser, get_json, new_page, wait_js, web_server  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 PASSWORD = "correct horse battery"
 
 

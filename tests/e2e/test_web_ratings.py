@@ -20,7 +20,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 PASSWORD = "charted rating"
 
 
@@ -112,7 +112,7 @@ async def test_a_rated_deal_from_the_lobby_shows_the_rating_change_on_its_result
     await page.check("#rated")
     await page.click("#start")
     await page.wait_for_selector(".play-page[data-game=paohuzi]")
-    await play_by_clicking(page, pick, name="rated-lobby", timeout=200)
+    await play_by_clicking(page, pick, name="rated-lobby")
     await page.wait_for_selector("#result #rating-change", timeout=PAGE_WAIT_MS)
     line = await page.text_content("#rating-change")
     profile = await page.evaluate("async () => (await fetch('/accounts/Lobbyist')).json()")

@@ -19,7 +19,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 OTHER_CLOCK = "document.querySelector(\".seat[data-seat='1'] [data-clock='1']\")"
 

@@ -28,7 +28,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 QUICK_END = deck_for(0, {2: ["s1"] * 4 + ["s2"] * 4 + ["b3"] * 4})  # the bot's three ti win at once
 NO_WIN = deck_for(0, {})  # nobody wins on the deal: it waits for the dealer (seat 0), a person

@@ -30,7 +30,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 
 async def _until(check, what: str):

@@ -28,7 +28,7 @@ from tests.e2e.web_conftest import (  # noqa: F401 (fixtures)
     web_server,
 )
 
-pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(900)]
 
 WAIT_S = 180.0  # generous: a loaded two-core machine
 PASSWORD = "correct horse battery"
