@@ -54,8 +54,8 @@ async def click_if_there(page, selector: str) -> bool:
     prompt can close between reading the page and the click; the caller reads the page again."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-    try:
-        await page.click(selector, timeout=10_000)
+    try:  # 30 s: a loaded machine's browser may take that long to find a control stable
+        await page.click(selector, timeout=30_000)
     except PlaywrightTimeout:
         return False
     return True
