@@ -19,44 +19,35 @@ class Boards:
         self._settled: LRUCache[str, bool] = LRUCache(cache_size)  # match ids that seal nothing
 
     async def round_over(self, folded: Any) -> bool | None:
-        """None: the deal is no duplicate board (or not over: nothing to seal yet); else
-        whether its round is over at every table (its seed revealed, TN-2.1)."""
+        """None: the deal is no duplicate board still to decide (not over: nothing to seal yet;
+        no board; a round known over); else whether its round is over at every table (its seed
+        revealed, TN-2.1)."""
         if not folded.events or not folded.over:
             return None
         place = getattr(folded.events[0], "match", None)
-        if place is None or self._settled.get(place.match_id):
-            return None
-        where = await self.tournaments.board_of(place.match_id)
-        if where is None:
-            self._settled.put(place.match_id, True)
-            return None
-        tournament_id, round_no = where
-        try:
-            state, _ = await self.tournaments.state(tournament_id)
-        except TournamentNotFound:
-            return False  # a board whose record cannot be read stays sealed
-        rnd = state.rounds.get(round_no)
-        over = rnd is not None and rnd.seed is not None
-        if over:
-            self._settled.put(place.match_id, True)
-        return over
+        return None if place is None else await self._round_over_of(place.match_id)
 
     async def match_sealed(self, match_id: str) -> bool:
         """Whether the match is a duplicate round's table whose round still plays (TN-3.6): its
         deals' results, scores and standings say how the board went, so they wait for the round."""
+        return await self._round_over_of(match_id) is False
+
+    async def _round_over_of(self, match_id: str) -> bool | None:
+        """None: the match plays no duplicate board, or its round is known over (kept); else
+        whether the round is over now (a record that cannot be read keeps it sealed)."""
         if self._settled.get(match_id):
-            return False
+            return None
         where = await self.tournaments.board_of(match_id)
         if where is None:
             self._settled.put(match_id, True)
-            return False
+            return None
         tournament_id, round_no = where
         try:
             state, _ = await self.tournaments.state(tournament_id)
         except TournamentNotFound:
-            return True  # a board whose record cannot be read stays sealed
-        rnd = state.rounds.get(round_no)
-        if rnd is not None and rnd.seed is not None:
-            self._settled.put(match_id, True)
             return False
-        return True
+        rnd = state.rounds.get(round_no)
+        over = rnd is not None and rnd.seed is not None
+        if over:
+            self._settled.put(match_id, True)
+        return over
