@@ -9,9 +9,9 @@ import msgspec
 from aiohttp import web
 
 from domain.errors import RuleViolation
-from service.app.commands.terms import AlreadyRematched, CommandIdReused, StaleVersion
+from service.app.commands.terms import AlreadyRematched, CommandIdReused
 from service.app.live.hub import TooManyStreams
-from service.app.state.folds import DealNotFound
+from service.app.state.folds import DealNotFound, StaleVersion
 from service.store.outages import is_outage
 
 log = logging.getLogger("dealstream.http")

@@ -33,7 +33,7 @@ from service.app.bots.program_host import ProgramHost, fallback_command_id
 from service.app.bots.programs import limits as program_limits
 from service.app.bots.workers import die_with_parent, stop_pool
 from service.app.cancellation import raise_if_cancelled
-from service.app.state.folds import DealNotFound, Folded, Folds
+from service.app.state.folds import DealNotFound, Folded, Folds, StaleVersion
 from service.metrics import Metrics
 from service.store.outages import STORE_OUTAGES
 
@@ -228,7 +228,14 @@ class CommandSide(Protocol):
     folds: Folds
 
     async def execute(
-        self, deal_id: str, seat: int | None, command: Any, *, command_id: str, kick: bool = True
+        self,
+        deal_id: str,
+        seat: int | None,
+        command: Any,
+        *,
+        command_id: str,
+        expected_version: int | None = None,
+        kick: bool = True,
     ) -> Any: ...
 
 
@@ -253,6 +260,7 @@ class BotRunner:
         self._standing: dict[str, tuple[int, float]] = {}  # deal -> (version, since): the sweep's memory
         self.programs = ProgramHost()  # the operator's bot programs, one process a deal and seat
         self.decision_ms: list[float] = []  # recent decision times (bounded), for benchmarks
+        self.loads = 0  # moves that had to read the store first (no fold here, or it was behind)
 
     def attach(self, deals: CommandSide) -> None:
         """The command side whose deals this runner moves (it calls this when handed the runner)."""
@@ -317,8 +325,16 @@ class BotRunner:
                 del self._tasks[deal_id]
 
     async def _step(self, deal_id: str) -> bool:
-        """One bot move; False when no bot seat must act."""
-        folded = await self.deals.folds.load(deal_id)
+        """One bot move; False when no bot seat must act.
+
+        The move is decided on the fold this process holds, without a read of the store: it is
+        appended only at the version it was decided on (``expected_version``), so a fold that
+        another process's append left behind costs a refused append, then a read and a new
+        decision, never a move made on a state the bot did not see."""
+        folded = self.deals.folds.cached(deal_id)
+        if folded is None:
+            self.loads += 1
+            folded = await self.deals.folds.load(deal_id)
         seats = [] if folded.over else self._bots_to_act(folded)
         if not seats:
             if folded.over:
@@ -345,7 +361,12 @@ class BotRunner:
             away = _away_first(folded, [seat])
             command_id = away_command_id(seat, version) if away else bot_command_id(seat, version)
         try:
-            await self.deals.execute(deal_id, seat, command, command_id=command_id, kick=False)
+            await self.deals.execute(
+                deal_id, seat, command, command_id=command_id, expected_version=version, kick=False
+            )
+        except StaleVersion:  # someone moved first (here, or in another process): look again
+            self.loads += 1
+            await self.deals.folds.load(deal_id)
         except RuleViolation:
             if (await self.deals.folds.load(deal_id)).version == version:
                 raise  # refused on the very state the bot saw: a bot bug, not a race
@@ -371,8 +392,8 @@ class BotRunner:
                 return folded.kit.make_bot(FALLBACK_LEVEL, seed).choose(view)
         finally:
             took = time.perf_counter() - started
-            self.metrics.bot_decisions.labels(folded.kit.name, level).inc()
-            self.metrics.bot_decision_duration.labels(level).observe(took)
+            self.metrics.child(self.metrics.bot_decisions, folded.kit.name, level).inc()
+            self.metrics.child(self.metrics.bot_decision_duration, level).observe(took)
             self.decision_ms.append(took * 1000)
             if len(self.decision_ms) > 10_000:
                 del self.decision_ms[:5_000]

@@ -24,8 +24,7 @@ from domain.table.clock import Abandon, Expire, idle_limit_ms, recorded_ms
 from domain.table.seating import PERSON
 from service.app.cancellation import raise_if_cancelled
 from service.app.commands.deals import DealService
-from service.app.commands.terms import StaleVersion
-from service.app.state.folds import DealNotFound, LogDoesNotReplay, start_deadline_ms
+from service.app.state.folds import DealNotFound, LogDoesNotReplay, StaleVersion, start_deadline_ms
 from service.metrics import Metrics
 from service.store.event_store import now_ms
 from service.store.outages import STORE_OUTAGES

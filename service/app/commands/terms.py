@@ -51,15 +51,6 @@ class AlreadyRematched(Exception):
         self.rematched_by = rematched_by
 
 
-class StaleVersion(Exception):
-    """The client's ``expected_version`` is not the log's version (HTTP 409)."""
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"expected version {expected}, the deal is at {actual}")
-        self.expected = expected
-        self.actual = actual
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What one command did: versions first..last, the events, whether it was a retry, and the

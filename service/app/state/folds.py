@@ -34,6 +34,16 @@ from service.store.event_store import EventStore
 log = logging.getLogger("dealstream.deals")
 
 
+class StaleVersion(Exception):
+    """The client's ``expected_version`` is not the log's version (HTTP 409): the
+    command was decided on another state than the log's."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the deal is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
 class DealNotFound(Exception):
     def __init__(self, deal_id: str) -> None:
         super().__init__(f"no deal {deal_id!r}")
