@@ -238,7 +238,8 @@ async def test_a_stream_subscriber_of_a_deal_being_archived_is_not_reset(served,
     version = await _play_to_end(http, deal_id, token)
     await wait_for(lambda: _queued_to(live, version))
     await _age_and_wait(http, store, deal_id)
-    await asyncio.sleep(2.5 * http.hub.poll_interval)  # the hub checks every subscribed head meanwhile
+    checks = http.hub.head_checks  # the hub checks every subscribed head twice meanwhile
+    await wait_for(_checked_since(http.hub, checks + 2), timeout=4 * http.hub.heads_interval + 30)
     assert live.sub.reason is None  # not closed: no reset
     seen, names = await asyncio.wait_for(_read_to_end(live), 60)  # bounded: a lost end fails, never hangs
     live.close()
@@ -263,6 +264,13 @@ async def _read_to_end(live) -> tuple[list[int], list[str]]:
         seen += [v for v, _name, _data in part.events]
         names += [name for _v, name, _data in part.closing]
     return seen, names
+
+
+def _checked_since(hub, checks: int):
+    async def check() -> bool:
+        return hub.head_checks >= checks
+
+    return check
 
 
 async def _queued_to(live, version: int) -> bool:

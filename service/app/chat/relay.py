@@ -88,13 +88,10 @@ class _RoomRelay:
         spectators'."""
         return (sub.viewer.seat is not None) == self.for_seats
 
-    def _seated_deals(self) -> set[str]:
-        """The deals with a stream here that reads this room (the hub counts each feed's seats'
-        streams, so no subscriber is looked at)."""
-        feeds = self.hub.feeds.items()
-        if self.for_seats:
-            return {deal_id for deal_id, feed in feeds if feed.seated}
-        return {deal_id for deal_id, feed in feeds if len(feed.subscribers) > feed.seated}
+    def _read_here(self) -> set[str]:
+        """The deals with a stream here that reads this room (the hub keeps both sets as streams
+        come and go, so neither a feed nor a subscriber is looked at)."""
+        return set(self.hub.seated_deals if self.for_seats else self.hub.watched_deals)
 
     async def run(self) -> None:
         backoff = 0.05
@@ -105,6 +102,7 @@ class _RoomRelay:
             try:
                 await bell.open([idle])
                 subscribed: dict[str, str] = {}  # channel -> deal
+                channels: dict[str, str] = {}  # deal -> channel (the same, the other way)
                 pending: dict[str, int] = {}  # by deal: messages said before its subscription
                 backoff = 0.05
                 looked = 0.0
@@ -116,19 +114,22 @@ class _RoomRelay:
                     if loop.time() - looked >= LOOK_S and self.hub.joins != joins:
                         looked = loop.time()
                         joins = self.hub.joins
-                        wanted = {self.chat.key(d): d for d in self._seated_deals()}
-                        new = [c for c in wanted if c not in subscribed]
-                        gone = [c for c in subscribed if c not in wanted]
-                        for channel in new:  # counted before: a message said meanwhile is read with the next
-                            pending[wanted[channel]] = await self.chat.said(wanted[channel])
+                        wanted = self._read_here()
+                        new = {self.chat.key(d): d for d in wanted - channels.keys()}
+                        gone = {channels[d]: d for d in channels.keys() - wanted}
+                        # counted before: a message said meanwhile is read with the next
+                        for deal_id in new.values():
+                            pending[deal_id] = await self.chat.said(deal_id)
                         if new:
                             await bell.subscribe(sorted(new))
                         if gone:
                             await bell.unsubscribe(sorted(gone))
-                            for channel in gone:
-                                self._seen.pop(subscribed[channel], None)
-                                pending.pop(subscribed[channel], None)
-                        subscribed = wanted
+                            for channel, deal_id in gone.items():
+                                self._seen.pop(deal_id, None)
+                                pending.pop(deal_id, None)
+                                del subscribed[channel], channels[deal_id]
+                        for channel, deal_id in new.items():
+                            subscribed[channel], channels[deal_id] = deal_id, channel
                     message = await bell.next(LOOK_S)
                     if message is None:
                         continue

@@ -52,6 +52,11 @@ from service.store.outages import STORE_OUTAGES
 log = logging.getLogger("dealstream.streams")
 
 CLOSE = object()  # put on a subscriber's queue to end it
+# How often every subscribed deal's head is read, beside the doorbells. A doorbell is not lost
+# on a connection that answers its pings (a lost connection reads every head when it is back),
+# so this is a safety net; at a thousand tables each look is a thousand heads in one round trip
+# (3 % of the process's CPU once a second, issue 46).
+HEADS_INTERVAL_S = 5.0
 
 
 class StreamsClosing(Exception):
@@ -156,6 +161,7 @@ class StreamHub:
         streams_per_address: int | None = None,
         retry_after: int = 5,
         poll_interval: float = 1.0,
+        heads_interval: float = HEADS_INTERVAL_S,
         sweep_interval: float = 0.5,
         queue_limit: int = 256,
         pong_timeout: float = 2.0,
@@ -176,13 +182,18 @@ class StreamHub:
         # spectator streams one address may hold here (None: no share, only the process's cap)
         self.streams_per_address = streams_per_address
         self.retry_after = retry_after
-        self.poll_interval = poll_interval
+        self.poll_interval = poll_interval  # the doorbell connection's ping
+        self.heads_interval = heads_interval  # every subscribed head checked (``_tick``)
         self.sweep_interval = sweep_interval
         self.queue_limit = queue_limit
         self.pong_timeout = pong_timeout
         self.feeds: dict[str, Feed] = {}
         # counts every subscription and leave: who reads which deal changed only when it moved
         self.joins = 0
+        # the deals with a seat's own stream here, and those with a spectator's (the chat relay
+        # reads these instead of looking at every feed)
+        self.seated_deals: set[str] = set()
+        self.watched_deals: set[str] = set()
         self._by_channel: dict[str, str] = {}
         self._count = 0
         # spectator streams by address, newest last: the share, and whom to shed for a seat
@@ -199,6 +210,7 @@ class StreamHub:
         self.connected = False  # the pub/sub connection is up and answering
         self.reads_ok = True  # the reader's last round trip worked
         self.delivered = 0  # batches handed to subscribers (for benchmarks)
+        self.head_checks = 0  # the reader's checks of every subscribed head (for tests)
         self.reads = 0  # the reader's reads of deals' records (XRANGE), for tests and benchmarks
         self.fetched = 0  # the records those reads brought
         self.own = 0  # batches this process appended and delivered without reading them back
@@ -295,6 +307,7 @@ class StreamHub:
             self._mark(deal_id)  # whatever came between the fold and the doorbell's subscription
         feed.subscribers.add(sub)
         feed.seated += int(seat)
+        (self.seated_deals if seat else self.watched_deals).add(deal_id)
         self.joins += 1
         self._count += 1
         if seat:
@@ -320,6 +333,10 @@ class StreamHub:
             return
         feed.subscribers.discard(sub)
         feed.seated -= sub.seated
+        if not feed.seated:
+            self.seated_deals.discard(sub.deal_id)
+        if len(feed.subscribers) == feed.seated:
+            self.watched_deals.discard(sub.deal_id)
         self.joins += 1
         self._count -= 1
         if sub.seated:
@@ -491,8 +508,8 @@ class StreamHub:
         self._mark(deal_id)
 
     async def _tick(self) -> None:
-        """Once a ``poll_interval``: check every subscribed head; twice as often: drop the
-        subscribers whose clients hung up."""
+        """Once a ``heads_interval``: check every subscribed head; every ``sweep_interval``: drop
+        the subscribers whose clients hung up."""
         last_poll = time.monotonic()
         while True:
             await asyncio.sleep(self.sweep_interval)
@@ -501,7 +518,7 @@ class StreamHub:
                     if not sub.alive():
                         sub.close("gone")
                         self.leave(sub)
-            if time.monotonic() - last_poll >= self.poll_interval:
+            if time.monotonic() - last_poll >= self.heads_interval:
                 last_poll = time.monotonic()
                 if self.feeds:
                     self._check_heads = True
@@ -560,6 +577,7 @@ class StreamHub:
     async def _changed_heads(self, feeds: list[Feed]) -> list[Feed]:
         """The dirty feeds plus every feed whose recorded head moved; a head that moved
         backwards resets that deal's streams."""
+        self.head_checks += 1
         wanted = {f.deal_id: f for f in feeds}
         everyone = list(self.feeds.values())
         asked_at = [(f.version, f.head_hash) for f in everyone]
