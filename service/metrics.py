@@ -62,6 +62,7 @@ class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = r = registry if registry is not None else CollectorRegistry()
         self._refreshers: list[Refresher] = []
+        self._children: dict[tuple[str, tuple[str, ...]], Any] = {}
         # HTTP
         self.http_requests = Counter(
             "dealstream_http_requests", "HTTP requests answered, by method, route template and status",
@@ -190,11 +191,22 @@ class Metrics:
     def observe_append(self, seconds: float) -> None:
         self.append_duration.observe(seconds)
 
+    def child(self, metric: Any, *labels: str) -> Any:
+        """``metric.labels(*labels)``, looked up once: the client's own look-up validates the
+        labels and takes a lock on every call, and the hot paths (each command, request and bot
+        move) count a few times each. The label values are bounded (route templates, statuses,
+        command types, levels), and so is this."""
+        key = (metric._name, labels)  # noqa: SLF001 - the metric's own name keys its children
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(*labels)
+        return found
+
     def command(self, kit: Any, command: Any, outcome: str, seconds: float) -> None:
         """One command decided (``kit``: its deal's game kit, None when unknown)."""
         game = kit.name if kit is not None else "unknown"
-        self.commands.labels(game, command_type(kit, command), outcome).inc()
-        self.command_duration.labels(game).observe(seconds)
+        self.child(self.commands, game, command_type(kit, command), outcome).inc()
+        self.child(self.command_duration, game).observe(seconds)
 
     # scraping ---------------------------------------------------------------------------
     def add_refresher(self, refresh: Refresher) -> None:

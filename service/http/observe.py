@@ -90,8 +90,8 @@ def observe_middleware(metrics: Metrics) -> Any:
             raise
         finally:
             elapsed = time.perf_counter() - started
-            metrics.http_requests.labels(method, route, str(status)).inc()
-            metrics.http_duration.labels(method, route).observe(elapsed)
+            metrics.child(metrics.http_requests, method, route, str(status)).inc()
+            metrics.child(metrics.http_duration, method, route).observe(elapsed)
             access_log.info(
                 "%s %s %d %.1f ms", method, route, status, elapsed * 1000,
                 extra={"status": status, "duration_ms": round(elapsed * 1000, 2)},

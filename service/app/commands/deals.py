@@ -43,7 +43,6 @@ from service.app.commands.terms import (
     CommandAnswer,
     CommandIdReused,
     Outcome,
-    StaleVersion,
     bot_kind,
     check_seen,
     check_start_clock,
@@ -58,6 +57,7 @@ from service.app.state.folds import (
     ClockWatch,
     Folded,
     Folds,
+    StaleVersion,
     start_deadline_ms,
     step_clock_through,
 )
@@ -390,8 +390,11 @@ class DealService(Creation):
                 events, after = folded.kit.game.execute(folded.state, typed, watched)
                 if not events:
                     raise RuleViolation("DS-5", "the command changed nothing")
-            except (RuleViolation, StaleVersion):
-                if not fresh:  # judge a refusal on the log as it is, not on a cached fold
+            except (RuleViolation, StaleVersion) as refused:
+                # a fold already past the version the client decided on: the log is too, so
+                # the refusal stands without a read
+                past = isinstance(refused, StaleVersion) and folded.version > refused.expected
+                if not fresh and not past:  # judge a refusal on the log as it is, not on a cached fold
                     fresh = True
                     continue
                 # a retry of an accepted command may be refused by the state it made: answer it

@@ -3,8 +3,11 @@
 Each process serving a seat's stream keeps a member ``<seat>:<stream>`` in the deal's presence
 hash in Redis, refreshed every ``REFRESH_S`` and valid for ``VALID_MS``; it removes it when the
 stream ends. A process that dies leaves members that run out on their own. Reads are cached for
-a second per deal, so a busy table costs at most one Redis read a second for it. Presence is not
-part of the log: it says who is watching now, not what happened, and no rule depends on it.
+``CACHE_S`` per deal, so a busy table costs at most one Redis read in that time (a table of bots
+moves about once a second, and every move's views show who is connected); this process's own
+streams drop the deal's cached read as they open and end, so only another process's stream shows
+up to ``CACHE_S`` late. Presence is not part of the log: it says who is watching now, not what
+happened, and no rule depends on it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ log = logging.getLogger("dealstream.presence")
 
 REFRESH_S = 10.0
 VALID_MS = 30_000
-CACHE_S = 1.0
+CACHE_S = 5.0
 
 
 def now_ms() -> int:
