@@ -53,7 +53,7 @@ from service.app.state.seats import SeatTokens
 from service.app.state.tickets import StreamTickets
 from service.app.status import ServiceStatus
 from service.app.tournaments import TournamentService
-from service.gc_tuning import tune_gc
+from service.gc_tuning import Collector, tune_gc
 from service.http import observe
 from service.http.client_address import ClientAddress
 from service.http.routes import CLOCKS, HUB, STATUS, Api, Limiters, build_app
@@ -316,11 +316,20 @@ async def serve(url: str, settings: Settings, startup: Any = None) -> web.Applic
     streams_client = connect(url, max_connections=4, socket_timeout=2.0, client_name=STREAMS_CLIENT_NAME)
     app = application(client, settings, streams_redis=streams_client)
     tune_gc()
+    collector = Collector()
+    collecting: list[asyncio.Task] = []
+
+    async def start_collector(_app: web.Application) -> None:
+        collecting.append(asyncio.create_task(collector.run(), name="gc"))
 
     async def close_clients(_app: web.Application) -> None:
+        for task in collecting:
+            task.cancel()
+        await asyncio.gather(*collecting, return_exceptions=True)
         await client.aclose()
         await streams_client.aclose()
 
+    app.on_startup.append(start_collector)
     app.on_cleanup.append(close_clients)
     _watch_status(app, startup)
     if settings.metrics_port:

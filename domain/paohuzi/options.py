@@ -140,31 +140,34 @@ def _chi_search(counts: list[int], k: int) -> tuple[ChiChoice, ...]:
     """Each chi holding the claimed ``k`` with bi groups that take every other ``k`` in hand."""
     found: set[ChiChoice] = set()
     c = counts[:]
-
-    def bi(groups: list[tuple[int, ...]]) -> None:
-        if c[k] == 0:
-            found.add((groups[0], tuple(sorted(groups[1:]))))
-            return
-        for pat in CHI_WITH[k]:
-            for x in pat:
-                c[x] -= 1
-            if min(c[pat[0]], c[pat[1]], c[pat[2]]) >= 0:
-                groups.append(pat)
-                bi(groups)
-                groups.pop()
-            for x in pat:
-                c[x] += 1
-
     for pat in CHI_WITH[k]:
         rest = list(pat)
         rest.remove(k)
         for x in rest:
             c[x] -= 1
         if c[rest[0]] >= 0 and c[rest[1]] >= 0:
-            bi([pat])
+            _bi(c, k, [pat], found)
         for x in rest:
             c[x] += 1
     return tuple(sorted(found))
+
+
+def _bi(c: list[int], k: int, groups: list[tuple[int, ...]], found: set[ChiChoice]) -> None:
+    """The bi groups that take the ``k`` still in hand (``c``), each way added to ``found``. A
+    function of its own, not a closure that calls itself: such a closure is a reference cycle,
+    garbage only the collector frees, made at every claim window (``service.gc_tuning``)."""
+    if c[k] == 0:
+        found.add((groups[0], tuple(sorted(groups[1:]))))
+        return
+    for pat in CHI_WITH[k]:
+        for x in pat:
+            c[x] -= 1
+        if min(c[pat[0]], c[pat[1]], c[pat[2]]) >= 0:
+            groups.append(pat)
+            _bi(c, k, groups, found)
+            groups.pop()
+        for x in pat:
+            c[x] += 1
 
 
 def compute_options(s: State, seat: int) -> Options:
