@@ -22,7 +22,7 @@ them, a claim search's closure that called itself, was rewritten). That collecti
 event loop for as long as a full collection of everything does (about 0.4 s at a thousand
 tables, 0.9 s at two thousand, where the automatic collector's oldest generation took about
 0.16 s at a thousand, every minute or two); it also comes early once the frozen objects grew by
-half. Only how often the collector
+half and by two million. Only how often the collector
 looks changes: no garbage stays so longer than ``RECLAIM_S``.
 """
 
@@ -39,9 +39,11 @@ YOUNG_THRESHOLD = 10_000  # container allocations between young collections (CPy
 FREEZE_S = 0.5  # how often what is alive is moved out of the collector's sight
 RECLAIM_S = 900.0  # how often everything is collected once (reference cycles are freed then)
 CHECK_S = 30.0  # how often the frozen objects are counted, for an early collection
-# ... which comes once they grew by half (and at least this many) since the last one: a path
-# that makes reference cycles fast, or many more tables, is not left to grow for RECLAIM_S
-GROWTH_FLOOR = 200_000
+# ... which comes once they grew by half, and by at least this many, since the last one: a path
+# that makes reference cycles fast is not left to grow for RECLAIM_S. The floor is above what
+# two thousand tables hold (about 1.5 million objects), so opening tables does not stop the
+# event loop on its way up: a full collection is the price of a leak, not of a busy evening
+GROWTH_FLOOR = 2_000_000
 
 
 def tune_gc() -> None:
