@@ -118,18 +118,18 @@ class _RoomRelay:
                         new = {self.chat.key(d): d for d in wanted - channels.keys()}
                         gone = {channels[d]: d for d in channels.keys() - wanted}
                         # counted before: a message said meanwhile is read with the next
-                        for deal_id in new.values():
-                            pending[deal_id] = await self.chat.said(deal_id)
+                        for joined in new.values():
+                            pending[joined] = await self.chat.said(joined)
                         if new:
                             await bell.subscribe(sorted(new))
                         if gone:
                             await bell.unsubscribe(sorted(gone))
-                            for channel, deal_id in gone.items():
-                                self._seen.pop(deal_id, None)
-                                pending.pop(deal_id, None)
-                                del subscribed[channel], channels[deal_id]
-                        for channel, deal_id in new.items():
-                            subscribed[channel], channels[deal_id] = deal_id, channel
+                            for key, left in gone.items():
+                                self._seen.pop(left, None)
+                                pending.pop(left, None)
+                                del subscribed[key], channels[left]
+                        for key, joined in new.items():
+                            subscribed[key], channels[joined] = joined, key
                     message = await bell.next(LOOK_S)
                     if message is None:
                         continue
