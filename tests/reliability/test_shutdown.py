@@ -37,8 +37,9 @@ SIGTERM_AFTER = 40  # acknowledged client commands before the SIGTERM
 WAIT_S = 120.0
 
 
-async def wait_until(what: str, check, within: float = WAIT_S, every: float = 0.05):
-    """``check()`` (sync or async) until it gives something true; fails naming ``what``."""
+async def wait_until(what: str, check, within: float = WAIT_S, every: float = 0.05, show=None):
+    """``check()`` (sync or async) until it gives something true; fails naming ``what`` and
+    showing ``show()`` (the service's output, say), so a miss on a loaded machine says why."""
     deadline = time.monotonic() + within
     while True:
         value = check()
@@ -46,7 +47,9 @@ async def wait_until(what: str, check, within: float = WAIT_S, every: float = 0.
             value = await value
         if value:
             return value
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
+        assert time.monotonic() < deadline, f"not within {within} s: {what}" + (
+            f"\n{show()}" if show is not None else ""
+        )
         await asyncio.sleep(every)
 
 
@@ -153,7 +156,11 @@ async def test_sigterm_of_one_of_two_processes_under_load_loses_nothing(own_redi
     ).start()
     try:
         await service.ready(timeout=WAIT_S)
-        pids = await wait_until("both workers listen", lambda: len(worker_pids(service.output())) == 2)
+        pids = await wait_until(
+            "both workers listen",
+            lambda: len(worker_pids(service.output())) == 2,
+            show=lambda: service.output()[-4000:],
+        )
         pids = worker_pids(service.output())
         victim = pids[0]  # worker 0: its metrics on the metrics port itself
         async with Players([service.base], seed=21, retry_s=90) as players, aiohttp.ClientSession() as watch:

@@ -7,7 +7,7 @@ import { awayBannerHtml, bindWaitingRoom, clockBadgeHtml, roomLevels, tickClocks
 import { LogBook, entryHtml, namer, pieceName } from "./words.js";
 import { gameUi } from "./registry.js";
 import {
-  modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness, mySeatHtml, lastActionHtml,
+  modelFromSeatView, feltHtml, myHandHtml, actionsHtml, heldPromptHtml, resultHtml, runFairness, keepFairEdits, mySeatHtml, lastActionHtml,
   focusHtml, lastLaid,
 } from "./table.js";
 import { toast, showProblem, announce } from "./ui.js";
@@ -539,6 +539,7 @@ function renderResult(ctx, m) {
   if (!slot) return;
   if (!m.result || !ctx.over) { slot.innerHTML = ""; return; }
   const open = slot.querySelector("#res-hands")?.open;
+  keepFairEdits(ctx);
   ctx.resultLinks = resultLinks(ctx);
   slot.innerHTML = resultHtml({ ...m, me: ctx.seat }, ctx);
   if (open) slot.querySelector("#res-hands").open = true;

@@ -343,13 +343,21 @@ export function fairBoxHtml(ctx) {
     <button type="button" class="primary" id="fair-run">${f && f.report ? t("fair.again") : t("fair.run")}</button>`;
 }
 
+// What the person typed into the fairness form, kept before the result sheet is drawn again (a
+// late rating line or any other redraw must not put the revealed seeds back over their edit).
+export function keepFairEdits(ctx) {
+  const server = $("#fair-server");
+  if (!ctx.fair || !ctx.fair.records || !server) return;
+  ctx.fair.inputs = { server_seed: server.value.trim(), client_seed: $("#fair-client").value, seed: $("#fair-seed").value.trim() };
+}
+
 export async function runFairness(ctx, rerender) {
   try {
     if (!ctx.fair || !ctx.fair.records) {
       const text = await api(`/deals/${ctx.deal}/log`);
       ctx.fair = { records: parseLog(typeof text === "string" ? text : JSON.stringify(text)) };
     } else {
-      ctx.fair.inputs = { server_seed: $("#fair-server").value.trim(), client_seed: $("#fair-client").value, seed: $("#fair-seed").value.trim() };
+      keepFairEdits(ctx);
     }
     ctx.fair.report = await fairnessCheck(ctx.game, ctx.fair.records, ctx.fair.inputs);
   } catch (e) { showProblem(e, ctx.game); }
